@@ -1,0 +1,150 @@
+// Reads an extension's raw global and (trusted) project config layers from disk. Host-only: uses node:fs.
+
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CONFIG_DIR_NAME, getAgentDir } from "@earendil-works/pi-coding-agent";
+import { parseJsonText } from "../config.js";
+
+/** Config files larger than this are reported as "too large" rather than parsed. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** A config name: the package folder name, for example `"exploration-guard"`. */
+export const CONFIG_NAME_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
+
+/** Options for {@link loadPolicyConfig}. */
+export interface LoadPolicyConfigOptions {
+	/** The package folder name; the file is `policy/<name>.json`. */
+	readonly name: string;
+	/** The agent directory; defaults to Pi's `getAgentDir()` (which honours `PI_CODING_AGENT_DIR`). */
+	readonly agentDir?: string;
+	/** The project directory (`ctx.cwd`). */
+	readonly cwd: string;
+	/** Whether project-local config may be read: `ctx.isProjectTrusted()` or a function calling it. */
+	readonly isProjectTrusted: boolean | (() => boolean);
+}
+
+/** The raw layers found on disk. A missing file leaves its layer `undefined` and adds no error. */
+export interface PolicyConfigLayers {
+	/** Parsed JSON of `<agentDir>/policy/<name>.json`, unvalidated. */
+	readonly global?: unknown;
+	/** Parsed JSON of `<cwd>/<CONFIG_DIR_NAME>/policy/<name>.json`, unvalidated; read only when trusted. */
+	readonly project?: unknown;
+	/** Whether the project layer was consulted. */
+	readonly projectTrusted: boolean;
+	/**
+	 * Concise errors such as `"global config: invalid JSON"` or `"project config: unreadable"`. They name the
+	 * layer only: never a path, never file content.
+	 */
+	readonly errors: readonly string[];
+}
+
+/** The two config file paths for `name`. For tests and diagnostics on the user's own terminal only. */
+export function policyConfigPaths(options: { name: string; agentDir?: string; cwd: string }): {
+	global: string;
+	project: string;
+} {
+	const agentDir = options.agentDir ?? getAgentDir();
+	return {
+		global: join(agentDir, "policy", `${options.name}.json`),
+		project: join(options.cwd, CONFIG_DIR_NAME, "policy", `${options.name}.json`),
+	};
+}
+
+type Layer = "global" | "project";
+type ReadOutcome = { kind: "missing" } | { kind: "text"; text: string } | { kind: "error"; error: string };
+
+function classifyReadError(layer: Layer, error: unknown): ReadOutcome {
+	const code = (error as { code?: unknown } | null)?.code;
+	if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
+	return { kind: "error", error: `${layer} config: unreadable` };
+}
+
+function checkText(layer: Layer, data: Uint8Array): ReadOutcome {
+	if (data.byteLength > MAX_CONFIG_BYTES) return { kind: "error", error: `${layer} config: too large` };
+	return { kind: "text", text: new TextDecoder("utf-8").decode(data) };
+}
+
+function resolveTrust(isProjectTrusted: LoadPolicyConfigOptions["isProjectTrusted"], errors: string[]): boolean {
+	try {
+		return typeof isProjectTrusted === "function" ? isProjectTrusted() === true : isProjectTrusted === true;
+	} catch {
+		errors.push("project config: trust unknown");
+		return false;
+	}
+}
+
+function assemble(
+	outcomes: Partial<Record<Layer, ReadOutcome>>,
+	projectTrusted: boolean,
+	errors: string[],
+): PolicyConfigLayers {
+	const layers: { global?: unknown; project?: unknown } = {};
+	for (const layer of ["global", "project"] as const) {
+		const outcome = outcomes[layer];
+		if (outcome === undefined || outcome.kind === "missing") continue;
+		if (outcome.kind === "error") {
+			errors.push(outcome.error);
+			continue;
+		}
+		const parsed = parseJsonText(outcome.text);
+		if (parsed.ok) layers[layer] = parsed.value;
+		else errors.push(`${layer} config: invalid JSON`);
+	}
+	return { ...layers, projectTrusted, errors };
+}
+
+function invalidName(): PolicyConfigLayers {
+	return { projectTrusted: false, errors: ["config: invalid name"] };
+}
+
+/**
+ * Reads `<agentDir>/policy/<name>.json` and, only when the project is trusted,
+ * `<cwd>/<CONFIG_DIR_NAME>/policy/<name>.json`. Returns the parsed, unvalidated layers. Never throws.
+ */
+export async function loadPolicyConfig(options: LoadPolicyConfigOptions): Promise<PolicyConfigLayers> {
+	if (typeof options.name !== "string" || !CONFIG_NAME_PATTERN.test(options.name)) return invalidName();
+	const errors: string[] = [];
+	let paths: { global: string; project: string };
+	try {
+		paths = policyConfigPaths(options);
+	} catch {
+		return { projectTrusted: false, errors: ["config: location unknown"] };
+	}
+	const trusted = resolveTrust(options.isProjectTrusted, errors);
+	const read = async (layer: Layer, path: string): Promise<ReadOutcome> => {
+		try {
+			return checkText(layer, await readFile(path));
+		} catch (error) {
+			return classifyReadError(layer, error);
+		}
+	};
+	const [global, project] = await Promise.all([
+		read("global", paths.global),
+		trusted ? read("project", paths.project) : Promise.resolve(undefined),
+	]);
+	return assemble({ global, ...(project === undefined ? {} : { project }) }, trusted, errors);
+}
+
+/** The synchronous form of {@link loadPolicyConfig}, for code paths that cannot await. Never throws. */
+export function loadPolicyConfigSync(options: LoadPolicyConfigOptions): PolicyConfigLayers {
+	if (typeof options.name !== "string" || !CONFIG_NAME_PATTERN.test(options.name)) return invalidName();
+	const errors: string[] = [];
+	let paths: { global: string; project: string };
+	try {
+		paths = policyConfigPaths(options);
+	} catch {
+		return { projectTrusted: false, errors: ["config: location unknown"] };
+	}
+	const trusted = resolveTrust(options.isProjectTrusted, errors);
+	const read = (layer: Layer, path: string): ReadOutcome => {
+		try {
+			return checkText(layer, readFileSync(path));
+		} catch (error) {
+			return classifyReadError(layer, error);
+		}
+	};
+	const outcomes: Partial<Record<Layer, ReadOutcome>> = { global: read("global", paths.global) };
+	if (trusted) outcomes.project = read("project", paths.project);
+	return assemble(outcomes, trusted, errors);
+}

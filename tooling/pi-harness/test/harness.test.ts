@@ -1,0 +1,222 @@
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { afterEach, describe, expect, it } from "vitest";
+import { callTool, callTools, createHarness, type Harness, reply } from "../src/index.ts";
+
+let harness: Harness | undefined;
+afterEach(async () => {
+	await harness?.dispose();
+	harness = undefined;
+});
+
+function lastToolResultText(h: Harness, request: number): string {
+	const messages = h.requests[request]?.messages ?? [];
+	const results = messages.filter((m) => m.role === "toolResult");
+	const last = results.at(-1);
+	return last ? h.toolResultText(last as never) : "";
+}
+
+describe("pi-harness in a real AgentSession", () => {
+	it("runs scripted turns, executes real tools and records every request the model was sent", async () => {
+		harness = await createHarness({ files: { "notes.txt": "alpha\nbeta\n" } });
+		harness.script(callTool("read", { path: "notes.txt" }), (request) => {
+			expect(request.toolNames).toEqual(expect.arrayContaining(["read", "grep", "find", "ls"]));
+			return "read it";
+		});
+		await harness.prompt("read the notes");
+
+		expect(harness.requests).toHaveLength(2);
+		expect(harness.requests[0]?.messages[0]?.role).toBe("system");
+		expect(harness.requestText(harness.requests[0]!)).toContain("read the notes");
+		expect(lastToolResultText(harness, 1)).toContain("alpha");
+		expect(harness.requestBytes(harness.requests[1]!)).toBeGreaterThan(harness.requestBytes(harness.requests[0]!));
+		expect(harness.toolResults()).toHaveLength(1);
+		expect(harness.session.getLastAssistantText()).toBe("read it");
+		expect(harness.pendingSteps()).toBe(0);
+	});
+
+	it("delivers a blocked tool_call to the model as an error tool result, without running the tool", async () => {
+		const blockWrites = (pi: ExtensionAPI) => {
+			pi.on("tool_call", (event) =>
+				event.toolName === "write" ? { block: true, reason: "writes are paused by the test" } : undefined,
+			);
+		};
+		harness = await createHarness({ extensions: [blockWrites] });
+		harness.script(callTool("write", { path: "out.txt", content: "x" }), "stopped");
+		await harness.prompt("write a file");
+
+		const result = harness.toolResults()[0];
+		expect(result?.isError).toBe(true);
+		expect(harness.toolResultText(result!)).toContain("writes are paused by the test");
+		expect(lastToolResultText(harness, 1)).toContain("writes are paused by the test");
+		const { existsSync } = await import("node:fs");
+		expect(existsSync(`${harness.cwd}/out.txt`)).toBe(false);
+	});
+
+	it("shows the model a tool_result replacement on its next request", async () => {
+		const replaceReads = (pi: ExtensionAPI) => {
+			pi.on("tool_result", (event) =>
+				event.toolName === "read" ? { content: [{ type: "text", text: "REPLACED BY EXTENSION" }] } : undefined,
+			);
+		};
+		harness = await createHarness({ extensions: [replaceReads], files: { "secret.txt": "original content" } });
+		harness.script(callTool("read", { path: "secret.txt" }), "ok");
+		await harness.prompt("read");
+
+		const seen = lastToolResultText(harness, 1);
+		expect(seen).toBe("REPLACED BY EXTENSION");
+		expect(harness.requestText(harness.requests[1]!)).not.toContain("original content");
+	});
+
+	it("persists a message_end replacement of a custom message, and the model sees only the replacement", async () => {
+		const rewriteNotes = (pi: ExtensionAPI) => {
+			pi.on("message_end", (event) => {
+				const message = event.message as { role: string; customType?: string };
+				if (message.role === "custom" && message.customType === "test-note") {
+					return { message: { ...event.message, content: "short receipt" } as typeof event.message };
+				}
+				return undefined;
+			});
+			pi.registerCommand("note", {
+				description: "send a long custom message",
+				handler: async () => {
+					pi.sendMessage(
+						{ customType: "test-note", content: "VERY LONG ORIGINAL NOTE ".repeat(20), display: true },
+						{ triggerTurn: true },
+					);
+				},
+			});
+		};
+		harness = await createHarness({ extensions: [rewriteNotes] });
+		harness.script("noted");
+		await harness.command("/note");
+		await harness.session.waitForIdle();
+
+		const stored = harness.session.sessionManager
+			.getBranch()
+			.filter((e) => e.type === "custom_message" && (e as { customType?: string }).customType === "test-note");
+		expect(stored).toHaveLength(1);
+		expect(JSON.stringify(stored[0])).toContain("short receipt");
+		expect(JSON.stringify(stored[0])).not.toContain("VERY LONG ORIGINAL NOTE");
+		expect(harness.requests).toHaveLength(1);
+		const text = harness.requestText(harness.requests[0]!);
+		expect(text).toContain("short receipt");
+		expect(text).not.toContain("VERY LONG ORIGINAL NOTE");
+	});
+
+	it("records notify and setStatus on the recording UI, and answers confirm and select from the script", async () => {
+		const answers: unknown[] = [];
+		const uiUser = (pi: ExtensionAPI) => {
+			pi.registerCommand("ask", {
+				description: "use the UI",
+				handler: async (_args, ctx) => {
+					ctx.ui.notify("hello from the extension", "warning");
+					ctx.ui.setStatus("test", "ready");
+					answers.push(ctx.hasUI);
+					answers.push(await ctx.ui.confirm("Proceed?", "really"));
+					answers.push(await ctx.ui.select("Pick", ["a", "b", "c"]));
+				},
+			});
+		};
+		harness = await createHarness({ extensions: [uiUser], ui: { confirm: [true], select: ["b"] } });
+		await harness.command("/ask");
+
+		expect(answers).toEqual([true, true, "b"]);
+		expect(harness.ui?.notifications()).toEqual([{ message: "hello from the extension", level: "warning" }]);
+		expect(harness.ui?.statuses.get("test")).toBe("ready");
+		expect(harness.ui?.displayedText()).toContain("ready");
+		expect(harness.requests).toHaveLength(0);
+	});
+
+	it("runs headless when ui is false", async () => {
+		let hasUI: boolean | undefined;
+		harness = await createHarness({
+			ui: false,
+			extensions: [
+				(pi: ExtensionAPI) =>
+					pi.registerCommand("probe", {
+						description: "probe",
+						handler: async (_a, ctx) => {
+							hasUI = ctx.hasUI;
+						},
+					}),
+			],
+		});
+		await harness.command("/probe");
+		expect(hasUI).toBe(false);
+		expect(harness.ui).toBeUndefined();
+	});
+
+	it("loads several extensions at once, in order, and reads custom entries by type", async () => {
+		const order: string[] = [];
+		const first = (pi: ExtensionAPI) => {
+			pi.on("tool_result", () => {
+				order.push("first");
+				return undefined;
+			});
+			pi.on("session_start", () => pi.appendEntry("test-entry", { from: "first" }));
+		};
+		const second = (pi: ExtensionAPI) => {
+			pi.on("tool_result", () => {
+				order.push("second");
+				return undefined;
+			});
+			pi.on("session_start", () => pi.appendEntry("test-entry", { from: "second" }));
+		};
+		harness = await createHarness({ extensions: [first, second], files: { "a.txt": "a", "b.txt": "b" } });
+		harness.script(
+			callTools({ name: "read", args: { path: "a.txt" } }, { name: "read", args: { path: "b.txt" } }),
+			reply("done"),
+		);
+		await harness.prompt("read both");
+		expect(order).toEqual(["first", "second", "first", "second"]);
+		expect(harness.entries<{ from: string }>("test-entry").map((e) => e.from)).toEqual(["first", "second"]);
+	});
+
+	it("writes global and project policy config files and sets PI_CODING_AGENT_DIR for the session", async () => {
+		let seenAgentDir: string | undefined;
+		harness = await createHarness({
+			config: { "exploration-guard": { enabled: true } },
+			projectConfig: { "exploration-guard": "{ not json" },
+			extensions: [
+				() => {
+					seenAgentDir = process.env.PI_CODING_AGENT_DIR;
+				},
+			],
+		});
+		const { readFile } = await import("node:fs/promises");
+		const global = JSON.parse(await readFile(`${harness.agentDir}/policy/exploration-guard.json`, "utf8"));
+		expect(global).toEqual({ enabled: true });
+		const project = await readFile(`${harness.cwd}/.pi/policy/exploration-guard.json`, "utf8");
+		expect(project).toBe("{ not json");
+		expect(seenAgentDir).toBe(harness.agentDir);
+		const agentDir = harness.agentDir;
+		await harness.dispose();
+		harness = undefined;
+		expect(process.env.PI_CODING_AGENT_DIR).not.toBe(agentDir);
+	});
+
+	it("runs the real grep, find and ls tools (ripgrep and fd present on the machine)", async () => {
+		harness = await createHarness({ files: { "src/a.ts": "const needle = 1;\n", "src/b.ts": "nothing\n" } });
+		harness.script(
+			callTool("grep", { pattern: "needle" }),
+			callTool("find", { pattern: "*.ts" }),
+			callTool("ls", { path: "src" }),
+			"done",
+		);
+		await harness.prompt("look around");
+		const [grep, find, ls] = harness.toolResults();
+		expect(grep?.isError).toBe(false);
+		expect(harness.toolResultText(grep!)).toContain("src/a.ts");
+		expect(harness.toolResultText(grep!)).not.toContain("src/b.ts");
+		expect(find?.isError).toBe(false);
+		expect(harness.toolResultText(find!)).toContain("src/b.ts");
+		expect(ls?.isError).toBe(false);
+		expect(harness.toolResultText(ls!)).toContain("a.ts");
+	});
+
+	it("falls back to a plain reply when the script runs out", async () => {
+		harness = await createHarness();
+		await harness.prompt("hello");
+		expect(harness.session.getLastAssistantText()).toBe("(harness: no scripted reply)");
+	});
+});
