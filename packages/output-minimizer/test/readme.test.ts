@@ -1,0 +1,26 @@
+// The README's configuration examples must be valid configs: every ```json block is parsed with the kernel parser.
+import { readFileSync } from "node:fs";
+import { parseJsonText } from "@pi-policy/policy-kernel/config";
+import { OUTPUT_MINIMIZER_DEFAULTS, resolveOutputMinimizerConfig } from "@pi-policy/policy-kernel/minimize";
+import { describe, expect, it } from "vitest";
+
+const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const blocks = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1] as string);
+
+describe("README configuration examples", () => {
+	it("has the default, an extended and an off example", () => {
+		expect(blocks).toHaveLength(3);
+	});
+
+	it.each(blocks.map((block, index) => [index, block]))("example %i parses and validates", (_index, block) => {
+		const parsed = parseJsonText(block);
+		expect(parsed.ok).toBe(true);
+		const resolved = resolveOutputMinimizerConfig({ global: parsed.ok ? parsed.value : undefined });
+		expect(resolved.ok, resolved.ok ? "" : resolved.error).toBe(true);
+	});
+
+	it("shows the real defaults in the first example", () => {
+		const parsed = parseJsonText(blocks[0]);
+		expect(parsed.ok && parsed.value).toEqual({ ...OUTPUT_MINIMIZER_DEFAULTS });
+	});
+});
