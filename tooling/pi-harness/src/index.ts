@@ -212,7 +212,9 @@ function toolNamesOf(context: TranscriptContext): string[] {
 		}
 		const removed = m.toolsRemoved;
 		if (Array.isArray(removed)) {
-			for (const name of removed) {
+			for (const item of removed) {
+				// Pi 1.6.0 reports removed tools as `{ name }` objects; accept plain names too.
+				const name = typeof item === "string" ? item : (item as { name?: unknown })?.name;
 				const at = names.indexOf(String(name));
 				if (at >= 0) names.splice(at, 1);
 			}

@@ -214,6 +214,25 @@ describe("pi-harness in a real AgentSession", () => {
 		expect(harness.toolResultText(ls!)).toContain("a.ts");
 	});
 
+	it("reports the tools declared to the model, folding tools removed mid-session", async () => {
+		const toolSwitch = (pi: ExtensionAPI) => {
+			pi.registerCommand("no-ls", {
+				description: "deactivate ls",
+				handler: async () => {
+					pi.setActiveTools(pi.getActiveTools().filter((name) => name !== "ls"));
+				},
+			});
+		};
+		harness = await createHarness({ extensions: [toolSwitch] });
+		harness.script("first", "second");
+		await harness.prompt("one");
+		expect(harness.requests[0]?.toolNames).toContain("ls");
+		await harness.command("/no-ls");
+		await harness.prompt("two");
+		expect(harness.requests[1]?.toolNames).not.toContain("ls");
+		expect(harness.requests[1]?.toolNames).toContain("grep");
+	});
+
 	it("falls back to a plain reply when the script runs out", async () => {
 		harness = await createHarness();
 		await harness.prompt("hello");
