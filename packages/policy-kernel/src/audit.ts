@@ -40,6 +40,7 @@ export const AUDIT_EVENTS = {
 		"delegation-succeeded",
 		"delegation-failed",
 		"delegation-unavailable",
+		"threshold-reached",
 		...COMMON_AUDIT_EVENTS,
 	],
 	"output-minimizer": [
@@ -74,6 +75,7 @@ export const AUDIT_EVENTS = {
 	"delegation-policy": [
 		"session-restored",
 		"session-entry-invalid",
+		"session-reset",
 		"intensity-changed",
 		"preference-changed",
 		"advisor-mode-changed",
@@ -91,6 +93,8 @@ export const AUDIT_EVENTS = {
 		"unavailable",
 		"user-override",
 		"breaker-tripped",
+		"allow-once-granted",
+		"mode-changed",
 		...COMMON_AUDIT_EVENTS,
 	],
 } as const satisfies Record<AuditExt, readonly string[]>;
@@ -168,6 +172,7 @@ export const AUDIT_CATEGORIES = {
 		"cache",
 		"allow-once",
 		"fallback",
+		"breaker",
 		"timeout",
 		"model-error",
 		"parse-failure",

@@ -134,8 +134,9 @@ export function resolveDelegatedRole(state: DelegationStateV1, role: ReaderRole)
 /** Guardian decisions. */
 export const VERDICT_DECISIONS = ["allow", "deny"] as const;
 /** Who decided: the deterministic floor, the reviewer model, the user, a reused verdict for an identical
- * action, a `/guardian allow-once` grant, or the unavailable-review fallback (deny when headless). */
-export const VERDICT_SOURCES = ["floor", "reviewer", "user", "cache", "allow-once", "fallback"] as const;
+ * action, a `/guardian allow-once` grant, the unavailable-review fallback (deny when headless), or the tripped
+ * denial breaker. */
+export const VERDICT_SOURCES = ["floor", "reviewer", "user", "cache", "allow-once", "fallback", "breaker"] as const;
 /** Guardian modes that produce verdicts (observe records but never blocks). */
 export const VERDICT_MODES = ["observe", "enforce"] as const;
 /** The kind of tool reviewed; custom tools are `other`. */

@@ -1,0 +1,349 @@
+// exploration-guard: paces repeated broad read/grep/find/ls exploration in the main Pi session and points the
+// agent at delegation. A thin shell over @pi-policy/policy-kernel/exploration: it binds Pi events to the pure
+// classifier and reducer, and performs their effects (steer nudge, notice, block, audit entry).
+import { existsSync } from "node:fs";
+import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import {
+	classifyBroadExplorationCall,
+	classifyDelegationCall,
+	createExplorationGuardState,
+	DEFAULT_CHILD_ENV,
+	EXPLORATION_GUARD_COMMAND,
+	EXPLORATION_NOTICE_LEVELS,
+	EXPLORATION_NOTICES,
+	type ExplorationGuardConfig,
+	type ExplorationGuardEffect,
+	type ExplorationGuardEvent,
+	type ExplorationGuardState,
+	explorationActivatedFields,
+	explorationBlockReason,
+	explorationNudgeText,
+	isChildEnvironment,
+	parseExplorationGuardCommand,
+	reduceExplorationGuard,
+	renderExplorationGuardStatus,
+	resolveExplorationGuardLayers,
+} from "@pi-policy/policy-kernel/exploration";
+import {
+	createAuditWriter,
+	type HandlerDiagnostic,
+	loadPolicyConfig,
+	loadPolicyConfigSync,
+	policyConfigPaths,
+	wrapHandler,
+} from "@pi-policy/policy-kernel/host";
+import { readBatch } from "./batch.js";
+
+/** The package folder name: the config file is `policy/exploration-guard.json`, audit entries carry this `ext`. */
+export const EXPLORATION_GUARD_NAME = "exploration-guard";
+
+/** Options for {@link registerExplorationGuard}; the defaults are what Pi uses. */
+export interface ExplorationGuardOptions {
+	/** The environment checked for child variables. Default `process.env`. */
+	readonly env?: Readonly<Record<string, string | undefined>>;
+	/** The agent directory holding `policy/exploration-guard.json`. Default Pi's `getAgentDir()`. */
+	readonly agentDir?: string;
+	/** Receives concise local diagnostics when no UI is available. Default `console.error`. */
+	readonly onDiagnostic?: (message: string) => void;
+}
+
+/** A registered guard. `undefined` is returned instead when nothing was registered. */
+export interface ExplorationGuardHandle {
+	/** Makes every handler and the command inert and unsubscribes the handlers. Idempotent. */
+	dispose(): void;
+	/** Whether {@link dispose} ran (explicitly, or on `session_shutdown`). */
+	readonly disposed: boolean;
+	/** The current session's state, or `undefined` while the guard is inactive. */
+	state(): ExplorationGuardState | undefined;
+}
+
+interface ActiveSession {
+	state: ExplorationGuardState;
+	readonly config: ExplorationGuardConfig;
+}
+
+function projectFileMayExist(agentDir: string | undefined): boolean {
+	try {
+		const paths = policyConfigPaths({
+			name: EXPLORATION_GUARD_NAME,
+			cwd: process.cwd(),
+			...(agentDir ? { agentDir } : {}),
+		});
+		return existsSync(paths.project);
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Registers the exploration guard on `pi`, or registers nothing and returns `undefined` when this process hosts
+ * a subagent child, or when the global config leaves the guard off and the working directory has no project
+ * config file. The global file is read synchronously here; the effective config (the trusted project file
+ * replaces the global one) is resolved at each `session_start`, and the command is registered then.
+ */
+export function registerExplorationGuard(
+	pi: ExtensionAPI,
+	options: ExplorationGuardOptions = {},
+): ExplorationGuardHandle | undefined {
+	const env = options.env ?? process.env;
+	const diagnose = options.onDiagnostic ?? ((message: string) => console.error(message));
+	const agentDir = options.agentDir;
+	const globalLayers = loadPolicyConfigSync({
+		name: EXPLORATION_GUARD_NAME,
+		cwd: process.cwd(),
+		isProjectTrusted: false,
+		...(agentDir ? { agentDir } : {}),
+	});
+	const globalConfig = resolveExplorationGuardLayers({ global: globalLayers.global, errors: globalLayers.errors });
+	const factoryChildEnv = globalConfig.ok ? globalConfig.value.childEnv : DEFAULT_CHILD_ENV;
+	if (isChildEnvironment(env, factoryChildEnv)) return undefined;
+	const globalMayEnable = !globalConfig.ok || globalConfig.value.mode !== "off";
+	if (!globalMayEnable && !projectFileMayExist(agentDir)) return undefined;
+
+	let disposed = false;
+	let session: ActiveSession | undefined;
+	let commandRegistered = false;
+	const unsubscribers: Array<() => void> = [];
+	const reported = new Set<string>();
+	const audit = createAuditWriter(pi, EXPLORATION_GUARD_NAME, { onDiagnostic: diagnose });
+
+	const say = (ctx: ExtensionContext | undefined, message: string, level: "info" | "warning" | "error" = "info") => {
+		try {
+			if (ctx?.hasUI === true) {
+				ctx.ui.notify(message, level);
+				return;
+			}
+		} catch {
+			// Fall through to the local diagnostic.
+		}
+		try {
+			diagnose(message);
+		} catch {
+			// Diagnostics are best effort.
+		}
+	};
+
+	const reportHandlerError = () => {
+		const mode = session?.config.mode;
+		audit.write({ event: "handler-error", ...(mode === "warn" || mode === "block" ? { mode } : {}) });
+	};
+
+	const wrapOptions = (name: string) => ({
+		failure: "open" as const,
+		name: `exploration-guard ${name}`,
+		reported,
+		report: (diagnostic: HandlerDiagnostic, ctx: unknown) =>
+			say(ctx as ExtensionContext | undefined, diagnostic.message, "warning"),
+		onError: () => reportHandlerError(),
+	});
+
+	const perform = (
+		effects: readonly ExplorationGuardEffect[],
+		config: ExplorationGuardConfig,
+		ctx: ExtensionContext,
+	) => {
+		let block = false;
+		for (const effect of effects) {
+			switch (effect.type) {
+				case "block":
+					block = true;
+					break;
+				case "audit":
+					audit.write(effect.fields);
+					break;
+				case "notify":
+					try {
+						if (ctx.hasUI) ctx.ui.notify(EXPLORATION_NOTICES[effect.notice], EXPLORATION_NOTICE_LEVELS[effect.notice]);
+					} catch {
+						// The notice is best effort.
+					}
+					break;
+				case "nudge":
+					try {
+						pi.sendUserMessage(explorationNudgeText(config), { deliverAs: "steer" });
+					} catch {
+						diagnose("exploration-guard: nudge not delivered");
+					}
+					break;
+			}
+		}
+		return block;
+	};
+
+	const dispatch = (event: ExplorationGuardEvent, ctx: ExtensionContext): boolean => {
+		const current = session;
+		if (current === undefined || disposed) return false;
+		const { state, effects } = reduceExplorationGuard(current.state, event);
+		current.state = state;
+		return perform(effects, current.config, ctx);
+	};
+
+	const on: ExtensionAPI["on"] = ((event: string, handler: (...args: never[]) => unknown) => {
+		const unsubscribe = (pi.on as (e: string, h: unknown) => () => void)(event, handler);
+		unsubscribers.push(unsubscribe);
+		return unsubscribe;
+	}) as ExtensionAPI["on"];
+
+	const handle: ExplorationGuardHandle = {
+		dispose() {
+			if (disposed) return;
+			disposed = true;
+			session = undefined;
+			for (const unsubscribe of unsubscribers.splice(0)) {
+				try {
+					unsubscribe();
+				} catch {
+					// A stale runtime may refuse; the disposed flag keeps the handler inert anyway.
+				}
+			}
+		},
+		get disposed() {
+			return disposed;
+		},
+		state: () => session?.state,
+	};
+
+	const runCommand = (args: string, ctx: ExtensionCommandContext) => {
+		const current = session;
+		if (disposed || current === undefined) {
+			say(ctx, "Exploration guard is not active in this session.");
+			return;
+		}
+		const parsed = parseExplorationGuardCommand(args);
+		if (!parsed.ok) {
+			say(ctx, parsed.error, "warning");
+			return;
+		}
+		const command = parsed.value;
+		if (command.action === "status") {
+			say(ctx, renderExplorationGuardStatus(current.state));
+		} else if (command.action === "allow") {
+			dispatch({ type: "user-allow", count: command.count }, ctx);
+			say(
+				ctx,
+				`Exploration guard: ${command.count} more otherwise-blocked broad operation(s) allowed this session (${current.state.allowance} banked).`,
+			);
+		} else {
+			dispatch({ type: "user-off" }, ctx);
+			say(ctx, "Exploration guard: off for this session. The config file is unchanged.");
+		}
+	};
+
+	const registerCommand = () => {
+		if (commandRegistered) return;
+		commandRegistered = true;
+		pi.registerCommand(EXPLORATION_GUARD_COMMAND, {
+			description: "Exploration guard for this session: status | allow [1..20] | off",
+			handler: async (args, ctx) => {
+				try {
+					runCommand(args, ctx);
+				} catch {
+					reportHandlerError();
+					say(ctx, "exploration-guard command failed: internal error; nothing was changed.", "warning");
+				}
+			},
+		});
+	};
+
+	on(
+		"session_start",
+		wrapHandler(async (_event, ctx) => {
+			if (disposed) return;
+			session = undefined;
+			const layers = await loadPolicyConfig({
+				name: EXPLORATION_GUARD_NAME,
+				cwd: ctx.cwd,
+				isProjectTrusted: () => ctx.isProjectTrusted(),
+				...(agentDir ? { agentDir } : {}),
+			});
+			if (disposed) return;
+			const resolved = resolveExplorationGuardLayers(layers);
+			if (!resolved.ok) {
+				audit.write({ event: "config-invalid" });
+				say(ctx, `exploration-guard disabled: ${resolved.error}`, "warning");
+				return;
+			}
+			const config = resolved.value;
+			if (config.mode === "off") return;
+			const state = createExplorationGuardState(config);
+			if (isChildEnvironment(env, config.childEnv)) {
+				// Registered, then found in a child: record the anomaly for the telemetry gate and stay inert.
+				audit.write(explorationActivatedFields(state, true));
+				return;
+			}
+			session = { state, config };
+			registerCommand();
+			audit.write(explorationActivatedFields(state, false));
+		}, wrapOptions("session_start")),
+	);
+
+	on(
+		"session_shutdown",
+		wrapHandler(() => {
+			handle.dispose();
+		}, wrapOptions("session_shutdown")),
+	);
+
+	on(
+		"tool_call",
+		wrapHandler((event, ctx) => {
+			const current = session;
+			if (disposed || current === undefined) return undefined;
+			if (event.parentToolCallId !== undefined) return undefined;
+			const { config } = current;
+			if (event.toolName === config.delegationTool) {
+				dispatch({ type: "delegation-call", launch: classifyDelegationCall(event.input) === "launch" }, ctx);
+				return undefined;
+			}
+			const classification = classifyBroadExplorationCall(event, ctx.cwd, config.smallReadMaxLines);
+			if (classification.kind !== "broad") return undefined;
+			let delegationToolActive = false;
+			try {
+				delegationToolActive = pi.getActiveTools().includes(config.delegationTool);
+			} catch {
+				delegationToolActive = false;
+			}
+			const block = dispatch(
+				{
+					type: "broad-call",
+					category: classification.category,
+					batch: readBatch(ctx, event.toolCallId),
+					delegationToolActive,
+				},
+				ctx,
+			);
+			return block ? { block: true, reason: explorationBlockReason(config) } : undefined;
+		}, wrapOptions("tool_call")),
+	);
+
+	on(
+		"tool_result",
+		wrapHandler((event, ctx) => {
+			const current = session;
+			if (disposed || current === undefined) return undefined;
+			if (event.parentToolCallId !== undefined || event.toolName !== current.config.delegationTool) return undefined;
+			const launch = classifyDelegationCall(event.input) === "launch";
+			dispatch({ type: "delegation-result", launch, isError: event.isError === true }, ctx);
+			return undefined;
+		}, wrapOptions("tool_result")),
+	);
+
+	on(
+		"turn_end",
+		wrapHandler((_event, ctx) => {
+			if (disposed || session === undefined) return;
+			dispatch({ type: "turn-end" }, ctx);
+		}, wrapOptions("turn_end")),
+	);
+
+	return handle;
+}
+
+/** The extension factory Pi loads. A failure while registering leaves the guard out (fail open). */
+export default function explorationGuard(pi: ExtensionAPI): void {
+	try {
+		registerExplorationGuard(pi);
+	} catch {
+		console.error("exploration-guard failed to load: internal error; the guard is inactive.");
+	}
+}

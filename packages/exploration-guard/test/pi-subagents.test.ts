@@ -1,0 +1,185 @@
+// Real pi-subagents 0.67.0 foreground delegation through the real `pi` CLI and the loopback provider: the guard
+// (loaded from source with -e) warns, a real delegated run resets the streak, and the guard then blocks again.
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+	type LoopbackProvider,
+	type PiCliResult,
+	requestSystemPrompt,
+	requestText,
+	resolvePiSubagentsExtensionPath,
+	runPiCli,
+	startLoopbackProvider,
+	toolResultTexts,
+} from "@pi-policy/loopback-provider";
+import { validateAuditEntry } from "@pi-policy/policy-kernel/audit";
+import { EXPLORATION_GUARD_DEFAULTS, explorationBlockReason } from "@pi-policy/policy-kernel/exploration";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PRIVATE_STRINGS, SECRET_PATTERN, workspaceFiles } from "./support.ts";
+
+const GUARD_ENTRY = fileURLToPath(new URL("../src/index.ts", import.meta.url));
+const CHILD_TOKEN = "LOOPBACK-SCOUT-PROFILE";
+const CHILD_ANSWER = "SCOUT-REPORT: three modules, one config loader.";
+const NUDGE_PREFIX = "Exploration guard: this session keeps making";
+
+const SCOUT_AGENT = `---
+name: loop-scout
+description: Loopback test scout that answers in one line
+model: loop/loop-1
+tools: read
+---
+${CHILD_TOKEN}: you are a test scout. Answer in one line.
+`;
+
+const grep = { toolCalls: [{ name: "grep", arguments: { pattern: SECRET_PATTERN } }] };
+
+async function findSessionFiles(dir: string): Promise<string[]> {
+	const found: string[] = [];
+	let entries: Array<{ name: string; isDirectory(): boolean }>;
+	try {
+		entries = await readdir(dir, { withFileTypes: true, encoding: "utf8" });
+	} catch {
+		return found;
+	}
+	for (const entry of entries) {
+		const path = join(dir, entry.name);
+		if (entry.isDirectory()) found.push(...(await findSessionFiles(path)));
+		else if (entry.name.endsWith(".jsonl")) found.push(path);
+	}
+	return found;
+}
+
+describe("exploration-guard with real pi-subagents foreground delegation", () => {
+	let server: LoopbackProvider;
+	let root: string;
+	let result: PiCliResult;
+	let toolEnds: Array<{ toolName: string; isError: boolean }>;
+	let audit: Array<Record<string, unknown>>;
+
+	beforeAll(async () => {
+		server = await startLoopbackProvider({
+			router: (request) => (requestSystemPrompt(request).includes(CHILD_TOKEN) ? { text: CHILD_ANSWER } : undefined),
+			steps: [
+				grep,
+				grep,
+				grep,
+				grep,
+				{
+					toolCalls: [
+						{
+							name: "subagent",
+							arguments: { agent: "loop-scout", task: "Survey the remaining modules.", async: false },
+						},
+					],
+				},
+				grep,
+				grep,
+				grep,
+				grep,
+				grep,
+				{ text: "Done surveying." },
+			],
+		});
+		root = await mkdtemp(join(tmpdir(), "exploration-guard-subagents-"));
+		const cwd = join(root, "cwd");
+		const agentDir = join(root, "agent");
+		const home = join(root, "home");
+		await Promise.all(
+			[cwd, join(agentDir, "agents"), join(agentDir, "policy"), home].map((d) => mkdir(d, { recursive: true })),
+		);
+		for (const [path, content] of Object.entries(workspaceFiles())) {
+			await mkdir(join(cwd, path, ".."), { recursive: true });
+			await writeFile(join(cwd, path), content);
+		}
+		await writeFile(join(agentDir, "agents", "loop-scout.md"), SCOUT_AGENT);
+		await writeFile(join(agentDir, "policy", "exploration-guard.json"), JSON.stringify({ mode: "block" }));
+		await server.writeModelsJson(agentDir);
+		result = await runPiCli({
+			cwd,
+			agentDir,
+			args: [
+				"--mode",
+				"json",
+				"--model",
+				"loop/loop-1",
+				"--tools",
+				"read,bash,edit,write,grep,find,ls,subagent",
+				"-e",
+				resolvePiSubagentsExtensionPath(),
+				"-e",
+				GUARD_ENTRY,
+				"-p",
+				"Survey the repository.",
+			],
+			env: { HOME: home, PI_SUBAGENTS_TEMP_ROOT: join(root, "subagents-tmp") },
+			timeoutMs: 90_000,
+		});
+		toolEnds = result.jsonEvents
+			.filter((event) => event.type === "tool_execution_end")
+			.map((event) => ({ toolName: String(event.toolName), isError: event.isError === true }));
+		const sessionFiles = await findSessionFiles(join(agentDir, "sessions"));
+		audit = [];
+		for (const file of sessionFiles) {
+			for (const line of (await readFile(file, "utf8")).split("\n")) {
+				if (!line.trim()) continue;
+				const entry = JSON.parse(line) as Record<string, unknown>;
+				if (entry.type === "custom" && entry.customType === "pi-policy.audit")
+					audit.push(entry.data as Record<string, unknown>);
+			}
+		}
+	}, 120_000);
+
+	afterAll(async () => {
+		await server?.close();
+		if (root) await rm(root, { recursive: true, force: true });
+	});
+
+	it("runs to completion with the child answered by its own request", () => {
+		expect(result.timedOut, result.stderr).toBe(false);
+		expect(result.code, result.stderr).toBe(0);
+		expect(server.pendingSteps).toBe(0);
+		const child = server.chatRequests.filter((request) => request.replySource === "router");
+		expect(child).toHaveLength(1);
+		// The guard never loads in the in-process child: no nudge ever reaches it.
+		expect(requestText(child[0] as never)).not.toContain(NUDGE_PREFIX);
+	});
+
+	it("allows four broad greps, resets on the real delegated run, allows four more, then blocks the next", () => {
+		expect(toolEnds).toEqual([
+			...Array(4).fill({ toolName: "grep", isError: false }),
+			{ toolName: "subagent", isError: false },
+			...Array(4).fill({ toolName: "grep", isError: false }),
+			{ toolName: "grep", isError: true },
+		]);
+		const last = server.chatRequests.filter((request) => request.replySource === "script").at(-1);
+		expect(toolResultTexts(last as never).at(-1)).toBe(explorationBlockReason(EXPLORATION_GUARD_DEFAULTS));
+		// The parent received the child's answer through the real subagent result.
+		const afterDelegation = server.chatRequests.filter((request) => request.replySource === "script")[5];
+		expect(toolResultTexts(afterDelegation as never).join("\n")).toContain(CHILD_ANSWER);
+	});
+
+	it("nudged once per streak through a steer message", () => {
+		const parentRequests = server.chatRequests.filter((request) => request.replySource === "script");
+		const lastText = requestText(parentRequests.at(-1) as never);
+		expect(lastText.split(NUDGE_PREFIX).length - 1).toBe(2);
+	});
+
+	it("recorded the delegation in the audit trail of the session file", () => {
+		expect(audit.map((entry) => entry.event)).toEqual([
+			"activated",
+			"warned",
+			"threshold-reached",
+			"delegation-started",
+			"delegation-succeeded",
+			"warned",
+			"threshold-reached",
+			"blocked",
+		]);
+		for (const entry of audit) expect(validateAuditEntry(entry).ok).toBe(true);
+		expect(audit[4]).toMatchObject({ state: "tracking", counters: { streak: 0, delegationsSucceeded: 1 } });
+		const text = JSON.stringify(audit);
+		for (const secret of PRIVATE_STRINGS) expect(text).not.toContain(secret);
+	});
+});

@@ -1,0 +1,114 @@
+// Stable wording of the exploration guard (nudge, block reason, notices, status) and its command parser.
+// Every text is built from fixed strings, validated config values and counts: never from tool arguments.
+import { err, ok, type Result } from "../decision.js";
+import type { ExplorationGuardConfig } from "./config.js";
+import {
+	type ExplorationGuardState,
+	type ExplorationNotice,
+	explorationGuardStateName,
+	MAX_USER_ALLOWANCE,
+} from "./machine.js";
+
+/** The slash command name (without the leading slash). */
+export const EXPLORATION_GUARD_COMMAND = "exploration-guard";
+
+/** The block reason the model receives as the error tool result. Names the delegation tool and the user command. */
+export function explorationBlockReason(config: Pick<ExplorationGuardConfig, "delegationTool">): string {
+	return (
+		"Exploration guard: repeated broad repo exploration is paused. " +
+		`Delegate the remaining survey with ${config.delegationTool}, or ask the user to run ` +
+		`/${EXPLORATION_GUARD_COMMAND} allow or off. Small targeted reads remain allowed.`
+	);
+}
+
+/** The one steer nudge sent when the streak reaches `warnAfter`. */
+export function explorationNudgeText(
+	config: Pick<ExplorationGuardConfig, "delegationTool" | "smallReadMaxLines" | "mode">,
+): string {
+	const tail = config.mode === "block" ? " Further broad calls will be paused until a delegated run succeeds." : "";
+	return (
+		"Exploration guard: this session keeps making broad read/grep/find/ls calls across the repository. " +
+		`Delegate the remaining survey with ${config.delegationTool} and keep to narrow searches and small ` +
+		`targeted reads (a path with a limit of at most ${config.smallReadMaxLines} lines).${tail}`
+	);
+}
+
+/** The UI notices, fixed strings. */
+export const EXPLORATION_NOTICES: Readonly<Record<ExplorationNotice, string>> = Object.freeze({
+	warned: "Exploration guard: repeated broad exploration; the agent was nudged to delegate.",
+	blocked: `Exploration guard paused a broad exploration call. Run /${EXPLORATION_GUARD_COMMAND} allow [n] or /${EXPLORATION_GUARD_COMMAND} off to permit more.`,
+	"fallback-unavailable":
+		"Exploration guard: the delegation tool is not active; warn-only for the rest of this session.",
+	"fallback-failed": "Exploration guard: a delegated run failed; warn-only for the rest of this session.",
+});
+
+/** Notification levels of the notices. */
+export const EXPLORATION_NOTICE_LEVELS: Readonly<Record<ExplorationNotice, "info" | "warning">> = Object.freeze({
+	warned: "info",
+	blocked: "warning",
+	"fallback-unavailable": "warning",
+	"fallback-failed": "warning",
+});
+
+function nextThreshold(state: ExplorationGuardState): string {
+	const { config, streak } = state;
+	if (state.bypassed) return "none (guard off for this session)";
+	if (!state.warningLatched && streak < config.warnAfter) {
+		return `nudge after ${config.warnAfter - streak} more broad operation(s)`;
+	}
+	if (config.mode !== "block" || state.fallback) return "none (warn-only)";
+	if (streak < config.blockAfter) return `block after ${config.blockAfter - streak} more broad operation(s)`;
+	return "blocking isolated broad operations now";
+}
+
+/**
+ * The `/exploration-guard status` text: effective mode, state, counters, next threshold and whether warn-only
+ * fallback is active. Counts and enums only.
+ */
+export function renderExplorationGuardStatus(state: ExplorationGuardState): string {
+	const c = state.counters;
+	const { config } = state;
+	return [
+		`Exploration guard: mode ${config.mode}, state ${explorationGuardStateName(state)}`,
+		`Streak: ${state.streak} broad operation(s); nudge at ${config.warnAfter}, block after ${config.blockAfter}${config.mode === "block" ? "" : " (block mode only)"}`,
+		`Next threshold: ${nextThreshold(state)}`,
+		`Counters: attempts ${c.broadAttempts}, allowed ${c.allowedBroad}, blocked ${c.blockedBroad}, warnings ${c.warnings}, user-allowed ${c.userAllowed}`,
+		`Allowance left: ${state.allowance}`,
+		`Delegation: started ${c.delegationsStarted}, succeeded ${c.delegationsSucceeded}, failed ${c.delegationsFailed}, pending ${state.pendingLaunches}`,
+		`Fallback (warn-only): ${state.fallback ? "active" : "inactive"}`,
+	].join("\n");
+}
+
+/** A parsed `/exploration-guard` command. */
+export type ExplorationGuardCommand =
+	| { readonly action: "status" }
+	| { readonly action: "allow"; readonly count: number }
+	| { readonly action: "off" };
+
+/** The usage line shown for a malformed command. */
+export const EXPLORATION_GUARD_USAGE = `Usage: /${EXPLORATION_GUARD_COMMAND} status | allow [1..${MAX_USER_ALLOWANCE}] | off`;
+
+/**
+ * Parses the arguments of `/exploration-guard`: `status` (also the default for empty input), `allow [n]` with
+ * an integer n from 1 to 20 (default 1), or `off`. Errors are fixed strings that never echo the input.
+ */
+export function parseExplorationGuardCommand(args: unknown): Result<ExplorationGuardCommand> {
+	if (args !== undefined && typeof args !== "string") return err(EXPLORATION_GUARD_USAGE);
+	const words = (args ?? "")
+		.trim()
+		.split(/\s+/)
+		.filter((word) => word !== "");
+	const [verb, count, ...rest] = words;
+	if (verb === undefined || (verb.toLowerCase() === "status" && count === undefined)) return ok({ action: "status" });
+	const action = verb.toLowerCase();
+	if (action === "off" && count === undefined) return ok({ action: "off" });
+	if (action === "allow" && rest.length === 0) {
+		if (count === undefined) return ok({ action: "allow", count: 1 });
+		if (/^\d{1,2}$/.test(count)) {
+			const n = Number(count);
+			if (n >= 1 && n <= MAX_USER_ALLOWANCE) return ok({ action: "allow", count: n });
+		}
+		return err(`allow: expected an integer between 1 and ${MAX_USER_ALLOWANCE}`);
+	}
+	return err(EXPLORATION_GUARD_USAGE);
+}

@@ -1,0 +1,368 @@
+// The exploration-guard reducer: scripted event tables and properties (total, privacy-free, never blocks batches).
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { validateAuditEntry } from "../src/audit.js";
+import {
+	createExplorationGuardState,
+	EXPLORATION_GUARD_DEFAULTS,
+	type ExplorationGuardConfig,
+	type ExplorationGuardEffect,
+	type ExplorationGuardEvent,
+	type ExplorationGuardState,
+	explorationActivatedFields,
+	explorationGuardStateName,
+	MAX_USER_ALLOWANCE,
+	reduceExplorationGuard,
+} from "../src/exploration/index.js";
+
+const WARN: ExplorationGuardConfig = { ...EXPLORATION_GUARD_DEFAULTS, mode: "warn" };
+const BLOCK: ExplorationGuardConfig = { ...EXPLORATION_GUARD_DEFAULTS, mode: "block" };
+
+let position = 100;
+/** An isolated broad call (a one-call assistant message at a new branch position). */
+function isolated(category: "read" | "grep" | "find" | "ls" = "grep", active = true): ExplorationGuardEvent {
+	position += 3;
+	return { type: "broad-call", category, batch: { size: 1, position }, delegationToolActive: active };
+}
+
+interface Run {
+	state: ExplorationGuardState;
+	effects: ExplorationGuardEffect[][];
+}
+
+function run(config: ExplorationGuardConfig, events: ExplorationGuardEvent[]): Run {
+	let state = createExplorationGuardState(config);
+	const effects: ExplorationGuardEffect[][] = [];
+	for (const event of events) {
+		const next = reduceExplorationGuard(state, event);
+		state = next.state;
+		effects.push([...next.effects]);
+	}
+	return { state, effects };
+}
+
+const blocked = (effects: ExplorationGuardEffect[]) => effects.some((e) => e.type === "block");
+const nudges = (all: ExplorationGuardEffect[][]) => all.flat().filter((e) => e.type === "nudge").length;
+const auditEvents = (all: ExplorationGuardEffect[][]) =>
+	all.flat().flatMap((e) => (e.type === "audit" ? [e.fields.event] : []));
+
+describe("reduceExplorationGuard", () => {
+	it("starts in tracking with zero counters", () => {
+		const state = createExplorationGuardState(WARN);
+		expect(explorationGuardStateName(state)).toBe("tracking");
+		expect(state.streak).toBe(0);
+		expect(Object.values(state.counters).every((v) => v === 0)).toBe(true);
+	});
+
+	it("warns exactly once at warnAfter with defaults, and never blocks in warn mode", () => {
+		const { state, effects } = run(
+			WARN,
+			Array.from({ length: 12 }, () => isolated()),
+		);
+		expect(nudges(effects)).toBe(1);
+		expect(effects[1]?.map((e) => e.type)).toEqual(["nudge", "notify", "audit"]);
+		expect(effects[0]).toEqual([]);
+		expect(effects.some(blocked)).toBe(false);
+		expect(explorationGuardStateName(state)).toBe("warned");
+		expect(state.counters).toMatchObject({ broadAttempts: 12, allowedBroad: 12, warnings: 1, blockedBroad: 0 });
+		expect(auditEvents(effects)).toEqual(["warned", "threshold-reached"]);
+	});
+
+	it("in block mode allows four and blocks the fifth isolated call, and the ones after", () => {
+		const { state, effects } = run(
+			BLOCK,
+			Array.from({ length: 7 }, () => isolated()),
+		);
+		expect(effects.map(blocked)).toEqual([false, false, false, false, true, true, true]);
+		expect(nudges(effects)).toBe(1);
+		expect(explorationGuardStateName(state)).toBe("blocking");
+		expect(state.counters).toMatchObject({ broadAttempts: 7, allowedBroad: 4, blockedBroad: 3 });
+		expect(auditEvents(effects)).toEqual(["warned", "threshold-reached", "blocked", "blocked", "blocked"]);
+		const blockedAudit = effects[4]?.find((e) => e.type === "audit");
+		expect(blockedAudit?.type === "audit" && blockedAudit.fields).toMatchObject({
+			event: "blocked",
+			mode: "block",
+			state: "blocking",
+			category: "grep",
+			counters: { streak: 5, blockedBroad: 1 },
+		});
+	});
+
+	it("honours custom thresholds", () => {
+		const config = { ...BLOCK, warnAfter: 1, blockAfter: 2 };
+		const { effects } = run(config, [isolated(), isolated(), isolated()]);
+		expect(effects.map(blocked)).toEqual([false, false, true]);
+		expect(effects[0]?.some((e) => e.type === "nudge")).toBe(true);
+	});
+
+	it("counts a multi-tool batch once and never blocks it", () => {
+		const events: ExplorationGuardEvent[] = [isolated(), isolated(), isolated(), isolated()];
+		for (let i = 0; i < 3; i++) {
+			events.push({
+				type: "broad-call",
+				category: "grep",
+				batch: { size: 3, position: 500 },
+				delegationToolActive: true,
+			});
+		}
+		events.push({ type: "broad-call", category: "ls", batch: { size: 2, position: 600 }, delegationToolActive: true });
+		const { state, effects } = run(BLOCK, events);
+		expect(effects.slice(4).map(blocked)).toEqual([false, false, false, false]);
+		// The first batch counted once (streak 5), the second batch once (streak 6).
+		expect(state.streak).toBe(6);
+		expect(state.counters.broadAttempts).toBe(6);
+		// The next isolated call is still blocked.
+		expect(blocked([...reduceExplorationGuard(state, isolated()).effects])).toBe(true);
+	});
+
+	it("never blocks when the batch could not be read", () => {
+		const events = Array.from(
+			{ length: 8 },
+			(): ExplorationGuardEvent => ({
+				type: "broad-call",
+				category: "read",
+				batch: undefined,
+				delegationToolActive: true,
+			}),
+		);
+		const { effects, state } = run(BLOCK, events);
+		expect(effects.some(blocked)).toBe(false);
+		expect(state.streak).toBe(8);
+	});
+
+	it("resets the streak and the warning latch after a successful launch", () => {
+		const { state, effects } = run(BLOCK, [
+			isolated(),
+			isolated(),
+			isolated(),
+			{ type: "delegation-call", launch: true },
+			{ type: "delegation-result", launch: true, isError: false },
+			isolated(),
+			isolated(),
+			isolated(),
+			isolated(),
+			isolated(),
+		]);
+		expect(effects.map(blocked)).toEqual([false, false, false, false, false, false, false, false, false, true]);
+		expect(nudges(effects)).toBe(2);
+		expect(state.counters).toMatchObject({ delegationsStarted: 1, delegationsSucceeded: 1 });
+		expect(auditEvents(effects)).toEqual([
+			"warned",
+			"delegation-started",
+			"delegation-succeeded",
+			"warned",
+			"threshold-reached",
+			"blocked",
+		]);
+	});
+
+	it("reports delegation-pending while a launch waits for its result, and never blocks then", () => {
+		const start = run(BLOCK, [
+			isolated(),
+			isolated(),
+			isolated(),
+			isolated(),
+			{ type: "delegation-call", launch: true },
+		]);
+		expect(explorationGuardStateName(start.state)).toBe("delegation-pending");
+		const sibling = reduceExplorationGuard(start.state, isolated());
+		expect(blocked([...sibling.effects])).toBe(false);
+		const ended = reduceExplorationGuard(start.state, { type: "turn-end" });
+		expect(ended.state.pendingLaunches).toBe(0);
+		expect(ended.effects).toEqual([]);
+		expect(explorationGuardStateName(ended.state)).toBe("warned");
+	});
+
+	it("does not reset on management calls such as list", () => {
+		const { state, effects } = run(BLOCK, [
+			isolated(),
+			isolated(),
+			isolated(),
+			isolated(),
+			{ type: "delegation-call", launch: false },
+			{ type: "delegation-result", launch: false, isError: false },
+			isolated(),
+		]);
+		expect(blocked(effects[6] ?? [])).toBe(true);
+		expect(state.counters.delegationsStarted).toBe(0);
+		expect(effects[4]).toEqual([]);
+		expect(effects[5]).toEqual([]);
+	});
+
+	it("falls back to warn-only when the delegation tool is not active", () => {
+		const { state, effects } = run(BLOCK, [
+			isolated(),
+			isolated(),
+			isolated(),
+			isolated(),
+			isolated("grep", false),
+			isolated(),
+			isolated(),
+		]);
+		expect(effects.some(blocked)).toBe(false);
+		expect(explorationGuardStateName(state)).toBe("fallback-warn-only");
+		expect(state.counters.delegationUnavailable).toBe(1);
+		expect(auditEvents(effects)).toEqual(["warned", "threshold-reached", "delegation-unavailable"]);
+		expect(effects[4]?.some((e) => e.type === "notify" && e.notice === "fallback-unavailable")).toBe(true);
+	});
+
+	it("falls back to warn-only when a delegated launch fails, but keeps warning after a later reset", () => {
+		const { state, effects } = run(BLOCK, [
+			isolated(),
+			isolated(),
+			{ type: "delegation-call", launch: true },
+			{ type: "delegation-result", launch: true, isError: true },
+			isolated(),
+			isolated(),
+			isolated(),
+			isolated(),
+		]);
+		expect(effects.some(blocked)).toBe(false);
+		expect(explorationGuardStateName(state)).toBe("fallback-warn-only");
+		expect(state.counters.delegationsFailed).toBe(1);
+		expect(effects[3]?.some((e) => e.type === "notify" && e.notice === "fallback-failed")).toBe(true);
+		// Still counting and recording.
+		expect(state.counters.broadAttempts).toBe(6);
+		const after = run(BLOCK, [
+			isolated(),
+			{ type: "delegation-call", launch: true },
+			{ type: "delegation-result", launch: true, isError: true },
+			{ type: "delegation-call", launch: true },
+			{ type: "delegation-result", launch: true, isError: false },
+			isolated(),
+			isolated(),
+		]);
+		expect(nudges(after.effects)).toBe(1);
+	});
+
+	it("allow N permits exactly N otherwise-blocked calls", () => {
+		const { effects, state } = run(BLOCK, [
+			isolated(),
+			isolated(),
+			isolated(),
+			isolated(),
+			isolated(),
+			{ type: "user-allow", count: 2 },
+			isolated(),
+			isolated(),
+			isolated(),
+		]);
+		expect(effects.map(blocked)).toEqual([false, false, false, false, true, false, false, false, true]);
+		expect(state.counters).toMatchObject({ userAllowed: 2, allowanceGranted: 2 });
+		expect(state.allowance).toBe(0);
+	});
+
+	it("banks allowance up to 20 and ignores invalid counts", () => {
+		let state = createExplorationGuardState(BLOCK);
+		state = reduceExplorationGuard(state, { type: "user-allow", count: 15 }).state;
+		state = reduceExplorationGuard(state, { type: "user-allow", count: 15 }).state;
+		expect(state.allowance).toBe(MAX_USER_ALLOWANCE);
+		for (const count of [0, 21, 1.5, -1, Number.NaN]) {
+			const result = reduceExplorationGuard(state, { type: "user-allow", count });
+			expect(result.state).toBe(state);
+			expect(result.effects).toEqual([]);
+		}
+	});
+
+	it("off bypasses everything for the rest of the session", () => {
+		const { state, effects } = run(BLOCK, [
+			isolated(),
+			isolated(),
+			isolated(),
+			isolated(),
+			isolated(),
+			{ type: "user-off" },
+			isolated(),
+			isolated(),
+			{ type: "delegation-call", launch: true },
+		]);
+		expect(effects.slice(6).some(blocked)).toBe(false);
+		expect(effects.slice(6).flat()).toEqual([]);
+		expect(explorationGuardStateName(state)).toBe("bypassed");
+		expect(auditEvents(effects).at(-1)).toBe("user-off");
+	});
+
+	it("ignores malformed events", () => {
+		const state = createExplorationGuardState(BLOCK);
+		for (const event of [null, {}, { type: "nope" }, { type: "broad-call", category: "bash" }] as unknown[]) {
+			const result = reduceExplorationGuard(state, event as ExplorationGuardEvent);
+			expect(result.state).toBe(state);
+			expect(result.effects).toEqual([]);
+		}
+	});
+
+	const eventArb: fc.Arbitrary<ExplorationGuardEvent> = fc.oneof(
+		{
+			weight: 6,
+			arbitrary: fc.record({
+				type: fc.constant("broad-call" as const),
+				category: fc.constantFrom("read" as const, "grep" as const, "find" as const, "ls" as const),
+				batch: fc.option(
+					fc.record({ size: fc.integer({ min: 1, max: 4 }), position: fc.integer({ min: 0, max: 30 }) }),
+					{
+						nil: undefined,
+					},
+				),
+				delegationToolActive: fc.boolean(),
+			}),
+		},
+		{ weight: 1, arbitrary: fc.record({ type: fc.constant("delegation-call" as const), launch: fc.boolean() }) },
+		{
+			weight: 1,
+			arbitrary: fc.record({
+				type: fc.constant("delegation-result" as const),
+				launch: fc.boolean(),
+				isError: fc.boolean(),
+			}),
+		},
+		{
+			weight: 1,
+			arbitrary: fc.record({ type: fc.constant("user-allow" as const), count: fc.integer({ min: -2, max: 25 }) }),
+		},
+		{ weight: 1, arbitrary: fc.constant({ type: "turn-end" as const }) },
+		{ weight: 1, arbitrary: fc.constant({ type: "user-off" as const }) },
+	);
+
+	it("never blocks in warn mode, never blocks a batch, warns at most once per streak, and audits only valid entries", () => {
+		fc.assert(
+			fc.property(fc.constantFrom(WARN, BLOCK), fc.array(eventArb, { maxLength: 60 }), (config, events) => {
+				let state = createExplorationGuardState(config);
+				let nudgesThisStreak = 0;
+				for (const event of events) {
+					const { state: next, effects } = reduceExplorationGuard(state, event);
+					const didBlock = effects.some((e) => e.type === "block");
+					if (didBlock) {
+						expect(config.mode).toBe("block");
+						expect(event.type).toBe("broad-call");
+						if (event.type === "broad-call") expect(event.batch?.size).toBe(1);
+						expect(state.fallback || state.bypassed).toBe(false);
+						expect(next.streak).toBeGreaterThan(config.blockAfter);
+					}
+					if (next.streak < state.streak) nudgesThisStreak = 0;
+					nudgesThisStreak += effects.filter((e) => e.type === "nudge").length;
+					expect(nudgesThisStreak).toBeLessThanOrEqual(1);
+					for (const effect of effects) {
+						if (effect.type !== "audit") continue;
+						const entry = { v: 1, ext: "exploration-guard", ...effect.fields };
+						expect(validateAuditEntry(entry).ok).toBe(true);
+						expect(Object.keys(effect.fields.counters).length).toBeLessThanOrEqual(32);
+					}
+					expect(next.allowance).toBeGreaterThanOrEqual(0);
+					expect(next.allowance).toBeLessThanOrEqual(MAX_USER_ALLOWANCE);
+					expect(next.pendingLaunches).toBeGreaterThanOrEqual(0);
+					state = next;
+				}
+			}),
+			{ numRuns: 400 },
+		);
+	});
+
+	it("builds a valid activated entry with the child flag", () => {
+		const state = createExplorationGuardState(BLOCK);
+		const root = explorationActivatedFields(state, false);
+		const child = explorationActivatedFields(state, true);
+		expect(root).toMatchObject({ event: "activated", mode: "block", state: "tracking", counters: { childSession: 0 } });
+		expect(child.counters.childSession).toBe(1);
+		expect(validateAuditEntry({ v: 1, ext: "exploration-guard", ...child }).ok).toBe(true);
+	});
+});
