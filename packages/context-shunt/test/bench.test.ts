@@ -1,0 +1,13 @@
+// Runs the context-shunt benchmark workload (tooling/bench) in a real session and checks its contract.
+import { expect, it } from "vitest";
+import workload from "../../../tooling/bench/src/workloads/context-shunt.ts";
+
+it("cuts model-bound bytes on the exploration workload by at least 80%, every original recoverable", async () => {
+	const result = await workload.run();
+	const figure = (name: string) => result.figures.find((f) => f.name === name)?.value;
+	console.log(result.figures.map((f) => `${f.name}: ${f.value}`).join("\n"));
+	expect(result.checks).toEqual(result.checks.map((c) => ({ ...c, passed: true })));
+	expect(figure("cut in request bytes")).toBeGreaterThanOrEqual(0.8);
+	expect(figure("artifacts preserved")).toBe(8);
+	expect(figure("originals recovered byte-identical")).toBe(8);
+});

@@ -1,0 +1,52 @@
+// The README's JSON examples are valid configs, and the package points at the kernel schema it documents.
+import { readFileSync } from "node:fs";
+import { resolveContextShuntConfig } from "@pi-policy/policy-kernel/shunt";
+import { describe, expect, it } from "vitest";
+
+const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const blocks = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
+
+describe("README", () => {
+	it("has copyable JSON examples that the kernel parser accepts", () => {
+		expect(blocks.length).toBeGreaterThanOrEqual(4);
+		for (const block of blocks) {
+			const parsed = resolveContextShuntConfig(JSON.parse(block));
+			expect(parsed).toMatchObject({ ok: true });
+		}
+	});
+
+	it("documents every error code and the contract's numbers", () => {
+		for (const text of [
+			"invalid-request",
+			"evidence-expired",
+			"invalid-answer",
+			"output-unavailable",
+			"reader-unavailable",
+			"reader-busy",
+			"reader-cancelled",
+			"reader-timed-out",
+			"reader-failed",
+			"| 350 |",
+			"| 250 |",
+			"16384",
+			"8 live artifacts",
+			"512 KiB",
+			"64 KiB",
+			"30 minutes",
+			"one minute",
+			"1..16 citations",
+			"1024..16384",
+			"Not a sandbox",
+		]) {
+			expect(readme).toContain(text);
+		}
+	});
+
+	it("names the kernel schema export the build emits", () => {
+		const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+		expect(manifest.piPolicy.schema).toEqual({
+			module: "@pi-policy/policy-kernel/shunt",
+			export: "ContextShuntConfigSchema",
+		});
+	});
+});
