@@ -1,0 +1,169 @@
+// The reviewer call: resolve the model, send the prompt through ctx.modelRegistry with a forced verdict tool call
+// where the API supports it, one deadline, at most one retry on a transient error, abortable through ctx.signal.
+import type { Api, AssistantMessage, Model } from "@earendil-works/pi-ai";
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import {
+	forcedToolChoiceFor,
+	type GuardianReviewConfig,
+	isTransientModelError,
+	type ParsedVerdict,
+	parseModelRef,
+	parseVerdictText,
+	parseVerdictToolArguments,
+	type ReviewerPrompt,
+	type ReviewFailureReason,
+	VERDICT_TOOL,
+	VERDICT_TOOL_NAME,
+} from "@pi-policy/policy-kernel/guardian";
+
+/** The outcome of one review. */
+export type ReviewOutcome =
+	| {
+			readonly ok: true;
+			readonly verdict: ParsedVerdict;
+			readonly latencyMs: number;
+			readonly attempts: number;
+			readonly modelRef: string;
+	  }
+	| {
+			readonly ok: false;
+			readonly reason: ReviewFailureReason;
+			readonly latencyMs: number;
+			readonly attempts: number;
+			readonly modelRef: string | undefined;
+	  };
+
+/** The reviewer model for this context: the configured one, else (when allowed) the session model. */
+export function resolveReviewerModel(
+	ctx: Pick<ExtensionContext, "modelRegistry" | "model">,
+	config: GuardianReviewConfig,
+): Model<Api> | undefined {
+	const ref = parseModelRef(config.reviewer.model);
+	if (ref !== undefined) {
+		const found = ctx.modelRegistry.find(ref.provider, ref.id);
+		if (found !== undefined) return found;
+	}
+	if (!config.reviewer.fallbackToSessionModel) return undefined;
+	return ctx.model ?? undefined;
+}
+
+/** `"provider/id"` of a model. */
+export function modelRefOf(model: Model<Api> | undefined): string | undefined {
+	return model === undefined ? undefined : `${model.provider}/${model.id}`;
+}
+
+type Attempt =
+	| { kind: "message"; message: AssistantMessage }
+	| { kind: "timeout" }
+	| { kind: "aborted" }
+	| { kind: "thrown"; error: unknown };
+
+/** Runs one review with a single deadline covering every attempt. Never throws. */
+export async function runReview(
+	ctx: ExtensionContext,
+	config: GuardianReviewConfig,
+	prompt: ReviewerPrompt,
+): Promise<ReviewOutcome> {
+	const started = Date.now();
+	const elapsed = () => Date.now() - started;
+	let model: Model<Api> | undefined;
+	try {
+		model = resolveReviewerModel(ctx, config);
+	} catch {
+		model = undefined;
+	}
+	const modelRef = modelRefOf(model);
+	if (model === undefined) return { ok: false, reason: "no-model", latencyMs: elapsed(), attempts: 0, modelRef };
+	try {
+		if (!ctx.modelRegistry.hasConfiguredAuth(model)) {
+			return { ok: false, reason: "no-auth", latencyMs: elapsed(), attempts: 0, modelRef };
+		}
+	} catch {
+		return { ok: false, reason: "no-auth", latencyMs: elapsed(), attempts: 0, modelRef };
+	}
+	const signal = ctx.signal;
+	if (signal?.aborted) return { ok: false, reason: "aborted", latencyMs: elapsed(), attempts: 0, modelRef };
+
+	const controller = new AbortController();
+	let timedOut = false;
+	let onDeadline: () => void = () => {};
+	let onAbort: () => void = () => {};
+	const deadline = new Promise<Attempt>((resolve) => {
+		onDeadline = () => resolve({ kind: "timeout" });
+	});
+	const aborted = new Promise<Attempt>((resolve) => {
+		onAbort = () => resolve({ kind: "aborted" });
+	});
+	const timer = setTimeout(() => {
+		timedOut = true;
+		controller.abort();
+		onDeadline();
+	}, config.reviewer.timeoutMs);
+	const forwardAbort = () => {
+		controller.abort();
+		onAbort();
+	};
+	signal?.addEventListener("abort", forwardAbort, { once: true });
+
+	const toolChoice = forcedToolChoiceFor(model.api);
+	const options = {
+		signal: controller.signal,
+		maxTokens: config.reviewer.maxOutputTokens,
+		...(toolChoice === undefined ? {} : { toolChoice }),
+	};
+	const context = {
+		systemPrompt: prompt.systemPrompt,
+		messages: [{ role: "user" as const, content: prompt.userText, timestamp: Date.now() }],
+		tools: [VERDICT_TOOL],
+	};
+	let attempts = 0;
+	try {
+		while (attempts < 2) {
+			attempts++;
+			const call: Promise<Attempt> = ctx.modelRegistry
+				.complete(model, context, options as never)
+				.then((message): Attempt => ({ kind: "message", message }))
+				.catch((error: unknown): Attempt => ({ kind: "thrown", error }));
+			const result = await Promise.race([call, deadline, aborted]);
+			if (result.kind === "timeout") return { ok: false, reason: "timeout", latencyMs: elapsed(), attempts, modelRef };
+			if (result.kind === "aborted" || signal?.aborted) {
+				return { ok: false, reason: timedOut ? "timeout" : "aborted", latencyMs: elapsed(), attempts, modelRef };
+			}
+			if (result.kind === "thrown") {
+				if (attempts < 2 && isTransientModelError(errorText(result.error))) continue;
+				return { ok: false, reason: "model-error", latencyMs: elapsed(), attempts, modelRef };
+			}
+			const message = result.message;
+			if (message.stopReason === "aborted") {
+				return { ok: false, reason: timedOut ? "timeout" : "aborted", latencyMs: elapsed(), attempts, modelRef };
+			}
+			if (message.stopReason === "error") {
+				if (attempts < 2 && isTransientModelError(message.errorMessage)) continue;
+				return { ok: false, reason: "model-error", latencyMs: elapsed(), attempts, modelRef };
+			}
+			const verdict = parseAnswer(message);
+			if (!verdict.ok) return { ok: false, reason: "parse-failure", latencyMs: elapsed(), attempts, modelRef };
+			return { ok: true, verdict: verdict.value, latencyMs: elapsed(), attempts, modelRef: modelRef as string };
+		}
+		return { ok: false, reason: "model-error", latencyMs: elapsed(), attempts, modelRef };
+	} finally {
+		clearTimeout(timer);
+		signal?.removeEventListener("abort", forwardAbort);
+	}
+}
+
+function errorText(error: unknown): string {
+	if (error instanceof Error) return error.message;
+	return typeof error === "string" ? error : "";
+}
+
+/** The verdict in an answer: the verdict tool call if present (strict), else the text (strict, then lenient). */
+export function parseAnswer(message: AssistantMessage): ReturnType<typeof parseVerdictText> {
+	const call = message.content.find((block) => block.type === "toolCall" && block.name === VERDICT_TOOL_NAME);
+	if (call !== undefined && call.type === "toolCall") return parseVerdictToolArguments(call.arguments);
+	const text = message.content
+		.filter((block) => block.type === "text")
+		.map((block) => (block.type === "text" ? block.text : ""))
+		.join("\n");
+	return parseVerdictText(text);
+}

@@ -1,0 +1,129 @@
+// Test helpers: a harness where the faux provider plays both the agent (faux-1) and the reviewer (faux-reviewer).
+import type { AssistantMessage } from "@earendil-works/pi-ai";
+import type { InlineExtension } from "@earendil-works/pi-coding-agent";
+import {
+	callTool,
+	createHarness,
+	type Harness,
+	type HarnessOptions,
+	type ModelRequest,
+	reply,
+} from "@pi-policy/pi-harness";
+import { createGuardianReview, type GuardianReviewOptions } from "../src/index.ts";
+
+export const REVIEWER_MODEL = "faux/faux-reviewer";
+
+/** A reply step: a message, text, or a function of the request. */
+export type Step =
+	| AssistantMessage
+	| string
+	| ((request: ModelRequest) => AssistantMessage | string | Promise<AssistantMessage | string>);
+
+/** A harness plus separate agent and reviewer scripts, routed by the request's model id. */
+export interface GuardianHarness extends Harness {
+	agent(...steps: Step[]): void;
+	reviewer(...steps: Step[]): void;
+	/** Drops unconsumed agent and reviewer steps; returns how many agent steps were left. */
+	clearScripts(): number;
+	/** Requests that went to the reviewer model. */
+	reviewerRequests(): ModelRequest[];
+	/** Requests that went to the agent model. */
+	agentRequests(): ModelRequest[];
+	/** Every verdict event payload seen on the bus. */
+	readonly verdicts: unknown[];
+	/** Every audit event payload seen on the bus. */
+	readonly auditEvents: unknown[];
+	/** Audit entries persisted in the session. */
+	audit(): Array<Record<string, unknown>>;
+}
+
+export interface GuardianHarnessOptions extends Omit<HarnessOptions, "models" | "fallbackReply"> {
+	/** guardian-review global config (merged over `{ mode: "enforce", reviewer: { model: faux-reviewer } }`). */
+	guardian?: Record<string, unknown> | string;
+	/** Extensions loaded after guardian-review. */
+	after?: InlineExtension[];
+	/** Extensions loaded before guardian-review. */
+	before?: InlineExtension[];
+	guardianOptions?: GuardianReviewOptions;
+}
+
+/** A verdict tool call. */
+export function verdict(
+	outcome: "allow" | "deny",
+	extra: { risk_level?: string; user_authorization?: string; rationale?: string } = {},
+): AssistantMessage {
+	return callTool("submit_verdict", { outcome, ...extra });
+}
+
+export async function createGuardianHarness(options: GuardianHarnessOptions = {}): Promise<GuardianHarness> {
+	const agentQueue: Step[] = [];
+	const reviewerQueue: Step[] = [];
+	const verdicts: unknown[] = [];
+	const auditEvents: unknown[] = [];
+	const listener: InlineExtension = (pi) => {
+		pi.events.on("pi-policy:verdict", (payload) => verdicts.push(payload));
+		pi.events.on("pi-policy:audit", (payload) => auditEvents.push(payload));
+	};
+	const guardianConfig =
+		typeof options.guardian === "string"
+			? options.guardian
+			: {
+					mode: "enforce",
+					reviewer: { model: REVIEWER_MODEL, fallbackToSessionModel: false, timeoutMs: 5000 },
+					...(options.guardian ?? {}),
+				};
+	const router = async (request: ModelRequest): Promise<AssistantMessage | string> => {
+		const queue = request.modelId === "faux-reviewer" ? reviewerQueue : agentQueue;
+		const step =
+			queue.shift() ?? (request.modelId === "faux-reviewer" ? '{"outcome":"deny","rationale":"unscripted"}' : "done");
+		return typeof step === "function" ? await step(request) : step;
+	};
+	const harness = await createHarness({
+		...options,
+		extensions: [
+			listener,
+			...(options.before ?? []),
+			createGuardianReview(options.guardianOptions),
+			...(options.after ?? []),
+		],
+		config: { ...(options.config ?? {}), "guardian-review": guardianConfig },
+		models: [{ id: "faux-1" }, { id: "faux-reviewer" }],
+		fallbackReply: router,
+	});
+	return Object.assign(harness, {
+		agent: (...steps: Step[]) => agentQueue.push(...steps),
+		reviewer: (...steps: Step[]) => reviewerQueue.push(...steps),
+		clearScripts: () => {
+			const left = agentQueue.length;
+			agentQueue.length = 0;
+			reviewerQueue.length = 0;
+			return left;
+		},
+		reviewerRequests: () => harness.requests.filter((r) => r.modelId === "faux-reviewer"),
+		agentRequests: () => harness.requests.filter((r) => r.modelId !== "faux-reviewer"),
+		verdicts,
+		auditEvents,
+		audit: () => harness.entries<Record<string, unknown>>("pi-policy.audit"),
+	});
+}
+
+export { callTool, reply };
+
+/** Fails when any persisted or displayed surface carries one of `needles` (commands, paths, rationales). */
+export function expectNoLeak(h: GuardianHarness, needles: readonly string[]): void {
+	const surfaces = [
+		JSON.stringify(h.audit()),
+		JSON.stringify(h.verdicts),
+		JSON.stringify(h.auditEvents),
+		...(h.ui?.displayedText() ?? []),
+	].join("\n");
+	for (const needle of needles) {
+		if (surfaces.includes(needle))
+			throw new Error(`leaked a test string into audit, bus or UI: ${needle.slice(0, 40)}`);
+	}
+}
+
+/** Text of every tool result, in order. */
+export function resultTexts(h: Harness): string[] {
+	return h.toolResults().map((result) => h.toolResultText(result));
+}

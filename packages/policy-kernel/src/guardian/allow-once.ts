@@ -1,0 +1,76 @@
+// Allow-once grants as a reducer: `/guardian allow-once` approves the most recently denied exact action (by its
+// hash), once, for 5 minutes. Floor hard-denies are not eligible.
+
+/** How long a grant lives. */
+export const ALLOW_ONCE_TTL_MS = 5 * 60 * 1000;
+/** At most this many live grants are kept. */
+export const MAX_ALLOW_ONCE_GRANTS = 16;
+
+/** A single-use grant for one exact action. */
+export interface AllowOnceGrant {
+	readonly hash: string;
+	readonly expiresAt: number;
+}
+
+/** Allow-once state. */
+export interface AllowOnceState {
+	/** The most recently denied action that may be granted. */
+	readonly lastDenied: { readonly hash: string; readonly at: number } | undefined;
+	readonly grants: readonly AllowOnceGrant[];
+}
+
+/** Events. */
+export type AllowOnceEvent =
+	| { readonly type: "denied"; readonly hash: string; readonly at: number; readonly eligible: boolean }
+	| { readonly type: "grant"; readonly now: number }
+	| { readonly type: "check"; readonly hash: string; readonly now: number };
+
+/** Effects: a grant was made or there was nothing to grant; a call consumed a grant, or found only an expired one. */
+export type AllowOnceEffect =
+	| { readonly type: "granted"; readonly expiresAt: number }
+	| { readonly type: "nothing-to-grant" }
+	| { readonly type: "consumed" }
+	| { readonly type: "expired" };
+
+/** The empty state. */
+export function initialAllowOnceState(): AllowOnceState {
+	return { lastDenied: undefined, grants: [] };
+}
+
+/**
+ * The allow-once reducer.
+ * - `denied`: remembers the action when it is eligible (a reviewer or unavailable-review denial); an ineligible
+ *   denial (a floor hard-deny) clears the memory, so a grant never reaches past it.
+ * - `grant`: turns the remembered action into a grant expiring {@link ALLOW_ONCE_TTL_MS} later.
+ * - `check`: consumes a live grant for the hash (effect `consumed`), or drops an expired one (effect `expired`).
+ */
+export function reduceAllowOnce(
+	state: AllowOnceState,
+	event: AllowOnceEvent,
+): { state: AllowOnceState; effects: AllowOnceEffect[] } {
+	switch (event?.type) {
+		case "denied":
+			return {
+				state: { ...state, lastDenied: event.eligible ? { hash: event.hash, at: event.at } : undefined },
+				effects: [],
+			};
+		case "grant": {
+			if (state.lastDenied === undefined) return { state, effects: [{ type: "nothing-to-grant" }] };
+			const expiresAt = event.now + ALLOW_ONCE_TTL_MS;
+			const live = state.grants.filter((grant) => grant.expiresAt > event.now && grant.hash !== state.lastDenied?.hash);
+			const grants = [...live, { hash: state.lastDenied.hash, expiresAt }].slice(-MAX_ALLOW_ONCE_GRANTS);
+			return { state: { lastDenied: undefined, grants }, effects: [{ type: "granted", expiresAt }] };
+		}
+		case "check": {
+			const match = state.grants.find((grant) => grant.hash === event.hash);
+			if (match === undefined) return { state, effects: [] };
+			const grants = state.grants.filter((grant) => grant !== match);
+			return {
+				state: { ...state, grants },
+				effects: [match.expiresAt > event.now ? { type: "consumed" } : { type: "expired" }],
+			};
+		}
+		default:
+			return { state, effects: [] };
+	}
+}

@@ -1,0 +1,255 @@
+// guardian-review config: the TypeBox schema, defaults, and strengthen-only resolution of the global and project layers.
+import { type Static, Type } from "typebox";
+import {
+	cloneJson,
+	isPlainObject,
+	mergeConfigLayers,
+	parseWithSchema,
+	strengthenByOrder,
+	strengthenEach,
+	strengthenFlag,
+	strengthenNumber,
+	strengthenUnion,
+} from "../config.js";
+import { err, ok, type Result } from "../decision.js";
+
+/** Guardian modes, weakest first: off, observe (review and record, never block), enforce. */
+export const GUARDIAN_MODES = ["off", "observe", "enforce"] as const;
+/** One of {@link GUARDIAN_MODES}. */
+export type GuardianMode = (typeof GUARDIAN_MODES)[number];
+
+/**
+ * Per-tool review scopes, weakest first: `off` (never reviewed), `protected-only` (only calls touching a
+ * protected path), `outside-workspace` (calls touching a path outside the workspace or a protected path),
+ * `always` (every call that the floor does not decide).
+ */
+export const TOOL_SCOPES = ["off", "protected-only", "outside-workspace", "always"] as const;
+/** One of {@link TOOL_SCOPES}. */
+export type ToolScope = (typeof TOOL_SCOPES)[number];
+
+/** What to do when a review cannot decide: `ask` the user when a UI exists (deny when headless), or `deny`. */
+export const ON_UNAVAILABLE_POLICIES = ["ask", "deny"] as const;
+/** One of {@link ON_UNAVAILABLE_POLICIES}. */
+export type OnUnavailablePolicy = (typeof ON_UNAVAILABLE_POLICIES)[number];
+
+/** Bounds of `reviewer.timeoutMs`. */
+export const REVIEWER_TIMEOUT_RANGE = { min: 5_000, max: 180_000 } as const;
+/** Bounds of `reviewer.maxOutputTokens`. */
+export const REVIEWER_MAX_OUTPUT_TOKENS_RANGE = { min: 64, max: 8_192 } as const;
+
+/** The default protected globs (see the README for their matching rules). */
+export const DEFAULT_PROTECTED_PATHS = [".env*", ".git/", "~/.ssh", "~/.aws", "~/.config/gh", "*.pem", "id_*"] as const;
+
+/** The default per-tool scopes; tools not listed are `off`. */
+export const DEFAULT_TOOL_SCOPES: Readonly<Record<string, ToolScope>> = Object.freeze({
+	bash: "always",
+	write: "outside-workspace",
+	edit: "outside-workspace",
+});
+
+const ToolNamePattern = "^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,63}$";
+const CommandPattern = Type.String({ minLength: 1, maxLength: 200 });
+
+/** The JSON schema of `policy/guardian-review.json`. Every key is optional; see {@link resolveGuardianReviewConfig}. */
+export const GuardianReviewConfigSchema = Type.Object(
+	{
+		mode: Type.Optional(Type.Enum([...GUARDIAN_MODES])),
+		tools: Type.Optional(
+			Type.Record(Type.String({ pattern: ToolNamePattern }), Type.Enum([...TOOL_SCOPES]), {
+				maxProperties: 64,
+				additionalProperties: false,
+			}),
+		),
+		protectedPaths: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 })),
+		floor: Type.Optional(
+			Type.Object(
+				{
+					hardDeny: Type.Optional(Type.Array(CommandPattern, { maxItems: 100 })),
+					readOnly: Type.Optional(Type.Array(CommandPattern, { maxItems: 100 })),
+				},
+				{ additionalProperties: false },
+			),
+		),
+		reviewer: Type.Optional(
+			Type.Object(
+				{
+					model: Type.Optional(
+						Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}/[A-Za-z0-9][A-Za-z0-9._:@+/-]{0,199}$" }),
+					),
+					fallbackToSessionModel: Type.Optional(Type.Boolean()),
+					timeoutMs: Type.Optional(
+						Type.Integer({ minimum: REVIEWER_TIMEOUT_RANGE.min, maximum: REVIEWER_TIMEOUT_RANGE.max }),
+					),
+					maxOutputTokens: Type.Optional(
+						Type.Integer({
+							minimum: REVIEWER_MAX_OUTPUT_TOKENS_RANGE.min,
+							maximum: REVIEWER_MAX_OUTPUT_TOKENS_RANGE.max,
+						}),
+					),
+				},
+				{ additionalProperties: false },
+			),
+		),
+		onUnavailable: Type.Optional(Type.Enum([...ON_UNAVAILABLE_POLICIES])),
+		reviewLog: Type.Optional(Type.Boolean()),
+	},
+	{ additionalProperties: false },
+);
+
+/** A raw, validated config layer. */
+export type GuardianReviewConfigInput = Static<typeof GuardianReviewConfigSchema>;
+
+/** The effective config, with every default applied. */
+export interface GuardianReviewConfig {
+	readonly mode: GuardianMode;
+	/** Scope per tool name; a tool not listed is `off`. */
+	readonly tools: Readonly<Record<string, ToolScope>>;
+	readonly protectedPaths: readonly string[];
+	readonly floor: {
+		/** Extra hard-deny command patterns, on top of the built-in rules (which are always on). */
+		readonly hardDeny: readonly string[];
+		/** Extra read-only command patterns, on top of the built-in allowlist. */
+		readonly readOnly: readonly string[];
+	};
+	readonly reviewer: {
+		/** `"provider/id"`, or undefined to use the session model (when the fallback is on). */
+		readonly model: string | undefined;
+		readonly fallbackToSessionModel: boolean;
+		readonly timeoutMs: number;
+		readonly maxOutputTokens: number;
+	};
+	readonly onUnavailable: OnUnavailablePolicy;
+	readonly reviewLog: boolean;
+}
+
+/** The defaults: mode off, bash always, write and edit outside the workspace, the default protected paths. */
+export const DEFAULT_GUARDIAN_REVIEW_CONFIG: GuardianReviewConfig = Object.freeze({
+	mode: "off",
+	tools: DEFAULT_TOOL_SCOPES,
+	protectedPaths: DEFAULT_PROTECTED_PATHS,
+	floor: Object.freeze({ hardDeny: [], readOnly: [] }),
+	reviewer: Object.freeze({ model: undefined, fallbackToSessionModel: true, timeoutMs: 60_000, maxOutputTokens: 1024 }),
+	onUnavailable: "ask",
+	reviewLog: false,
+}) as GuardianReviewConfig;
+
+/**
+ * Applies the defaults to a validated layer. `tools` entries are added to the default scopes (a layer may set a
+ * default tool to `off`); `protectedPaths` replaces the default list when given.
+ */
+export function applyGuardianDefaults(input: GuardianReviewConfigInput | undefined): GuardianReviewConfig {
+	const layer = input ?? {};
+	const defaults = DEFAULT_GUARDIAN_REVIEW_CONFIG;
+	return {
+		mode: layer.mode ?? defaults.mode,
+		tools: { ...defaults.tools, ...(layer.tools ?? {}) },
+		protectedPaths: [...(layer.protectedPaths ?? defaults.protectedPaths)],
+		floor: {
+			hardDeny: [...(layer.floor?.hardDeny ?? [])],
+			readOnly: [...(layer.floor?.readOnly ?? [])],
+		},
+		reviewer: {
+			model: layer.reviewer?.model ?? defaults.reviewer.model,
+			fallbackToSessionModel: layer.reviewer?.fallbackToSessionModel ?? defaults.reviewer.fallbackToSessionModel,
+			timeoutMs: layer.reviewer?.timeoutMs ?? defaults.reviewer.timeoutMs,
+			maxOutputTokens: layer.reviewer?.maxOutputTokens ?? defaults.reviewer.maxOutputTokens,
+		},
+		onUnavailable: layer.onUnavailable ?? defaults.onUnavailable,
+		reviewLog: layer.reviewLog ?? defaults.reviewLog,
+	};
+}
+
+/**
+ * The strengthen-only rules for a project layer. A project may raise `mode`, widen tool scopes, add protected
+ * paths and hard-deny patterns, shorten the timeout, turn `onUnavailable` to `deny`, and turn on the review
+ * log. It may not add read-only patterns, change the reviewer model or its fallback, or lower anything.
+ */
+export const GUARDIAN_STRENGTHEN_RULES = Object.freeze({
+	mode: strengthenByOrder(GUARDIAN_MODES),
+	tools: strengthenEach(strengthenByOrder(TOOL_SCOPES)),
+	protectedPaths: strengthenUnion(),
+	"floor.hardDeny": strengthenUnion(),
+	"reviewer.timeoutMs": strengthenNumber("lower"),
+	onUnavailable: strengthenByOrder(ON_UNAVAILABLE_POLICIES),
+	reviewLog: strengthenFlag(true),
+});
+
+/** The outcome of {@link resolveGuardianReviewConfig}. */
+export interface ResolvedGuardianReviewConfig {
+	readonly config: GuardianReviewConfig;
+	/** Concise errors of invalid layers (layer and key path only). Empty when every present layer was valid. */
+	readonly errors: readonly string[];
+	/** Project values ignored because they would weaken the global config. */
+	readonly ignored: number;
+	/** True when an invalid layer forced `enforce` (authorization fails closed). */
+	readonly failedClosed: boolean;
+}
+
+/**
+ * Resolves the effective config from the raw global and project layers (parsed JSON, unvalidated). Each layer
+ * is validated; the global layer gets the defaults; the project layer may only strengthen it. An invalid layer
+ * is dropped and the mode is raised to `enforce`, because authorization fails closed. Never throws.
+ */
+export function resolveGuardianReviewConfig(
+	globalLayer: unknown,
+	projectLayer: unknown,
+): Result<ResolvedGuardianReviewConfig> {
+	try {
+		const errors: string[] = [];
+		const globalParsed =
+			globalLayer === undefined ? undefined : parseWithSchema(GuardianReviewConfigSchema, globalLayer);
+		const projectParsed =
+			projectLayer === undefined ? undefined : parseWithSchema(GuardianReviewConfigSchema, projectLayer);
+		if (globalParsed && !globalParsed.ok) errors.push(`global ${globalParsed.error}`);
+		if (projectParsed && !projectParsed.ok) errors.push(`project ${projectParsed.error}`);
+		const base = applyGuardianDefaults(globalParsed?.ok ? globalParsed.value : undefined);
+		let merged: GuardianReviewConfig = base;
+		let ignored = 0;
+		if (projectParsed?.ok) {
+			const result = mergeConfigLayers(toRaw(base), projectParsed.value, {
+				mode: "strengthen-only",
+				rules: GUARDIAN_STRENGTHEN_RULES,
+			});
+			ignored = result.ignored;
+			const checked = parseWithSchema(GuardianReviewConfigSchema, result.value);
+			merged = checked.ok ? applyGuardianDefaults(checked.value) : base;
+		}
+		const failedClosed = errors.length > 0;
+		const config: GuardianReviewConfig = failedClosed ? { ...merged, mode: "enforce" } : merged;
+		return ok({ config, errors, ignored, failedClosed });
+	} catch {
+		return err("config: invalid");
+	}
+}
+
+/** The effective config as a raw layer (for merging and display). */
+function toRaw(config: GuardianReviewConfig): GuardianReviewConfigInput {
+	const raw: Record<string, unknown> = {
+		mode: config.mode,
+		tools: cloneJson({ ...config.tools }),
+		protectedPaths: [...config.protectedPaths],
+		floor: { hardDeny: [...config.floor.hardDeny], readOnly: [...config.floor.readOnly] },
+		reviewer: {
+			fallbackToSessionModel: config.reviewer.fallbackToSessionModel,
+			timeoutMs: config.reviewer.timeoutMs,
+			maxOutputTokens: config.reviewer.maxOutputTokens,
+			...(config.reviewer.model === undefined ? {} : { model: config.reviewer.model }),
+		},
+		onUnavailable: config.onUnavailable,
+		reviewLog: config.reviewLog,
+	};
+	return isPlainObject(raw) ? (raw as GuardianReviewConfigInput) : {};
+}
+
+/** The scope of `toolName` under `config` (`off` when not listed). */
+export function toolScopeFor(config: GuardianReviewConfig, toolName: string): ToolScope {
+	return Object.hasOwn(config.tools, toolName) ? (config.tools[toolName] as ToolScope) : "off";
+}
+
+/** Splits `"provider/id"` into its parts, or undefined when malformed. */
+export function parseModelRef(ref: string | undefined): { provider: string; id: string } | undefined {
+	if (typeof ref !== "string") return undefined;
+	const slash = ref.indexOf("/");
+	if (slash <= 0 || slash === ref.length - 1) return undefined;
+	return { provider: ref.slice(0, slash), id: ref.slice(slash + 1) };
+}

@@ -1,0 +1,16 @@
+// @pi-policy/policy-kernel/guardian: the pure core of guardian-review. Config resolution, a shell tokenizer, the
+// deterministic floor, path scoping, the reviewer prompt and verdict, the outcome policy, the denial breaker,
+// allow-once grants, wording and status counters. No I/O.
+export * from "./action.js";
+export * from "./allow-once.js";
+export * from "./breaker.js";
+export * from "./config.js";
+export * from "./floor.js";
+export * from "./paths.js";
+export * from "./prompt.js";
+export * from "./sha256.js";
+export * from "./shell.js";
+export * from "./stats.js";
+export * from "./transcript.js";
+export * from "./verdict.js";
+export * from "./wording.js";

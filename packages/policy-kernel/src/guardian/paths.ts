@@ -1,0 +1,125 @@
+// Path scoping for guardian-review: resolve a tool path against the workspace and home, and classify it as
+// inside the workspace, outside it, or protected (protected paths count as outside). Pure POSIX path logic.
+
+/** Where a path falls: inside the workspace, outside it, or on a protected glob (which counts as outside). */
+export type PathClass = "workspace" | "outside" | "protected";
+
+/** What path classification needs to know. */
+export interface PathContext {
+	/** The workspace root (absolute). */
+	readonly cwd: string;
+	/** The user's home directory (absolute). */
+	readonly home: string;
+	/** Protected globs; see {@link matchesProtectedGlob}. */
+	readonly protectedPaths: readonly string[];
+}
+
+/** Normalizes an absolute POSIX path: collapses `//`, resolves `.` and `..`, drops a trailing slash. */
+export function normalizeAbsolutePath(path: string): string {
+	const parts: string[] = [];
+	for (const part of path.split("/")) {
+		if (part === "" || part === ".") continue;
+		if (part === "..") parts.pop();
+		else parts.push(part);
+	}
+	return `/${parts.join("/")}`;
+}
+
+/**
+ * Resolves a tool path the way Pi's built-in tools do: a leading `@` is dropped, `~` and `~/` expand to `home`,
+ * and a relative path is joined to `cwd`. The result is normalized. Symbolic links are not followed.
+ */
+export function resolveToolPath(raw: string, cwd: string, home: string): string {
+	let path = typeof raw === "string" ? raw.trim() : "";
+	if (path.startsWith("@")) path = path.slice(1);
+	if (path === "~") return normalizeAbsolutePath(home);
+	if (path.startsWith("~/")) return normalizeAbsolutePath(`${home}/${path.slice(2)}`);
+	if (path.startsWith("/")) return normalizeAbsolutePath(path);
+	return normalizeAbsolutePath(`${cwd}/${path}`);
+}
+
+/** True when `child` is `parent` or inside it (both absolute and normalized). */
+export function isWithin(parent: string, child: string): boolean {
+	if (parent === "/") return true;
+	return child === parent || child.startsWith(`${parent}/`);
+}
+
+/** Converts one glob segment (no `/`) or a whole glob into a RegExp source. `**` crosses `/`, `*` and `?` do not. */
+function globToRegExpSource(glob: string): string {
+	let source = "";
+	for (let i = 0; i < glob.length; i++) {
+		const c = glob[i] as string;
+		if (c === "*") {
+			if (glob[i + 1] === "*") {
+				source += ".*";
+				i++;
+			} else source += "[^/]*";
+		} else if (c === "?") source += "[^/]";
+		else if (c === "[") {
+			const close = glob.indexOf("]", i + 1);
+			if (close > i + 1) {
+				const body = glob.slice(i + 1, close).replace(/\\/g, "\\\\");
+				source += `[${body.startsWith("!") ? `^${body.slice(1)}` : body}]`;
+				i = close;
+			} else source += "\\[";
+		} else source += c.replace(/[.+^${}()|\\]/g, "\\$&");
+	}
+	return source;
+}
+
+/** True when `text` matches the glob in full. */
+export function globMatches(glob: string, text: string): boolean {
+	try {
+		return new RegExp(`^${globToRegExpSource(glob)}$`).test(text);
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * True when the absolute, normalized `path` matches a protected glob:
+ * - `~/x` or `/x`: anchored at home or the root; matches the path itself and anything under it;
+ * - `name/` (a trailing slash): any directory component named like `name`, and anything under it;
+ * - a glob containing `/` otherwise: anchored at the workspace root, itself and anything under it;
+ * - a glob without `/`: the path's last component (its file name).
+ */
+export function matchesProtectedGlob(path: string, glob: string, context: Pick<PathContext, "cwd" | "home">): boolean {
+	if (typeof glob !== "string" || glob.length === 0) return false;
+	if (glob === "~" || glob.startsWith("~/") || glob.startsWith("/")) {
+		const anchored = glob === "~" ? context.home : glob.startsWith("~/") ? `${context.home}/${glob.slice(2)}` : glob;
+		return anchoredMatch(normalizeGlobPath(anchored), path);
+	}
+	if (glob.endsWith("/") && !glob.slice(0, -1).includes("/")) {
+		const name = glob.slice(0, -1);
+		const parts = path.split("/").filter((part) => part !== "");
+		return parts.some((part) => globMatches(name, part));
+	}
+	if (glob.includes("/")) return anchoredMatch(normalizeGlobPath(`${context.cwd}/${glob}`), path);
+	const base = path.split("/").pop() ?? "";
+	return globMatches(glob, base);
+}
+
+function normalizeGlobPath(glob: string): string {
+	return glob.replace(/\/+/g, "/").replace(/(.)\/$/, "$1");
+}
+
+function anchoredMatch(glob: string, path: string): boolean {
+	return globMatches(glob, path) || globMatches(`${glob}/**`, path);
+}
+
+/** True when `path` (absolute, normalized) matches any of the context's protected globs. */
+export function isProtectedPath(path: string, context: PathContext): boolean {
+	return context.protectedPaths.some((glob) => matchesProtectedGlob(path, glob, context));
+}
+
+/**
+ * Classifies a tool path: `protected` when it matches a protected glob, else `workspace` when it resolves
+ * inside the workspace root, else `outside`.
+ */
+export function classifyPath(raw: string, context: PathContext): PathClass {
+	const workspace = normalizeAbsolutePath(context.cwd);
+	const resolved = resolveToolPath(raw, workspace, normalizeAbsolutePath(context.home));
+	if (isProtectedPath(resolved, { ...context, cwd: workspace, home: normalizeAbsolutePath(context.home) }))
+		return "protected";
+	return isWithin(workspace, resolved) ? "workspace" : "outside";
+}

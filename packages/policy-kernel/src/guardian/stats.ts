@@ -1,0 +1,90 @@
+// Session counters for `/guardian status`: decisions by source and outcome, and review latency.
+
+/** Decision sources. */
+export const DECISION_SOURCES = ["floor", "reviewer", "user", "cache", "allow-once", "fallback", "breaker"] as const;
+/** One of {@link DECISION_SOURCES}. */
+export type DecisionSource = (typeof DECISION_SOURCES)[number];
+
+/** Keep at most this many latencies for the median. */
+export const MAX_LATENCY_SAMPLES = 200;
+
+/** Counters for one session. */
+export interface GuardianStats {
+	readonly allowed: Readonly<Record<DecisionSource, number>>;
+	readonly denied: Readonly<Record<DecisionSource, number>>;
+	/** Reviews that could not decide, by failure reason. */
+	readonly unavailable: Readonly<Record<string, number>>;
+	/** Reviewer latencies in milliseconds, newest last. */
+	readonly latenciesMs: readonly number[];
+}
+
+function zeroes(): Record<DecisionSource, number> {
+	return { floor: 0, reviewer: 0, user: 0, cache: 0, "allow-once": 0, fallback: 0, breaker: 0 };
+}
+
+/** Empty counters. */
+export function initialGuardianStats(): GuardianStats {
+	return { allowed: zeroes(), denied: zeroes(), unavailable: {}, latenciesMs: [] };
+}
+
+/** Counts one decision. */
+export function recordDecision(
+	stats: GuardianStats,
+	source: DecisionSource,
+	decision: "allow" | "deny",
+): GuardianStats {
+	const key = decision === "allow" ? "allowed" : "denied";
+	const counts = { ...stats[key], [source]: (stats[key][source] ?? 0) + 1 };
+	return { ...stats, [key]: counts };
+}
+
+/** Counts one unavailable review. */
+export function recordUnavailable(stats: GuardianStats, reason: string): GuardianStats {
+	return { ...stats, unavailable: { ...stats.unavailable, [reason]: (stats.unavailable[reason] ?? 0) + 1 } };
+}
+
+/** Records one reviewer latency. */
+export function recordLatency(stats: GuardianStats, ms: number): GuardianStats {
+	if (!Number.isFinite(ms) || ms < 0) return stats;
+	return { ...stats, latenciesMs: [...stats.latenciesMs, Math.round(ms)].slice(-MAX_LATENCY_SAMPLES) };
+}
+
+/** The median of `values` (the mean of the middle two for an even count), or undefined when empty. */
+export function median(values: readonly number[]): number | undefined {
+	if (!Array.isArray(values) || values.length === 0) return undefined;
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 === 1
+		? (sorted[mid] as number)
+		: ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** The `/guardian status` text: mode, reviewer model, counters by source and outcome, breaker, median latency. */
+export function formatGuardianStatus(input: {
+	readonly mode: string;
+	readonly reviewerModel: string | undefined;
+	readonly stats: GuardianStats;
+	readonly breaker: { readonly tripped: boolean; readonly consecutive: number; readonly trips: number };
+	readonly pendingGrants: number;
+}): string {
+	const { stats } = input;
+	const bySource = (counts: Readonly<Record<DecisionSource, number>>) =>
+		DECISION_SOURCES.filter((source) => counts[source] > 0)
+			.map((source) => `${source} ${counts[source]}`)
+			.join(", ") || "none";
+	const unavailable =
+		Object.entries(stats.unavailable)
+			.map(([reason, count]) => `${reason} ${count}`)
+			.join(", ") || "none";
+	const latency = median(stats.latenciesMs);
+	return [
+		`guardian-review: ${input.mode}`,
+		`reviewer: ${input.reviewerModel ?? "session model"}`,
+		`allowed: ${bySource(stats.allowed)}`,
+		`denied: ${bySource(stats.denied)}`,
+		`unavailable: ${unavailable}`,
+		`breaker: ${input.breaker.tripped ? "tripped" : "armed"} (consecutive denials ${input.breaker.consecutive}, trips ${input.breaker.trips})`,
+		`allow-once grants pending: ${input.pendingGrants}`,
+		`median review latency: ${latency === undefined ? "n/a" : `${Math.round(latency)} ms`} over ${stats.latenciesMs.length} reviews`,
+	].join("\n");
+}
