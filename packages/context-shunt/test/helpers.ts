@@ -64,15 +64,12 @@ export async function startShunt(
 		extensions: [...(harness.before ?? []), extension, ...(harness.after ?? [])],
 		...(config === undefined ? {} : { config: { "context-shunt": config } }),
 	});
-	let shut = false;
 	const session: ShuntSession = {
 		harness: h,
 		tempRoot,
 		storeDirs,
 		async shutdown() {
-			if (shut) return;
-			shut = true;
-			await h.session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" });
+			await h.shutdown();
 		},
 		async dispose() {
 			await session.shutdown();

@@ -112,7 +112,12 @@ export interface Harness {
 	requestBytes(request: ModelRequest): number;
 	/** The text of every message the model was sent in one request, system message included. */
 	requestText(request: ModelRequest): string;
-	/** Dispose the session, restore the environment and remove the temp directories. */
+	/**
+	 * Emit `session_shutdown` (reason "quit") the way Pi's runtime does when it exits; once only.
+	 * `AgentSession.dispose()` alone does not emit it.
+	 */
+	shutdown(): Promise<void>;
+	/** Shut down (see {@link Harness.shutdown}), dispose the session, restore the environment and remove the temp directories. */
 	dispose(): Promise<void>;
 }
 
@@ -335,6 +340,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 		const ui = options.ui === false ? undefined : createRecordingUi(options.ui ?? {});
 		await session.bindExtensions({ ...(ui ? { uiContext: ui.context, mode: "rpc" as const } : {}) });
 
+		let shutDown = false;
 		const harness: Harness = {
 			session,
 			faux,
@@ -371,7 +377,17 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 			requestText(request) {
 				return request.messages.map(messageText).join("\n");
 			},
+			async shutdown() {
+				if (shutDown) return;
+				shutDown = true;
+				await session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" });
+			},
 			async dispose() {
+				try {
+					await harness.shutdown();
+				} catch {
+					// A failing shutdown handler must not keep the temp directories around.
+				}
 				try {
 					session.dispose();
 				} finally {

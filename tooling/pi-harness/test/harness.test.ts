@@ -233,6 +233,23 @@ describe("pi-harness in a real AgentSession", () => {
 		expect(harness.requests[1]?.toolNames).toContain("grep");
 	});
 
+	it("emits session_shutdown once, on shutdown() or dispose(), as Pi's runtime does on quit", async () => {
+		const reasons: string[] = [];
+		harness = await createHarness({
+			extensions: [
+				(pi: ExtensionAPI) => {
+					pi.on("session_shutdown", (event) => void reasons.push(event.reason));
+				},
+			],
+		});
+		harness.session.dispose();
+		expect(reasons).toEqual([]);
+		await harness.shutdown();
+		await harness.dispose();
+		harness = undefined;
+		expect(reasons).toEqual(["quit"]);
+	});
+
 	it("falls back to a plain reply when the script runs out", async () => {
 		harness = await createHarness();
 		await harness.prompt("hello");

@@ -68,7 +68,6 @@ const scenario: DemoScenario = {
 			`recovered lines 1995-2000: ${JSON.stringify(recovered.split("\n").slice(-3))}`,
 			`reader answer: ${texts[4] ?? ""}`,
 		];
-		void harness.session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" });
 		return lines;
 	},
 };
