@@ -1,6 +1,6 @@
 // The README's JSON examples are valid configs, and the package points at the kernel schema it documents.
 import { readFileSync } from "node:fs";
-import { resolveContextShuntConfig } from "@pi-policy/policy-kernel/shunt";
+import { resolveContextShuntConfig, SHUNT_ERROR_CODES } from "@pi-policy/policy-kernel/shunt";
 import { describe, expect, it } from "vitest";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
@@ -17,15 +17,7 @@ describe("README", () => {
 
 	it("documents every error code and the contract's numbers", () => {
 		for (const text of [
-			"invalid-request",
-			"evidence-expired",
-			"invalid-answer",
-			"output-unavailable",
-			"reader-unavailable",
-			"reader-busy",
-			"reader-cancelled",
-			"reader-timed-out",
-			"reader-failed",
+			...SHUNT_ERROR_CODES,
 			"| 350 |",
 			"| 250 |",
 			"16384",

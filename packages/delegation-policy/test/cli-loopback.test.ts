@@ -1,16 +1,15 @@
 // The real `pi` CLI against the loopback provider (real HTTP transport, OpenAI chat-completions): the block
 // reaches the wire exactly once per request, and before_provider_request re-applies it after another
 // extension replaced the system prompt in the payload.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
 	type LoopbackProvider,
+	type PiCliFixture,
 	type PiCliResult,
 	requestSystemPrompt,
-	runPiCli,
-	startLoopbackProvider,
+	startPiCliFixture,
 } from "@pi-policy/loopback-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPLACED_PROMPT } from "./fixtures/prompt-replacer.ts";
@@ -25,28 +24,21 @@ const GLOBAL = {
 };
 
 interface Run {
+	fixture: PiCliFixture;
 	server: LoopbackProvider;
-	root: string;
 	result: PiCliResult;
 	captured: Array<{ sawBlock: boolean }>;
 }
 
 async function runCli(extensions: string[]): Promise<Run> {
-	const server = await startLoopbackProvider({
-		steps: [{ toolCalls: [{ name: "ls", arguments: { path: "." } }] }, { text: "All done." }],
+	const fixture = await startPiCliFixture({
+		prefix: "delegation-cli-",
+		provider: { steps: [{ toolCalls: [{ name: "ls", arguments: { path: "." } }] }, { text: "All done." }] },
+		config: { "delegation-policy": GLOBAL },
 	});
-	const root = await mkdtemp(join(tmpdir(), "delegation-cli-"));
-	const cwd = join(root, "cwd");
-	const agentDir = join(root, "agent");
-	const home = join(root, "home");
-	await Promise.all([cwd, join(agentDir, "policy"), home].map((dir) => mkdir(dir, { recursive: true })));
-	await writeFile(join(agentDir, "policy", "delegation-policy.json"), JSON.stringify(GLOBAL));
-	await server.writeModelsJson(agentDir);
-	const capture = join(root, "capture.jsonl");
-	const result = await runPiCli({
-		cwd,
-		agentDir,
-		args: [
+	const capture = join(fixture.root, "capture.jsonl");
+	const result = await fixture.run(
+		[
 			"--mode",
 			"json",
 			"--model",
@@ -57,14 +49,13 @@ async function runCli(extensions: string[]): Promise<Run> {
 			"-p",
 			"List the files.",
 		],
-		env: { HOME: home, PROMPT_REPLACER_CAPTURE: capture },
-		timeoutMs: 60_000,
-	});
+		{ env: { PROMPT_REPLACER_CAPTURE: capture }, timeoutMs: 60_000 },
+	);
 	const captured = (await readFile(capture, "utf8").catch(() => ""))
 		.split("\n")
 		.filter((line) => line.length > 0)
 		.map((line) => JSON.parse(line) as { sawBlock: boolean });
-	return { server, root, result, captured };
+	return { fixture, server: fixture.server, result, captured };
 }
 
 function count(text: string, needle: string): number {
@@ -81,10 +72,7 @@ describe("real pi CLI over HTTP (OpenAI chat-completions payload)", () => {
 	}, 120_000);
 
 	afterAll(async () => {
-		for (const run of [plain, replaced]) {
-			await run?.server.close();
-			if (run) await rm(run.root, { recursive: true, force: true });
-		}
+		for (const run of [plain, replaced]) await run?.fixture.dispose();
 	});
 
 	it("every request on the wire carries the block exactly once, in the system message", () => {

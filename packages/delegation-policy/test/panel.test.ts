@@ -3,7 +3,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { visibleWidth } from "@earendil-works/pi-tui";
-import { createHarness, type Harness, type ModelRequest } from "@pi-policy/pi-harness";
+import type { Harness, ModelRequest } from "@pi-policy/pi-harness";
 import {
 	type DelegationPolicySettings,
 	formatFooterStatus,
@@ -12,9 +12,8 @@ import {
 	validateDelegationPolicy,
 } from "@pi-policy/policy-kernel/delegation";
 import { afterEach, describe, expect, it } from "vitest";
-import delegationPolicy from "../src/index.ts";
 import { DelegationPanel, type PanelHost, type PanelResult, type PanelTheme } from "../src/panel.ts";
-import { FAUX_MODELS, footer, leadingSections, validGlobal } from "./support.ts";
+import { footer, leadingSections, startDelegationSession } from "./support.ts";
 
 const KEY = {
 	up: "\x1b[A",
@@ -272,10 +271,7 @@ describe("the panel in a real session (ctx.ui.custom)", () => {
 
 	it("opens from /delegate in the TUI; Apply changes the next request; Save writes the global file atomically", async () => {
 		const rendered: string[][] = [];
-		harness = await createHarness({
-			extensions: [delegationPolicy],
-			models: FAUX_MODELS,
-			config: { "delegation-policy": validGlobal() },
+		harness = await startDelegationSession({
 			ui: {
 				custom: [
 					async (factory: unknown) => {

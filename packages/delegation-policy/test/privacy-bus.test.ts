@@ -1,7 +1,7 @@
 // The pi-policy:delegation-state bus event (published on change, answered on request) and the privacy rule:
 // audit entries, notifications, status and bus payloads carry no paths, prompts or tool arguments.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { callTool, createHarness, type Harness } from "@pi-policy/pi-harness";
+import { callTool, type Harness } from "@pi-policy/pi-harness";
 import { validateAuditEntry } from "@pi-policy/policy-kernel/audit";
 import {
 	DELEGATION_STATE_CHANNEL,
@@ -10,8 +10,7 @@ import {
 	resolveDelegatedRole,
 } from "@pi-policy/policy-kernel/events";
 import { afterEach, describe, expect, it } from "vitest";
-import delegationPolicy from "../src/index.ts";
-import { FAUX_MODELS, validGlobal } from "./support.ts";
+import { startDelegationSession, validGlobal } from "./support.ts";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -42,11 +41,7 @@ function states(payloads: unknown[]): DelegationStateV1[] {
 describe("pi-policy:delegation-state", () => {
 	it("publishes the effective state on change and answers a request; context-shunt can resolve a role", async () => {
 		const bus = recorder();
-		harness = await createHarness({
-			extensions: [bus.extension, delegationPolicy],
-			models: FAUX_MODELS,
-			config: { "delegation-policy": validGlobal() },
-		});
+		harness = await startDelegationSession({ before: [bus.extension] });
 		const initial = states(bus.payloads);
 		expect(initial).toHaveLength(1);
 		expect(initial[0]).toEqual({
@@ -86,10 +81,9 @@ describe("privacy", () => {
 		const bus = recorder();
 		const audit: unknown[] = [];
 		const auditTap = (pi: ExtensionAPI) => pi.events.on("pi-policy:audit", (data: unknown) => audit.push(data));
-		harness = await createHarness({
-			extensions: [bus.extension, auditTap, delegationPolicy],
-			models: FAUX_MODELS,
-			config: { "delegation-policy": validGlobal({ thinking: { small: { level: "high" } } }) },
+		harness = await startDelegationSession({
+			global: validGlobal({ thinking: { small: { level: "high" } } }),
+			before: [bus.extension, auditTap],
 			files: { "private/notes-SECRETFILE.txt": "classified\n" },
 		});
 		harness.script(callTool("read", { path: "private/notes-SECRETFILE.txt" }), "done");

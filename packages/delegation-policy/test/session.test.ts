@@ -12,9 +12,9 @@ import {
 	leadingSections,
 	leadingSystem,
 	requestJson,
+	startDelegationSession,
 	systemMessages,
 	systemText,
-	validGlobal,
 } from "./support.ts";
 
 let harness: Harness | undefined;
@@ -44,12 +44,7 @@ function expectBlockOnce(request: ModelRequest): string {
 
 describe("block placement in a real session", () => {
 	it("is present exactly once, in its named section, in every request of a multi-turn run", async () => {
-		harness = await createHarness({
-			extensions: [delegationPolicy],
-			models: FAUX_MODELS,
-			config: { "delegation-policy": validGlobal() },
-			files: { "notes.txt": "alpha\nbeta\n" },
-		});
+		harness = await startDelegationSession({ files: { "notes.txt": "alpha\nbeta\n" } });
 		harness.script(
 			callTool("ls", { path: "." }),
 			callTool("read", { path: "notes.txt" }),
@@ -69,11 +64,7 @@ describe("block placement in a real session", () => {
 	});
 
 	it("shows a change made during a turn in the very next request", { timeout: 20_000 }, async () => {
-		harness = await createHarness({
-			extensions: [delegationPolicy],
-			models: FAUX_MODELS,
-			config: { "delegation-policy": validGlobal() },
-		});
+		harness = await startDelegationSession();
 		const active = harness;
 		harness.script(
 			async () => {
@@ -96,11 +87,7 @@ describe("block placement in a real session", () => {
 	});
 
 	it("off removes only the block: every other section, the content and the tools stay byte-identical", async () => {
-		harness = await createHarness({
-			extensions: [delegationPolicy],
-			models: FAUX_MODELS,
-			config: { "delegation-policy": validGlobal() },
-		});
+		harness = await startDelegationSession();
 		harness.script("on", "off");
 		await harness.prompt("First.");
 		await harness.command("/delegate off");
@@ -160,14 +147,10 @@ function sectionEditor(pi: ExtensionAPI): void {
 
 describe("coexistence with other extensions that edit the prompt", () => {
 	it.each([
-		["forcer loaded first", [promptForcer, delegationPolicy]],
-		["forcer loaded last", [delegationPolicy, promptForcer]],
-	])("a forced prompt (%s) carries the block exactly once and keeps the other edit", async (_name, extensions) => {
-		harness = await createHarness({
-			extensions,
-			models: FAUX_MODELS,
-			config: { "delegation-policy": validGlobal() },
-		});
+		["forcer loaded first", { before: [promptForcer] }],
+		["forcer loaded last", { after: [promptForcer] }],
+	])("a forced prompt (%s) carries the block exactly once and keeps the other edit", async (_name, order) => {
+		harness = await startDelegationSession(order);
 		harness.script(callTool("ls", { path: "." }), "done");
 		await harness.prompt("Go.");
 		for (const request of harness.requests) {
@@ -179,11 +162,7 @@ describe("coexistence with other extensions that edit the prompt", () => {
 	});
 
 	it("a forced prompt drops the block once delegation is turned off (no stale copy survives)", async () => {
-		harness = await createHarness({
-			extensions: [promptForcer, delegationPolicy],
-			models: FAUX_MODELS,
-			config: { "delegation-policy": validGlobal() },
-		});
+		harness = await startDelegationSession({ before: [promptForcer] });
 		harness.script("on", "off");
 		await harness.prompt("One.");
 		await harness.command("/delegate off");
@@ -194,11 +173,7 @@ describe("coexistence with other extensions that edit the prompt", () => {
 	});
 
 	it("a context_with_system editor loaded first cannot duplicate the block, and its own section survives", async () => {
-		harness = await createHarness({
-			extensions: [sectionEditor, delegationPolicy],
-			models: FAUX_MODELS,
-			config: { "delegation-policy": validGlobal() },
-		});
+		harness = await startDelegationSession({ before: [sectionEditor] });
 		harness.script(callTool("ls", { path: "." }), "done");
 		await harness.prompt("Go.");
 		for (const request of harness.requests) {
@@ -209,15 +184,12 @@ describe("coexistence with other extensions that edit the prompt", () => {
 	});
 
 	it("a second section added through before_agent_start keeps its place next to the block", async () => {
-		const addSection = (pi: ExtensionAPI) =>
+		const addSection = (pi: ExtensionAPI) => {
 			pi.on("before_agent_start", (event) => {
 				event.systemPromptOptions.sections.team_notes = "Use tabs.";
 			});
-		harness = await createHarness({
-			extensions: [delegationPolicy, addSection],
-			models: FAUX_MODELS,
-			config: { "delegation-policy": validGlobal() },
-		});
+		};
+		harness = await startDelegationSession({ after: [addSection] });
 		harness.script("ok");
 		await harness.prompt("Go.");
 		const request = harness.requests[0] as ModelRequest;
@@ -228,11 +200,7 @@ describe("coexistence with other extensions that edit the prompt", () => {
 
 describe("status and footer", () => {
 	it("shows provenance (default, global, session) and one thinking token per role", async () => {
-		harness = await createHarness({
-			extensions: [delegationPolicy],
-			models: FAUX_MODELS,
-			config: { "delegation-policy": validGlobal() },
-		});
+		harness = await startDelegationSession();
 		await harness.command("/delegate role medium faux/faux-1");
 		await harness.command("/delegate thinking large low..high");
 		await harness.command("/delegate status");

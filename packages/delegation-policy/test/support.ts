@@ -2,7 +2,14 @@
 // small companion extensions (a provider without credentials, a bus recorder).
 import type { FauxModelDefinition } from "@earendil-works/pi-ai";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { contentText, type Harness, type ModelRequest } from "@pi-policy/pi-harness";
+import {
+	contentText,
+	createHarness,
+	type Harness,
+	type HarnessOptions,
+	type ModelRequest,
+} from "@pi-policy/pi-harness";
+import delegationPolicy from "../src/index.ts";
 
 /** Faux models offered in session tests: `faux-large` reasons (off..high); the others support only `off`. */
 export const FAUX_MODELS: FauxModelDefinition[] = [
@@ -25,6 +32,27 @@ export function validGlobal(overrides: Record<string, unknown> = {}): Record<str
 		thinking: { large: { level: "high" } },
 		...overrides,
 	};
+}
+
+/** Options of {@link startDelegationSession}: harness options, plus extensions loaded around delegation-policy. */
+export interface DelegationSessionOptions extends Omit<HarnessOptions, "extensions" | "models" | "config"> {
+	/** The global `delegation-policy.json`; {@link validGlobal} by default. */
+	global?: unknown;
+	/** Extensions loaded before delegation-policy. */
+	before?: HarnessOptions["extensions"];
+	/** Extensions loaded after delegation-policy. */
+	after?: HarnessOptions["extensions"];
+}
+
+/** A real session with delegation-policy, the {@link FAUX_MODELS} catalogue and a global document. */
+export function startDelegationSession(options: DelegationSessionOptions = {}): Promise<Harness> {
+	const { global = validGlobal(), before = [], after = [], ...harnessOptions } = options;
+	return createHarness({
+		...harnessOptions,
+		extensions: [...before, delegationPolicy, ...after],
+		models: FAUX_MODELS,
+		config: { "delegation-policy": global },
+	});
 }
 
 /** The leading system message of a request. */

@@ -1,16 +1,15 @@
 // Fail-closed validation by axis in real sessions: every D:ERR and A:ERR cause, A:OFF diagnostics, malformed
 // documents, and session restore of malformed or future entries.
-import { createHarness, type Harness, type ModelRequest } from "@pi-policy/pi-harness";
+import type { Harness, ModelRequest } from "@pi-policy/pi-harness";
 import { afterEach, describe, expect, it } from "vitest";
-import delegationPolicy from "../src/index.ts";
 import {
 	blockCount,
-	FAUX_MODELS,
 	footer,
 	lastNotification,
 	leadingSections,
 	noKeyProviderExtension,
 	requestJson,
+	startDelegationSession,
 	validGlobal,
 } from "./support.ts";
 
@@ -23,10 +22,9 @@ afterEach(async () => {
 const ROLES = validGlobal().roles as Record<string, unknown>;
 
 async function startWith(global: unknown): Promise<Harness> {
-	harness = await createHarness({
-		extensions: [noKeyProviderExtension, delegationPolicy],
-		models: FAUX_MODELS,
-		config: { "delegation-policy": global },
+	harness = await startDelegationSession({
+		global,
+		before: [noKeyProviderExtension],
 	});
 	return harness;
 }

@@ -1,17 +1,17 @@
 // Real pi-subagents 0.67.0 foreground delegation through the real `pi` CLI and the loopback provider: the guard
 // (loaded from source with -e) warns, a real delegated run resets the streak, and the guard then blocks again.
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
 	type LoopbackProvider,
+	type PiCliFixture,
 	type PiCliResult,
+	type PiSubagentProfile,
 	requestSystemPrompt,
 	requestText,
 	resolvePiSubagentsExtensionPath,
-	runPiCli,
-	startLoopbackProvider,
+	startPiCliFixture,
 	toolResultTexts,
 } from "@pi-policy/loopback-provider";
 import { validateAuditEntry } from "@pi-policy/policy-kernel/audit";
@@ -24,14 +24,11 @@ const CHILD_TOKEN = "LOOPBACK-SCOUT-PROFILE";
 const CHILD_ANSWER = "SCOUT-REPORT: three modules, one config loader.";
 const NUDGE_PREFIX = "Exploration guard: this session keeps making";
 
-const SCOUT_AGENT = `---
-name: loop-scout
-description: Loopback test scout that answers in one line
-model: loop/loop-1
-tools: read
----
-${CHILD_TOKEN}: you are a test scout. Answer in one line.
-`;
+const SCOUT_AGENT: PiSubagentProfile = {
+	name: "loop-scout",
+	description: "Loopback test scout that answers in one line",
+	prompt: `${CHILD_TOKEN}: you are a test scout. Answer in one line.`,
+};
 
 const grep = { toolCalls: [{ name: "grep", arguments: { pattern: SECRET_PATTERN } }] };
 
@@ -52,54 +49,45 @@ async function findSessionFiles(dir: string): Promise<string[]> {
 }
 
 describe("exploration-guard with real pi-subagents foreground delegation", () => {
+	let fixture: PiCliFixture;
 	let server: LoopbackProvider;
-	let root: string;
 	let result: PiCliResult;
 	let toolEnds: Array<{ toolName: string; isError: boolean }>;
 	let audit: Array<Record<string, unknown>>;
 
 	beforeAll(async () => {
-		server = await startLoopbackProvider({
-			router: (request) => (requestSystemPrompt(request).includes(CHILD_TOKEN) ? { text: CHILD_ANSWER } : undefined),
-			steps: [
-				grep,
-				grep,
-				grep,
-				grep,
-				{
-					toolCalls: [
-						{
-							name: "subagent",
-							arguments: { agent: "loop-scout", task: "Survey the remaining modules.", async: false },
-						},
-					],
-				},
-				grep,
-				grep,
-				grep,
-				grep,
-				grep,
-				{ text: "Done surveying." },
-			],
+		fixture = await startPiCliFixture({
+			prefix: "exploration-guard-subagents-",
+			provider: {
+				router: (request) => (requestSystemPrompt(request).includes(CHILD_TOKEN) ? { text: CHILD_ANSWER } : undefined),
+				steps: [
+					grep,
+					grep,
+					grep,
+					grep,
+					{
+						toolCalls: [
+							{
+								name: "subagent",
+								arguments: { agent: "loop-scout", task: "Survey the remaining modules.", async: false },
+							},
+						],
+					},
+					grep,
+					grep,
+					grep,
+					grep,
+					grep,
+					{ text: "Done surveying." },
+				],
+			},
+			files: workspaceFiles(),
+			agents: [SCOUT_AGENT],
+			config: { "exploration-guard": { mode: "block" } },
 		});
-		root = await mkdtemp(join(tmpdir(), "exploration-guard-subagents-"));
-		const cwd = join(root, "cwd");
-		const agentDir = join(root, "agent");
-		const home = join(root, "home");
-		await Promise.all(
-			[cwd, join(agentDir, "agents"), join(agentDir, "policy"), home].map((d) => mkdir(d, { recursive: true })),
-		);
-		for (const [path, content] of Object.entries(workspaceFiles())) {
-			await mkdir(join(cwd, path, ".."), { recursive: true });
-			await writeFile(join(cwd, path), content);
-		}
-		await writeFile(join(agentDir, "agents", "loop-scout.md"), SCOUT_AGENT);
-		await writeFile(join(agentDir, "policy", "exploration-guard.json"), JSON.stringify({ mode: "block" }));
-		await server.writeModelsJson(agentDir);
-		result = await runPiCli({
-			cwd,
-			agentDir,
-			args: [
+		server = fixture.server;
+		result = await fixture.run(
+			[
 				"--mode",
 				"json",
 				"--model",
@@ -113,13 +101,12 @@ describe("exploration-guard with real pi-subagents foreground delegation", () =>
 				"-p",
 				"Survey the repository.",
 			],
-			env: { HOME: home, PI_SUBAGENTS_TEMP_ROOT: join(root, "subagents-tmp") },
-			timeoutMs: 90_000,
-		});
+			{ timeoutMs: 90_000 },
+		);
 		toolEnds = result.jsonEvents
 			.filter((event) => event.type === "tool_execution_end")
 			.map((event) => ({ toolName: String(event.toolName), isError: event.isError === true }));
-		const sessionFiles = await findSessionFiles(join(agentDir, "sessions"));
+		const sessionFiles = await findSessionFiles(join(fixture.agentDir, "sessions"));
 		audit = [];
 		for (const file of sessionFiles) {
 			for (const line of (await readFile(file, "utf8")).split("\n")) {
@@ -132,8 +119,7 @@ describe("exploration-guard with real pi-subagents foreground delegation", () =>
 	}, 120_000);
 
 	afterAll(async () => {
-		await server?.close();
-		if (root) await rm(root, { recursive: true, force: true });
+		await fixture?.dispose();
 	});
 
 	it("runs to completion with the child answered by its own request", () => {

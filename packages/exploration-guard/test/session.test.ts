@@ -41,22 +41,32 @@ const collected: CollectedOutput[] = [];
 const open: Harness[] = [];
 
 interface GuardRun {
+	/** Names the run in the privacy scan. */
+	label: string;
 	harness: Harness;
 	handles: Array<ExplorationGuardHandle | undefined>;
 	bus: unknown[];
 }
 
-async function startGuard(options: HarnessOptions & { label: string }): Promise<GuardRun> {
+/**
+ * Starts a session with the guard configured by `guard` (the global `exploration-guard.json`), plus a stand-in
+ * subagent, a custom search tool and a bus spy. `finish` it to collect its output for the privacy scan.
+ */
+async function startGuard(
+	label: string,
+	guard: unknown,
+	options: Omit<HarnessOptions, "config"> = {},
+): Promise<GuardRun> {
 	const handles: Array<ExplorationGuardHandle | undefined> = [];
 	const bus: unknown[] = [];
-	const { label, ...harnessOptions } = options;
 	const harness = await createHarness({
 		files: workspaceFiles(),
 		tools: TOOLS_WITH_SUBAGENT,
 		env: { PI_SUBAGENT_CHILD: undefined, SELESAI_SUBAGENT_CHILD: undefined },
-		...harnessOptions,
+		...options,
+		config: { "exploration-guard": guard },
 		extensions: [
-			...(harnessOptions.extensions ?? []),
+			...(options.extensions ?? []),
 			capturingGuard(handles),
 			standInSubagent,
 			customSearchTool,
@@ -64,13 +74,11 @@ async function startGuard(options: HarnessOptions & { label: string }): Promise<
 		],
 	});
 	open.push(harness);
-	const run = { harness, handles, bus };
-	(run as GuardRun & { label: string }).label = label;
-	return run;
+	return { label, harness, handles, bus };
 }
 
-async function finish(run: GuardRun, label: string): Promise<void> {
-	collected.push(collectOutput(label, run.harness, run.bus));
+async function finish(run: GuardRun): Promise<void> {
+	collected.push(collectOutput(run.label, run.harness, run.bus));
 	await run.harness.dispose();
 	open.splice(open.indexOf(run.harness), 1);
 }
@@ -148,14 +156,14 @@ describe("root-only", () => {
 	});
 
 	it("runs in the root when the child variable is set to something other than 1", async () => {
-		const run = await startGuard({
-			label: "child variable 0",
-			config: { "exploration-guard": { mode: "block" } },
-			env: { PI_SUBAGENT_CHILD: "0", SELESAI_SUBAGENT_CHILD: undefined },
-		});
+		const run = await startGuard(
+			"child variable 0",
+			{ mode: "block" },
+			{ env: { PI_SUBAGENT_CHILD: "0", SELESAI_SUBAGENT_CHILD: undefined } },
+		);
 		expect(run.handles[0]).toBeDefined();
 		expect(auditEvents(run.harness)).toEqual(["activated"]);
-		await finish(run, "child variable 0");
+		await finish(run);
 	});
 
 	it("stays inert and records a child activation when a child variable appears after registration", async () => {
@@ -189,10 +197,7 @@ describe("root-only", () => {
 
 describe("what is considered", () => {
 	it("never blocks or counts bash, write, edit, custom tools or subagent, even while blocking", async () => {
-		const run = await startGuard({
-			label: "other tools",
-			config: { "exploration-guard": { mode: "block", warnAfter: 1, blockAfter: 2 } },
-		});
+		const run = await startGuard("other tools", { mode: "block", warnAfter: 1, blockAfter: 2 });
 		const { harness } = run;
 		harness.script(
 			broadGrep(),
@@ -220,14 +225,11 @@ describe("what is considered", () => {
 		]);
 		expect(stateOf(run.handles)?.counters.broadAttempts).toBe(3);
 		expect(stateOf(run.handles)?.counters.blockedBroad).toBe(1);
-		await finish(run, "other tools");
+		await finish(run);
 	});
 
 	it("never counts small reads, excluded paths or narrow searches", async () => {
-		const run = await startGuard({
-			label: "exempt calls",
-			config: { "exploration-guard": { mode: "block", warnAfter: 1, blockAfter: 2, smallReadMaxLines: 50 } },
-		});
+		const run = await startGuard("exempt calls", { mode: "block", warnAfter: 1, blockAfter: 2, smallReadMaxLines: 50 });
 		const { harness } = run;
 		const exempt = [
 			callTool("read", { path: SECRET_FILE, limit: 50 }),
@@ -256,13 +258,13 @@ describe("what is considered", () => {
 		await harness.prompt("read more");
 		expect(stateOf(run.handles)?.counters.broadAttempts).toBe(1);
 		expect(nudgeCount(harness)).toBe(1);
-		await finish(run, "exempt calls");
+		await finish(run);
 	});
 });
 
 describe("warn mode with defaults", () => {
 	it("warns exactly once after two broad operations and never blocks", async () => {
-		const run = await startGuard({ label: "warn once", config: { "exploration-guard": { mode: "warn" } } });
+		const run = await startGuard("warn once", { mode: "warn" });
 		const { harness } = run;
 		let sawNudgeAtRequest = -1;
 		harness.script(
@@ -289,21 +291,21 @@ describe("warn mode with defaults", () => {
 		expect(guardAudit(harness)[1]).toMatchObject({ mode: "warn", state: "warned", category: "find" });
 		const notices = harness.ui?.notifications().map((n) => n.message) ?? [];
 		expect(notices.filter((n) => n === EXPLORATION_NOTICES.warned)).toHaveLength(1);
-		await finish(run, "warn once");
+		await finish(run);
 	});
 
 	it("still nudges without a UI (headless)", async () => {
-		const run = await startGuard({ label: "headless", config: { "exploration-guard": { mode: "warn" } }, ui: false });
+		const run = await startGuard("headless", { mode: "warn" }, { ui: false });
 		run.harness.script(broadGrep(), broadGrep(), "done");
 		await run.harness.prompt("survey");
 		expect(nudgeCount(run.harness)).toBe(1);
-		await finish(run, "headless");
+		await finish(run);
 	});
 });
 
 describe("block mode", () => {
 	it("allows four broad operations and blocks the fifth isolated one with the documented reason", async () => {
-		const run = await startGuard({ label: "block fifth", config: { "exploration-guard": { mode: "block" } } });
+		const run = await startGuard("block fifth", { mode: "block" });
 		const { harness } = run;
 		harness.script(...Array.from({ length: 6 }, broadGrep), "done");
 		await harness.prompt("survey");
@@ -333,11 +335,11 @@ describe("block mode", () => {
 		expect(status).toContain("attempts 6, allowed 4, blocked 2");
 		expect(status).toContain("Next threshold: blocking isolated broad operations now");
 		expect(status).toContain("Fallback (warn-only): inactive");
-		await finish(run, "block fifth");
+		await finish(run);
 	});
 
 	it("never blocks a multi-tool batch, and counts it once", async () => {
-		const run = await startGuard({ label: "batch", config: { "exploration-guard": { mode: "block" } } });
+		const run = await startGuard("batch", { mode: "block" });
 		const { harness } = run;
 		harness.script(
 			// A three-call batch at the start counts once: no nudge yet (warnAfter 2).
@@ -377,13 +379,13 @@ describe("block mode", () => {
 		expect(stateOf(run.handles)?.counters.broadAttempts).toBe(6);
 		expect(stateOf(run.handles)?.counters.blockedBroad).toBe(1);
 		expect(nudgeCount(harness)).toBe(1);
-		await finish(run, "batch");
+		await finish(run);
 	});
 });
 
 describe("delegation", () => {
 	it("resets the streak after a successful launch, and not after action list", async () => {
-		const run = await startGuard({ label: "delegation reset", config: { "exploration-guard": { mode: "block" } } });
+		const run = await startGuard("delegation reset", { mode: "block" });
 		const { harness } = run;
 		harness.script(
 			broadGrep(),
@@ -431,15 +433,15 @@ describe("delegation", () => {
 			state: "tracking",
 			counters: { streak: 0, delegationsSucceeded: 1 },
 		});
-		await finish(run, "delegation reset");
+		await finish(run);
 	});
 
 	it("falls back to warn-only when the delegation tool is not active", async () => {
-		const run = await startGuard({
-			label: "delegation inactive",
-			config: { "exploration-guard": { mode: "block" } },
-			tools: ["read", "bash", "edit", "write", "grep", "find", "ls"],
-		});
+		const run = await startGuard(
+			"delegation inactive",
+			{ mode: "block" },
+			{ tools: ["read", "bash", "edit", "write", "grep", "find", "ls"] },
+		);
 		const { harness } = run;
 		harness.script(...Array.from({ length: 7 }, broadGrep), "done");
 		await harness.prompt("survey");
@@ -451,11 +453,11 @@ describe("delegation", () => {
 		await harness.command("/exploration-guard status");
 		expect(lastNotification(harness)).toContain("state fallback-warn-only");
 		expect(lastNotification(harness)).toContain("Fallback (warn-only): active");
-		await finish(run, "delegation inactive");
+		await finish(run);
 	});
 
 	it("falls back to warn-only when a delegated launch fails", async () => {
-		const run = await startGuard({ label: "delegation failed", config: { "exploration-guard": { mode: "block" } } });
+		const run = await startGuard("delegation failed", { mode: "block" });
 		const { harness } = run;
 		harness.script(
 			broadGrep(),
@@ -475,14 +477,14 @@ describe("delegation", () => {
 		]);
 		expect(harness.ui?.notifications().some((n) => n.message === EXPLORATION_NOTICES["fallback-failed"])).toBe(true);
 		expect(stateOf(run.handles)?.fallback).toBe(true);
-		await finish(run, "delegation failed");
+		await finish(run);
 	});
 });
 
 describe("user escape hatch", () => {
 	it("allow 2 permits exactly two, off permits all, and the config file is untouched", async () => {
 		const config = { mode: "block" };
-		const run = await startGuard({ label: "allow and off", config: { "exploration-guard": config } });
+		const run = await startGuard("allow and off", config);
 		const { harness } = run;
 		const configPath = join(harness.agentDir, "policy", "exploration-guard.json");
 		const before = await readFile(configPath, "utf8");
@@ -513,17 +515,17 @@ describe("user escape hatch", () => {
 			"user-off",
 		]);
 		expect(await readFile(configPath, "utf8")).toBe(before);
-		await finish(run, "allow and off");
+		await finish(run);
 	});
 
 	it("the model cannot reach the command: no tool exists for it", async () => {
-		const run = await startGuard({ label: "no model bypass", config: { "exploration-guard": { mode: "block" } } });
+		const run = await startGuard("no model bypass", { mode: "block" });
 		run.harness.script(broadGrep(), "done");
 		await run.harness.prompt("survey");
 		const toolNames = run.harness.requests[0]?.toolNames ?? [];
 		expect(toolNames.some((name) => name.includes("exploration"))).toBe(false);
 		expect(hasGuardCommand(run.harness)).toBe(true);
-		await finish(run, "no model bypass");
+		await finish(run);
 	});
 });
 
@@ -547,11 +549,11 @@ describe("failure direction", () => {
 	}
 
 	it("fails open on a handler error: the call proceeds unchanged and the error is recorded", async () => {
-		const run = await startGuard({
-			label: "handler error",
-			config: { "exploration-guard": { mode: "block", warnAfter: 1, blockAfter: 2 } },
-			extensions: [faultInjector(["tool_call", "tool_result"], 6)],
-		});
+		const run = await startGuard(
+			"handler error",
+			{ mode: "block", warnAfter: 1, blockAfter: 2 },
+			{ extensions: [faultInjector(["tool_call", "tool_result"], 6)] },
+		);
 		const { harness } = run;
 		harness.script(...Array.from({ length: 6 }, broadGrep), "done");
 		await harness.prompt("survey");
@@ -570,7 +572,7 @@ describe("failure direction", () => {
 		harness.script(broadGrep(), broadGrep(), broadGrep(), "done");
 		await harness.prompt("again");
 		expect(resultSummary(harness).slice(6)).toEqual(["grep:ok", "grep:ok", "grep:error"]);
-		await finish(run, "handler error");
+		await finish(run);
 	});
 
 	it("pins the host: an unguarded throwing tool_call handler blocks the call (why every guard handler catches)", async () => {
@@ -672,35 +674,34 @@ describe("config layers", () => {
 		["a trusted project file replaces the global one", true, { mode: "block" }, "mode block"],
 		["an untrusted project file is ignored", false, { mode: "block" }, "mode warn"],
 	])("%s", async (_label, trusted, project, expected) => {
-		const run = await startGuard({
-			label: "layers",
-			config: { "exploration-guard": { mode: "warn" } },
-			projectConfig: { "exploration-guard": project },
-			projectTrusted: trusted,
-		});
+		const run = await startGuard(
+			"layers",
+			{ mode: "warn" },
+			{ projectConfig: { "exploration-guard": project }, projectTrusted: trusted },
+		);
 		await run.harness.command("/exploration-guard status");
 		expect(lastNotification(run.harness)).toContain(expected);
-		await finish(run, "layers");
+		await finish(run);
 	});
 
 	it("a trusted project file with mode off leaves the guard inert", async () => {
-		const run = await startGuard({
-			label: "project off",
-			config: { "exploration-guard": { mode: "block" } },
-			projectConfig: { "exploration-guard": { mode: "off" } },
-		});
+		const run = await startGuard(
+			"project off",
+			{ mode: "block" },
+			{ projectConfig: { "exploration-guard": { mode: "off" } } },
+		);
 		run.harness.script(...Array.from({ length: 6 }, broadGrep), "done");
 		await run.harness.prompt("survey");
 		expect(resultSummary(run.harness)).toEqual(Array(6).fill("grep:ok"));
 		expect(guardAudit(run.harness)).toEqual([]);
 		expect(hasGuardCommand(run.harness)).toBe(false);
-		await finish(run, "project off");
+		await finish(run);
 	});
 });
 
 describe("lifecycle", () => {
 	it("dispose() makes the handlers inert", async () => {
-		const run = await startGuard({ label: "dispose", config: { "exploration-guard": { mode: "block" } } });
+		const run = await startGuard("dispose", { mode: "block" });
 		const { harness } = run;
 		harness.script(broadGrep(), broadGrep(), broadGrep(), broadGrep(), "done");
 		await harness.prompt("survey");
@@ -711,11 +712,11 @@ describe("lifecycle", () => {
 		expect(resultSummary(harness).slice(4)).toEqual(["grep:ok", "grep:ok"]);
 		await harness.command("/exploration-guard status");
 		expect(lastNotification(harness)).toBe("Exploration guard is not active in this session.");
-		await finish(run, "dispose");
+		await finish(run);
 	});
 
 	it("after /reload the old instance is disposed, counters restart, and a changed config applies", async () => {
-		const run = await startGuard({ label: "reload", config: { "exploration-guard": { mode: "block" } } });
+		const run = await startGuard("reload", { mode: "block" });
 		const { harness } = run;
 		harness.script(...Array.from({ length: 5 }, broadGrep), "done");
 		await harness.prompt("survey");
@@ -739,18 +740,18 @@ describe("lifecycle", () => {
 		harness.script(...Array.from({ length: 6 }, broadGrep), "done");
 		await harness.prompt("after rollback");
 		expect(resultSummary(harness).slice(9)).toEqual(Array(6).fill("grep:ok"));
-		await finish(run, "reload");
+		await finish(run);
 	});
 
 	it("session counters reset on a new session", async () => {
-		const run = await startGuard({ label: "new session", config: { "exploration-guard": { mode: "block" } } });
+		const run = await startGuard("new session", { mode: "block" });
 		run.harness.script(...Array.from({ length: 3 }, broadGrep), "done");
 		await run.harness.prompt("survey");
 		expect(run.handles.at(-1)?.state()?.streak).toBe(3);
 		await run.harness.session.reload();
 		expect(run.handles.at(-1)?.state()?.streak).toBe(0);
 		expect(auditEvents(run.harness).filter((e) => e === "activated")).toHaveLength(2);
-		await finish(run, "new session");
+		await finish(run);
 	});
 });
 

@@ -2,18 +2,17 @@
 // both models served by the loopback provider. A foreground child returns a large answer; the parent's next
 // request must not contain it, and the referenced file must hold it byte for byte.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
 	type LoopbackProvider,
+	type PiCliFixture,
 	type PiCliResult,
 	type PiJsonEvent,
+	type PiSubagentProfile,
 	requestSystemPrompt,
 	resolvePiSubagentsExtensionPath,
-	runPiCli,
-	startLoopbackProvider,
+	startPiCliFixture,
 	toolResultTexts,
 } from "@pi-policy/loopback-provider";
 import { realText } from "@pi-policy/pi-harness";
@@ -26,39 +25,34 @@ const CHILD_TOKEN = "OUTPUT-MINIMIZER-E2E-CHILD";
 // A large, real-looking answer: changelog prose and code, 48 KB, with a marker line the test can look for.
 const CHILD_ANSWER = `E2E-CHILD-MARKER: the child's full report follows.\n${realText(48_000, 2_500)}`;
 
-const CHILD_AGENT = `---
-name: big-child
-description: Loopback test child that returns a long report
-model: loop/loop-1
-tools: read
----
-${CHILD_TOKEN}: you are a test child. Return the full report.
-`;
+const CHILD_AGENT: PiSubagentProfile = {
+	name: "big-child",
+	description: "Loopback test child that returns a long report",
+	prompt: `${CHILD_TOKEN}: you are a test child. Return the full report.`,
+};
 
 function subagentEndOf(run: PiCliResult): PiJsonEvent | undefined {
 	return run.jsonEvents.find((event) => event.type === "tool_execution_end" && event.toolName === "subagent");
 }
 
 /** Runs the real CLI with pi-subagents (and optionally this extension) against a fresh loopback server. */
-async function delegateWithCli(root: string, withMinimizer: boolean) {
-	const server = await startLoopbackProvider({
-		chunkSize: 4096,
-		router: (request) => (requestSystemPrompt(request).includes(CHILD_TOKEN) ? { text: CHILD_ANSWER } : undefined),
-		steps: [
-			{ toolCalls: [{ name: "subagent", arguments: { agent: "big-child", task: "Write the report.", async: false } }] },
-			(request) => ({ text: `Parent saw ${toolResultTexts(request).join(" ").length} characters.` }),
-		],
+async function delegateWithCli(prefix: string, withMinimizer: boolean) {
+	const fixture = await startPiCliFixture({
+		prefix,
+		provider: {
+			chunkSize: 4096,
+			router: (request) => (requestSystemPrompt(request).includes(CHILD_TOKEN) ? { text: CHILD_ANSWER } : undefined),
+			steps: [
+				{
+					toolCalls: [{ name: "subagent", arguments: { agent: "big-child", task: "Write the report.", async: false } }],
+				},
+				(request) => ({ text: `Parent saw ${toolResultTexts(request).join(" ").length} characters.` }),
+			],
+		},
+		agents: [CHILD_AGENT],
 	});
-	const cwd = join(root, "cwd");
-	const agentDir = join(root, "agent");
-	const home = join(root, "home");
-	await Promise.all([cwd, join(agentDir, "agents"), home].map((dir) => mkdir(dir, { recursive: true })));
-	await writeFile(join(agentDir, "agents", "big-child.md"), CHILD_AGENT);
-	await server.writeModelsJson(agentDir);
-	const result = await runPiCli({
-		cwd,
-		agentDir,
-		args: [
+	const result = await fixture.run(
+		[
 			"--mode",
 			"json",
 			"--model",
@@ -69,15 +63,14 @@ async function delegateWithCli(root: string, withMinimizer: boolean) {
 			"-p",
 			"Delegate the report to big-child.",
 		],
-		env: { HOME: home, PI_SUBAGENTS_TEMP_ROOT: join(root, "subagents-tmp") },
-		timeoutMs: 90_000,
-	});
-	return { server, result, agentDir };
+		{ timeoutMs: 90_000 },
+	);
+	return { fixture, result };
 }
 
 describe("real pi-subagents foreground delegation with output-minimizer (pi CLI + loopback provider)", () => {
+	const fixtures: PiCliFixture[] = [];
 	let server: LoopbackProvider;
-	let root: string;
 	let agentDir: string;
 	let result: PiCliResult;
 	let subagentEnd: PiJsonEvent | undefined;
@@ -87,21 +80,20 @@ describe("real pi-subagents foreground delegation with output-minimizer (pi CLI 
 		// Bare kernel imports resolve to the kernel's dist in the CLI process: build it first.
 		if (!existsSync(KERNEL_DIST))
 			throw new Error("build the kernel first: pnpm --filter @pi-policy/policy-kernel run build");
-		root = await mkdtemp(join(tmpdir(), "om-e2e-"));
 		// The same delegation twice, side by side: stock pi-subagents alone, then with output-minimizer.
-		const stockRun = await delegateWithCli(join(root, "stock"), false);
-		stock = { server: stockRun.server, result: stockRun.result, subagentEnd: subagentEndOf(stockRun.result) };
-		const minimized = await delegateWithCli(join(root, "minimized"), true);
-		server = minimized.server;
+		const stockRun = await delegateWithCli("om-e2e-stock-", false);
+		fixtures.push(stockRun.fixture);
+		stock = { server: stockRun.fixture.server, result: stockRun.result, subagentEnd: subagentEndOf(stockRun.result) };
+		const minimized = await delegateWithCli("om-e2e-minimized-", true);
+		fixtures.push(minimized.fixture);
+		server = minimized.fixture.server;
 		result = minimized.result;
-		agentDir = minimized.agentDir;
+		agentDir = minimized.fixture.agentDir;
 		subagentEnd = subagentEndOf(result);
 	}, 180_000);
 
 	afterAll(async () => {
-		await stock?.server.close();
-		await server?.close();
-		if (root) await rm(root, { recursive: true, force: true });
+		for (const fixture of fixtures) await fixture.dispose();
 	});
 
 	it("pins the stock baseline: without the minimizer the child's whole answer reaches the parent", () => {

@@ -2,10 +2,20 @@
 //
 // Privacy rule: every string in an audit entry comes from a closed enum below, and every number is a
 // count or a bucket. Paths, patterns, commands, prompts, tool arguments, ids and raw errors never appear.
-// To add vocabulary for an extension, append to its list here; the schema, validator and types follow.
+// Lists that a domain owns (its modes, states, tools and error codes) come from that domain's import-free vocabulary
+// module, so each is written once. To add vocabulary for an extension, append to its list here, or to the domain's
+// list it spreads in; the schema, validator and types follow.
 import { type TObject, type TSchema, Type } from "typebox";
 import { describeSchemaErrors, isPlainObject } from "./config.js";
 import { err, ok, type Result } from "./decision.js";
+import { DELEGATION_INTENSITIES, DELEGATION_ROLES } from "./delegation/state-vocabulary.js";
+import { DELEGATION_CAUSES } from "./delegation/vocabulary.js";
+import { EXPLORATION_CATEGORIES, EXPLORATION_GUARD_MODES, EXPLORATION_GUARD_STATES } from "./exploration/vocabulary.js";
+import { REVIEW_FAILURE_REASONS, VERDICT_SOURCES } from "./guardian/verdict-vocabulary.js";
+import { GUARDIAN_MODES } from "./guardian/vocabulary.js";
+import { OUTPUT_MINIMIZER_MODES } from "./minimize/vocabulary.js";
+import { SHUNT_ERROR_CODES } from "./shunt/codes.js";
+import { SHUNT_MODES, SHUNT_TOOLS } from "./shunt/constants.js";
 
 /** The `customType` of audit entries persisted with `pi.appendEntry`. */
 export const AUDIT_ENTRY_TYPE = "pi-policy.audit";
@@ -101,16 +111,16 @@ export const AUDIT_EVENTS = {
 
 /** The modes of each extension, as its config or commands name them. */
 export const AUDIT_MODES = {
-	"exploration-guard": ["off", "warn", "block"],
-	"output-minimizer": ["off", "reference"],
-	"context-shunt": ["off", "observe", "enforce"],
-	"delegation-policy": ["off", "normal", "aggressive", "orchestrator"],
-	"guardian-review": ["off", "observe", "enforce"],
+	"exploration-guard": EXPLORATION_GUARD_MODES,
+	"output-minimizer": OUTPUT_MINIMIZER_MODES,
+	"context-shunt": SHUNT_MODES,
+	"delegation-policy": DELEGATION_INTENSITIES,
+	"guardian-review": GUARDIAN_MODES,
 } as const satisfies Record<AuditExt, readonly string[]>;
 
 /** The states of each extension's state machine; an empty list means entries carry no `state`. */
 export const AUDIT_STATES = {
-	"exploration-guard": ["tracking", "warned", "delegation-pending", "fallback-warn-only", "bypassed", "blocking"],
+	"exploration-guard": EXPLORATION_GUARD_STATES,
 	"output-minimizer": [],
 	"context-shunt": [],
 	"delegation-policy": ["valid", "delegation-invalid", "advisor-invalid", "both-invalid"],
@@ -119,22 +129,12 @@ export const AUDIT_STATES = {
 
 /** The categories of each extension: what an event was about (a tool, a surface, a role, a reason code). */
 export const AUDIT_CATEGORIES = {
-	"exploration-guard": ["read", "grep", "find", "ls"],
+	"exploration-guard": EXPLORATION_CATEGORIES,
 	"output-minimizer": ["single", "workflow", "notify"],
 	"context-shunt": [
-		"read",
-		"bash",
-		"powershell",
-		"grep",
-		"invalid-request",
-		"evidence-expired",
-		"invalid-answer",
-		"output-unavailable",
-		"reader-unavailable",
-		"reader-busy",
-		"reader-cancelled",
-		"reader-timed-out",
-		"reader-failed",
+		// The source tools, the recovery and reader error codes, archive failures, and how a user exception lapsed.
+		...SHUNT_TOOLS,
+		...SHUNT_ERROR_CODES,
 		"quota-exhausted",
 		"write-failed",
 		"evicted",
@@ -146,40 +146,16 @@ export const AUDIT_CATEGORIES = {
 		"terminal",
 	],
 	"delegation-policy": [
-		"small",
-		"medium",
-		"large",
-		"uiDesign",
-		"advisor",
+		...DELEGATION_ROLES,
 		"advisor-on",
 		"advisor-off",
 		"advisor-with-delegation",
-		"role-absent",
-		"model-missing",
-		"model-unavailable",
-		"model-out-of-scope",
-		"model-unauthenticated",
-		"no-enabled-role",
-		"thinking-unsupported",
+		...DELEGATION_CAUSES,
 		"thinking-malformed",
 		"entry-malformed",
 		"entry-future-schema",
 	],
-	"guardian-review": [
-		"floor",
-		"reviewer",
-		"user",
-		"cache",
-		"allow-once",
-		"fallback",
-		"breaker",
-		"timeout",
-		"model-error",
-		"parse-failure",
-		"no-model",
-		"no-auth",
-		"aborted",
-	],
+	"guardian-review": [...VERDICT_SOURCES, ...REVIEW_FAILURE_REASONS],
 } as const satisfies Record<AuditExt, readonly string[]>;
 
 /** An audit event of extension `E`. */

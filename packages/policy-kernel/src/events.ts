@@ -7,8 +7,17 @@ import { type Static, Type } from "typebox";
 import { AUDIT_CHANNEL, type AuditEntryV1, validateAuditEntry } from "./audit.js";
 import { describeSchemaErrors, isPlainObject } from "./config.js";
 import { err, ok, type Result } from "./decision.js";
+import { DELEGATION_INTENSITIES } from "./delegation/state-vocabulary.js";
+import { REVIEW_FAILURE_REASONS, VERDICT_SOURCES } from "./guardian/verdict-vocabulary.js";
 
 export { AUDIT_CHANNEL } from "./audit.js";
+export {
+	DELEGATION_INTENSITIES,
+	DELEGATION_ROLES,
+	type DelegationIntensity,
+	type DelegationRole,
+} from "./delegation/state-vocabulary.js";
+export { REVIEW_FAILURE_REASONS, VERDICT_SOURCES } from "./guardian/verdict-vocabulary.js";
 
 /** Effective delegation state from delegation-policy, and requests for it (used by the context-shunt reader). */
 export const DELEGATION_STATE_CHANNEL = "pi-policy:delegation-state";
@@ -24,16 +33,6 @@ export type PolicyChannel = (typeof POLICY_CHANNELS)[number];
 
 // ---------------------------------------------------------------------------------------------------------------
 // delegation-state
-
-/** Delegation intensities. */
-export const DELEGATION_INTENSITIES = ["off", "normal", "aggressive", "orchestrator"] as const;
-/** One of {@link DELEGATION_INTENSITIES}. */
-export type DelegationIntensity = (typeof DELEGATION_INTENSITIES)[number];
-
-/** Delegation roles. `uiDesign` is the Visual Design role. */
-export const DELEGATION_ROLES = ["small", "medium", "large", "uiDesign", "advisor"] as const;
-/** One of {@link DELEGATION_ROLES}. */
-export type DelegationRole = (typeof DELEGATION_ROLES)[number];
 
 /** The roles a context-shunt reader may name (`reader.role`). */
 export const READER_ROLES = ["small", "medium", "large"] as const;
@@ -133,10 +132,6 @@ export function resolveDelegatedRole(state: DelegationStateV1, role: ReaderRole)
 
 /** Guardian decisions. */
 export const VERDICT_DECISIONS = ["allow", "deny"] as const;
-/** Who decided: the deterministic floor, the reviewer model, the user, a reused verdict for an identical
- * action, a `/guardian allow-once` grant, the unavailable-review fallback (deny when headless), or the tripped
- * denial breaker. */
-export const VERDICT_SOURCES = ["floor", "reviewer", "user", "cache", "allow-once", "fallback", "breaker"] as const;
 /** Guardian modes that produce verdicts (observe records but never blocks). */
 export const VERDICT_MODES = ["observe", "enforce"] as const;
 /** The kind of tool reviewed; custom tools are `other`. */
@@ -147,15 +142,6 @@ export const RISK_LEVELS = ["low", "medium", "high", "critical"] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
 /** The user's authorization as the reviewer judged it. */
 export const USER_AUTHORIZATION_LEVELS = ["unknown", "low", "medium", "high"] as const;
-/** Why a review was unavailable. */
-export const REVIEW_FAILURE_REASONS = [
-	"timeout",
-	"model-error",
-	"parse-failure",
-	"no-model",
-	"no-auth",
-	"aborted",
-] as const;
 
 /** A guardian decision, without the action text. */
 export const VerdictV1Schema = Type.Object(

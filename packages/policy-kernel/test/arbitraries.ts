@@ -1,4 +1,4 @@
-// Shared fast-check arbitraries for the kernel's property tests.
+// Shared fast-check arbitraries for the kernel's property tests, and a collector of the strings they generate.
 import fc from "fast-check";
 
 /** Any single UTF-16 code unit, including lone surrogates. */
@@ -39,3 +39,16 @@ export const linedText = fc
 
 /** An arbitrary JSON value. */
 export const jsonValue = fc.jsonValue({ maxDepth: 4 });
+
+/** Every string inside a JSON-like value, object keys included, in depth-first order. */
+export function collectStrings(value: unknown, out: string[] = []): string[] {
+	if (typeof value === "string") out.push(value);
+	else if (Array.isArray(value)) for (const entry of value) collectStrings(entry, out);
+	else if (typeof value === "object" && value !== null) {
+		for (const [key, entry] of Object.entries(value)) {
+			out.push(key);
+			collectStrings(entry, out);
+		}
+	}
+	return out;
+}

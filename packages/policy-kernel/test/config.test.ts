@@ -15,7 +15,7 @@ import {
 	validateEnum,
 	validateIntegerInRange,
 } from "../src/config.js";
-import { jsonValue } from "./arbitraries.js";
+import { collectStrings, jsonValue } from "./arbitraries.js";
 
 const runs = { numRuns: 300 };
 
@@ -231,18 +231,6 @@ const MESSAGE_WORDS = [
 	"tools.*",
 	"maxBroadOps",
 ];
-
-function collectStrings(value: unknown, out: string[] = []): string[] {
-	if (typeof value === "string") out.push(value);
-	else if (Array.isArray(value)) for (const entry of value) collectStrings(entry, out);
-	else if (typeof value === "object" && value !== null) {
-		for (const [key, entry] of Object.entries(value)) {
-			out.push(key);
-			collectStrings(entry, out);
-		}
-	}
-	return out;
-}
 
 describe("mergeConfigLayers", () => {
 	const globalLayer = { mode: "warn", warnAfter: 2, nested: { a: 1, b: [1, 2] }, list: ["x"] };

@@ -10,7 +10,7 @@ import {
 	resolveDelegatedRole,
 	VERDICT_CHANNEL,
 } from "../src/events.js";
-import { jsonValue } from "./arbitraries.js";
+import { collectStrings, jsonValue } from "./arbitraries.js";
 
 const state: DelegationStateV1 = {
 	v: 1,
@@ -167,15 +167,3 @@ describe("resolveDelegatedRole", () => {
 		expect(resolveDelegatedRole({ ...state, delegation: "error" }, "small")).toBeUndefined();
 	});
 });
-
-function collectStrings(value: unknown, out: string[] = []): string[] {
-	if (typeof value === "string") out.push(value);
-	else if (Array.isArray(value)) for (const entry of value) collectStrings(entry, out);
-	else if (typeof value === "object" && value !== null) {
-		for (const [key, entry] of Object.entries(value)) {
-			out.push(key);
-			collectStrings(entry, out);
-		}
-	}
-	return out;
-}

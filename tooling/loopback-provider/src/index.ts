@@ -1,5 +1,6 @@
 // Loopback provider: a scripted OpenAI-compatible chat-completions server on 127.0.0.1, a models.json writer that
-// points Pi at it, and a bounded runner for the real `pi` CLI. Used by cross-process tests and pi-subagents runs.
+// points Pi at it, a bounded runner for the real `pi` CLI, and a disposable workspace fixture for such runs. Used by
+// cross-process tests and pi-subagents runs.
 export {
 	buildModelsJson,
 	DEFAULT_CONTEXT_WINDOW,
@@ -23,6 +24,14 @@ export {
 	resolvePiSubagentsExtensionPath,
 	runPiCli,
 } from "./pi-cli.ts";
+export {
+	type PiCliFixture,
+	type PiCliFixtureOptions,
+	type PiCliFixtureRunOptions,
+	type PiSubagentProfile,
+	renderPiSubagentProfile,
+	startPiCliFixture,
+} from "./pi-cli-fixture.ts";
 export {
 	chatMessageText,
 	lastUserText,

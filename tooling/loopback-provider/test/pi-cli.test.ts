@@ -1,18 +1,17 @@
 // The real `pi` CLI (json and print mode) against the loopback server, with a fixture extension loaded by `-e`.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
 	finalAssistantText,
 	type LoopbackProvider,
+	type PiCliFixture,
 	type PiCliResult,
 	requestMessages,
 	requestSystemPrompt,
 	requestToolNames,
-	runPiCli,
-	startLoopbackProvider,
+	startPiCliFixture,
 	toolResultTexts,
 } from "../src/index.ts";
 import { PAYLOAD_MARKER, READ_REWRITE_PREFIX } from "./fixtures/observer-extension.ts";
@@ -20,20 +19,6 @@ import { itemAt } from "./support.ts";
 
 const OBSERVER_EXTENSION = fileURLToPath(new URL("./fixtures/observer-extension.ts", import.meta.url));
 const NOTES_TEXT = "ALPHA-ORIGINAL-CONTENT first line\nsecond line of notes\n";
-
-interface Workspace {
-	root: string;
-	cwd: string;
-	agentDir: string;
-	home: string;
-}
-
-async function makeWorkspace(prefix: string): Promise<Workspace> {
-	const root = await mkdtemp(join(tmpdir(), prefix));
-	const workspace = { root, cwd: join(root, "cwd"), agentDir: join(root, "agent"), home: join(root, "home") };
-	await Promise.all([workspace.cwd, workspace.agentDir, workspace.home].map((dir) => mkdir(dir, { recursive: true })));
-	return workspace;
-}
 
 interface CapturedPayload {
 	keys: string[];
@@ -45,36 +30,24 @@ interface CapturedPayload {
 }
 
 describe("real pi CLI in json mode with an extension loaded by -e", () => {
+	let fixture: PiCliFixture;
 	let server: LoopbackProvider;
-	let workspace: Workspace;
 	let result: PiCliResult;
 	let captured: CapturedPayload[];
 	const finalText = "Done: the notes were read.";
 
 	beforeAll(async () => {
-		server = await startLoopbackProvider({
-			steps: [{ toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] }, { text: finalText }],
+		fixture = await startPiCliFixture({
+			prefix: "loopback-cli-",
+			provider: { steps: [{ toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] }, { text: finalText }] },
+			files: { "notes.txt": NOTES_TEXT },
 		});
-		workspace = await makeWorkspace("loopback-cli-");
-		await writeFile(join(workspace.cwd, "notes.txt"), NOTES_TEXT);
-		await server.writeModelsJson(workspace.agentDir);
-		const capturePath = join(workspace.root, "payloads.jsonl");
-		result = await runPiCli({
-			cwd: workspace.cwd,
-			agentDir: workspace.agentDir,
-			args: [
-				"--mode",
-				"json",
-				"--model",
-				"loop/loop-1",
-				"-e",
-				OBSERVER_EXTENSION,
-				"-p",
-				"Read notes.txt and summarise.",
-			],
-			env: { HOME: workspace.home, LOOPBACK_OBSERVER_CAPTURE: capturePath },
-			timeoutMs: 45_000,
-		});
+		server = fixture.server;
+		const capturePath = join(fixture.root, "payloads.jsonl");
+		result = await fixture.run(
+			["--mode", "json", "--model", "loop/loop-1", "-e", OBSERVER_EXTENSION, "-p", "Read notes.txt and summarise."],
+			{ env: { LOOPBACK_OBSERVER_CAPTURE: capturePath }, timeoutMs: 45_000 },
+		);
 		captured = (await readFile(capturePath, "utf8").catch(() => ""))
 			.split("\n")
 			.filter((line) => line.length > 0)
@@ -82,8 +55,7 @@ describe("real pi CLI in json mode with an extension loaded by -e", () => {
 	});
 
 	afterAll(async () => {
-		await server?.close();
-		if (workspace) await rm(workspace.root, { recursive: true, force: true });
+		await fixture?.dispose();
 	});
 
 	it("exits 0 and emits Pi's JSON event stream for a tool turn and a final turn", () => {
@@ -160,23 +132,19 @@ describe("real pi CLI in json mode with an extension loaded by -e", () => {
 });
 
 describe("real pi CLI in print mode and under a timeout", () => {
-	let server: LoopbackProvider | undefined;
-	let workspace: Workspace | undefined;
+	let fixture: PiCliFixture | undefined;
 
 	afterAll(async () => {
-		await server?.close();
-		if (workspace) await rm(workspace.root, { recursive: true, force: true });
+		await fixture?.dispose();
 	});
 
 	it("print mode writes the final assistant text to stdout", async () => {
-		server = await startLoopbackProvider({ steps: [{ text: "PRINTED-ANSWER from loopback" }] });
-		workspace = await makeWorkspace("loopback-print-");
-		await server.writeModelsJson(workspace.agentDir);
-		const result = await runPiCli({
-			cwd: workspace.cwd,
-			agentDir: workspace.agentDir,
-			args: ["--model", "loop/loop-1", "--no-session", "-p", "Say something."],
-			env: { HOME: workspace.home },
+		fixture = await startPiCliFixture({
+			prefix: "loopback-print-",
+			provider: { steps: [{ text: "PRINTED-ANSWER from loopback" }] },
+		});
+		const { server } = fixture;
+		const result = await fixture.run(["--model", "loop/loop-1", "--no-session", "-p", "Say something."], {
 			timeoutMs: 45_000,
 		});
 		expect(result.code, result.stderr).toBe(0);
@@ -187,18 +155,14 @@ describe("real pi CLI in print mode and under a timeout", () => {
 	});
 
 	it("kills a run that outlives timeoutMs (the server never answers)", async () => {
-		server ??= await startLoopbackProvider();
-		workspace ??= await makeWorkspace("loopback-print-");
+		fixture ??= await startPiCliFixture({ prefix: "loopback-print-" });
+		const { server } = fixture;
 		server.setResponses([{ hang: true }]);
-		await server.writeModelsJson(workspace.agentDir);
 		const before = server.chatRequests.length;
-		const result = await runPiCli({
-			cwd: workspace.cwd,
-			agentDir: workspace.agentDir,
-			args: ["--mode", "json", "--model", "loop/loop-1", "--no-session", "-p", "This will hang."],
-			env: { HOME: workspace.home },
-			timeoutMs: 4_000,
-		});
+		const result = await fixture.run(
+			["--mode", "json", "--model", "loop/loop-1", "--no-session", "-p", "This will hang."],
+			{ timeoutMs: 4_000 },
+		);
 		expect(result.timedOut).toBe(true);
 		// Pi handles the SIGTERM and exits 143 (observed on 1.6.0); either way it is not a clean exit.
 		expect(result.code).not.toBe(0);

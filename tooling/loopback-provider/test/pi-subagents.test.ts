@@ -1,19 +1,17 @@
 // Real pi-subagents 0.67.0 foreground delegation through the real `pi` CLI: parent and child both reach the loopback.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
 	finalAssistantText,
 	type LoopbackProvider,
 	lastUserText,
+	type PiCliFixture,
 	type PiCliResult,
 	type PiJsonEvent,
+	type PiSubagentProfile,
 	requestSystemPrompt,
 	requestToolNames,
 	resolvePiSubagentsExtensionPath,
-	runPiCli,
-	startLoopbackProvider,
+	startPiCliFixture,
 	toolResultTexts,
 } from "../src/index.ts";
 import { itemAt } from "./support.ts";
@@ -22,44 +20,40 @@ const CHILD_PROFILE_TOKEN = "LOOPBACK-CHILD-PROFILE";
 const CHILD_ANSWER = "CHILD-ANSWER-42: the child finished its task.";
 const CHILD_TASK = "Report the loopback child answer.";
 
-const CHILD_AGENT = `---
-name: loop-child
-description: Loopback test child that answers in one line
-model: loop/loop-1
-tools: read
----
-${CHILD_PROFILE_TOKEN}: you are a test child. Answer in one line.
-`;
+const CHILD_AGENT: PiSubagentProfile = {
+	name: "loop-child",
+	description: "Loopback test child that answers in one line",
+	model: "loop/loop-1",
+	tools: ["read"],
+	prompt: `${CHILD_PROFILE_TOKEN}: you are a test child. Answer in one line.`,
+};
 
 describe("pi-subagents foreground delegation through the real pi CLI", () => {
+	let fixture: PiCliFixture;
 	let server: LoopbackProvider;
-	let root: string;
 	let result: PiCliResult;
 	let subagentEnd: PiJsonEvent | undefined;
 
 	beforeAll(async () => {
-		server = await startLoopbackProvider({
-			// The child is answered by the router, recognised by its profile prompt; the parent follows the script.
-			router: (request) =>
-				requestSystemPrompt(request).includes(CHILD_PROFILE_TOKEN) ? { text: CHILD_ANSWER } : undefined,
-			steps: [
-				{ toolCalls: [{ name: "subagent", arguments: { agent: "loop-child", task: CHILD_TASK, async: false } }] },
-				(request) => ({ text: `Parent relays: ${toolResultTexts(request).join(" ")}` }),
-			],
+		fixture = await startPiCliFixture({
+			prefix: "loopback-subagents-",
+			provider: {
+				// The child is answered by the router, recognised by its profile prompt; the parent follows the script.
+				router: (request) =>
+					requestSystemPrompt(request).includes(CHILD_PROFILE_TOKEN) ? { text: CHILD_ANSWER } : undefined,
+				steps: [
+					{ toolCalls: [{ name: "subagent", arguments: { agent: "loop-child", task: CHILD_TASK, async: false } }] },
+					(request) => ({ text: `Parent relays: ${toolResultTexts(request).join(" ")}` }),
+				],
+			},
+			// User-scope profile: <agentDir>/agents is where pi-subagents looks when PI_CODING_AGENT_DIR is set, and it
+			// needs no project trust (a project .pi/ folder would).
+			agents: [CHILD_AGENT],
 		});
-		root = await mkdtemp(join(tmpdir(), "loopback-subagents-"));
-		const cwd = join(root, "cwd");
-		const agentDir = join(root, "agent");
-		const home = join(root, "home");
-		await Promise.all([cwd, join(agentDir, "agents"), home].map((dir) => mkdir(dir, { recursive: true })));
-		// User-scope profile: <agentDir>/agents is where pi-subagents looks when PI_CODING_AGENT_DIR is set, and it
-		// needs no project trust (a project .pi/ folder would).
-		await writeFile(join(agentDir, "agents", "loop-child.md"), CHILD_AGENT);
-		await server.writeModelsJson(agentDir);
-		result = await runPiCli({
-			cwd,
-			agentDir,
-			args: [
+		server = fixture.server;
+		// pi-subagents keeps run state under os.tmpdir() unless PI_SUBAGENTS_TEMP_ROOT moves it (the fixture sets it).
+		result = await fixture.run(
+			[
 				"--mode",
 				"json",
 				"--model",
@@ -69,18 +63,15 @@ describe("pi-subagents foreground delegation through the real pi CLI", () => {
 				"-p",
 				"Delegate to loop-child.",
 			],
-			// pi-subagents keeps run state under os.tmpdir() unless PI_SUBAGENTS_TEMP_ROOT moves it.
-			env: { HOME: home, PI_SUBAGENTS_TEMP_ROOT: join(root, "subagents-tmp") },
-			timeoutMs: 55_000,
-		});
+			{ timeoutMs: 55_000 },
+		);
 		subagentEnd = result.jsonEvents.find(
 			(event) => event.type === "tool_execution_end" && event.toolName === "subagent",
 		);
 	});
 
 	afterAll(async () => {
-		await server?.close();
-		if (root) await rm(root, { recursive: true, force: true });
+		await fixture?.dispose();
 	});
 
 	it("runs to completion: parent turn, child turn, parent follow-up", () => {

@@ -11,6 +11,9 @@ import {
 	type ThinkingPolicy,
 	thinkingPolicyLevels,
 } from "./config.js";
+import type { DelegationCause } from "./vocabulary.js";
+
+export { DELEGATION_CAUSES, type DelegationCause } from "./vocabulary.js";
 
 /** One model as the host's registry describes it, reduced to what validation and the picker need. */
 export interface CatalogueModel {
@@ -36,19 +39,6 @@ export interface ModelCatalogue {
 	/** Providers the registry knows (with or without models); defaults to the providers of `models`. */
 	readonly providers?: readonly string[];
 }
-
-/** Why a role or axis is invalid. These are also the audit categories of `validation-failed`. */
-export const DELEGATION_CAUSES = [
-	"role-absent",
-	"model-missing",
-	"model-unavailable",
-	"model-out-of-scope",
-	"model-unauthenticated",
-	"no-enabled-role",
-	"thinking-unsupported",
-] as const;
-/** One of {@link DELEGATION_CAUSES}. */
-export type DelegationCause = (typeof DELEGATION_CAUSES)[number];
 
 /** A sanitized diagnostic: enums, role names, levels and model references only. */
 export interface DelegationDiagnostic {

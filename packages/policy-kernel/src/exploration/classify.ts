@@ -1,11 +1,8 @@
 // The broad-exploration classifier: which read/grep/find/ls calls count as broad repository exploration.
 import { isPlainObject } from "../config.js";
+import { EXPLORATION_CATEGORIES, type ExplorationCategory } from "./vocabulary.js";
 
-/** The only tools the guard ever considers; also the audit categories of exploration-guard. */
-export const EXPLORATION_CATEGORIES = ["read", "grep", "find", "ls"] as const;
-
-/** One of {@link EXPLORATION_CATEGORIES}. */
-export type ExplorationCategory = (typeof EXPLORATION_CATEGORIES)[number];
+export { EXPLORATION_CATEGORIES, type ExplorationCategory } from "./vocabulary.js";
 
 /** Why a considered call is not counted. */
 export const EXPLORATION_EXEMPTIONS = [

@@ -2,12 +2,9 @@
 import { type Static, Type } from "typebox";
 import { isPlainObject, parseWithSchema, validateIntegerInRange } from "../config.js";
 import { err, ok, type Result } from "../decision.js";
+import { EXPLORATION_GUARD_MODES, type ExplorationGuardMode } from "./vocabulary.js";
 
-/** The guard's modes: `off` registers nothing, `warn` only nudges, `block` nudges then blocks isolated calls. */
-export const EXPLORATION_GUARD_MODES = ["off", "warn", "block"] as const;
-
-/** One of {@link EXPLORATION_GUARD_MODES}. */
-export type ExplorationGuardMode = (typeof EXPLORATION_GUARD_MODES)[number];
+export { EXPLORATION_GUARD_MODES, type ExplorationGuardMode } from "./vocabulary.js";
 
 /** Environment variables that mark a subagent child process by default (pi-subagents, and the fork it came from). */
 export const DEFAULT_CHILD_ENV = ["PI_SUBAGENT_CHILD", "SELESAI_SUBAGENT_CHILD"] as const;

@@ -1,21 +1,10 @@
 // The exploration-guard state machine: a pure reducer (state, event) => { state, effects } per root session.
 // It keeps counts and flags only: never paths, patterns, arguments, tool-call ids or output.
 import type { AuditCounters } from "../audit.js";
-import type { ExplorationCategory } from "./classify.js";
 import type { ExplorationGuardConfig } from "./config.js";
+import type { ExplorationCategory, ExplorationGuardStateName } from "./vocabulary.js";
 
-/** The states of the guard, as the spec and the audit vocabulary name them. */
-export const EXPLORATION_GUARD_STATES = [
-	"tracking",
-	"warned",
-	"delegation-pending",
-	"fallback-warn-only",
-	"bypassed",
-	"blocking",
-] as const;
-
-/** One of {@link EXPLORATION_GUARD_STATES}. */
-export type ExplorationGuardStateName = (typeof EXPLORATION_GUARD_STATES)[number];
+export { EXPLORATION_GUARD_STATES, type ExplorationGuardStateName } from "./vocabulary.js";
 
 /** The most otherwise-blocked calls one `allow` grants, and the most that can be banked. */
 export const MAX_USER_ALLOWANCE = 20;

@@ -12,11 +12,9 @@ import {
 	strengthenUnion,
 } from "../config.js";
 import { err, ok, type Result } from "../decision.js";
+import { GUARDIAN_MODES, type GuardianMode } from "./vocabulary.js";
 
-/** Guardian modes, weakest first: off, observe (review and record, never block), enforce. */
-export const GUARDIAN_MODES = ["off", "observe", "enforce"] as const;
-/** One of {@link GUARDIAN_MODES}. */
-export type GuardianMode = (typeof GUARDIAN_MODES)[number];
+export { GUARDIAN_MODES, type GuardianMode } from "./vocabulary.js";
 
 /**
  * Per-tool review scopes, weakest first: `off` (never reviewed), `protected-only` (only calls touching a

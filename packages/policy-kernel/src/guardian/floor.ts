@@ -555,14 +555,7 @@ function isForcePushToProtectedBranch(args: readonly ShellWord[]): boolean {
 /** True when the effective command's words start with the pattern's words (each a glob). */
 function matchesAnyPattern(effective: EffectiveCommand, patterns: readonly string[]): boolean {
 	const words = [effective.name, ...effective.args.map((arg) => arg.value)];
-	return patterns.some((pattern) => {
-		const parts = pattern
-			.trim()
-			.split(/\s+/)
-			.filter((part) => part.length > 0);
-		if (parts.length === 0 || parts.length > words.length) return false;
-		return parts.every((part, index) => globMatches(part, words[index] as string));
-	});
+	return patterns.some((pattern) => patternMatchesWords(pattern, words));
 }
 
 /** True for the classic fork bomb `:(){ :|:& };:` and its renamed variants, whitespace ignored. */

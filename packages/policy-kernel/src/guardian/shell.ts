@@ -125,6 +125,21 @@ type Token =
 	| { kind: "op"; op: "|" | "|&" | ";" | "&&" | "||" | "&" | "newline" | "(" | ")" | ";;" }
 	| { kind: "redirect"; op: string; fd?: number };
 
+type ControlOperator = readonly [text: string, op: Extract<Token, { kind: "op" }>["op"]];
+
+/** The control operators that start with `|`, `&` or `;`, longest first; `;;&` and `;&` lex as `;;` and `;`. */
+const CONTROL_OPERATORS: readonly ControlOperator[] = [
+	["||", "||"],
+	["|&", "|&"],
+	["|", "|"],
+	["&&", "&&"],
+	["&", "&"],
+	[";;&", ";;"],
+	[";;", ";;"],
+	[";&", ";"],
+	[";", ";"],
+];
+
 class ParseFailure extends Error {}
 
 function emptyFeatures(): ShellFeatures {
@@ -175,6 +190,23 @@ function parseAt(source: string, depth: number): ShellParse {
 function lex(source: string, depth: number, features: ShellFeatures, substitutions: ShellParse[]): Token[] {
 	const tokens: Token[] = [];
 	const pendingHeredocs: Array<{ delimiter: string; stripTabs: boolean; literal: boolean }> = [];
+	/** Lexes the redirection operator at `at` (after an optional fd), and a heredoc's delimiter; returns the end. */
+	const lexRedirect = (at: number, fd?: number): number => {
+		const { op, length } = readRedirectOp(source, at);
+		tokens.push(fd === undefined ? { kind: "redirect", op } : { kind: "redirect", op, fd });
+		features.redirect = true;
+		const end = at + length;
+		if (op !== "<<" && op !== "<<-") return end;
+		const start = skipBlanks(source, end);
+		const scanned = scanWord(source, start, depth, features, substitutions, true);
+		tokens.push({ kind: "word", word: scanned.word });
+		pendingHeredocs.push({
+			delimiter: scanned.word.value,
+			stripTabs: op === "<<-",
+			literal: source.slice(start, scanned.end).search(/['"\\]/) >= 0,
+		});
+		return scanned.end;
+	};
 	let i = 0;
 	const n = source.length;
 	while (i < n) {
@@ -211,56 +243,13 @@ function lex(source: string, depth: number, features: ShellFeatures, substitutio
 				i = end;
 				continue;
 			}
-			const { op, length } = readRedirectOp(source, i);
-			tokens.push({ kind: "redirect", op });
-			features.redirect = true;
-			i += length;
-			if (op === "<<" || op === "<<-") {
-				i = skipBlanks(source, i);
-				const start = i;
-				const scanned = scanWord(source, i, depth, features, substitutions, true);
-				const delimiter = scanned.word.value;
-				tokens.push({ kind: "word", word: scanned.word });
-				pendingHeredocs.push({
-					delimiter,
-					stripTabs: op === "<<-",
-					literal: source.slice(start, scanned.end).search(/['"\\]/) >= 0,
-				});
-				i = scanned.end;
-			}
+			i = lexRedirect(i);
 			continue;
 		}
-		if (c === "|") {
-			if (source[i + 1] === "|") {
-				tokens.push({ kind: "op", op: "||" });
-				i += 2;
-			} else if (source[i + 1] === "&") {
-				tokens.push({ kind: "op", op: "|&" });
-				i += 2;
-			} else {
-				tokens.push({ kind: "op", op: "|" });
-				i++;
-			}
-			continue;
-		}
-		if (c === "&") {
-			if (source[i + 1] === "&") {
-				tokens.push({ kind: "op", op: "&&" });
-				i += 2;
-			} else {
-				tokens.push({ kind: "op", op: "&" });
-				i++;
-			}
-			continue;
-		}
-		if (c === ";") {
-			if (source[i + 1] === ";") {
-				tokens.push({ kind: "op", op: ";;" });
-				i += source[i + 2] === "&" ? 3 : 2;
-			} else {
-				tokens.push({ kind: "op", op: ";" });
-				i += source[i + 1] === "&" ? 2 : 1;
-			}
+		if (c === "|" || c === "&" || c === ";") {
+			const [text, op] = CONTROL_OPERATORS.find(([prefix]) => source.startsWith(prefix, i)) as ControlOperator;
+			tokens.push({ kind: "op", op });
+			i += text.length;
 			continue;
 		}
 		if (c === "(" || c === ")") {
@@ -285,22 +274,7 @@ function lex(source: string, depth: number, features: ShellFeatures, substitutio
 		const fdMatch = /^(\d+)(?=[<>])/.exec(source.slice(i, i + 12));
 		if (fdMatch) {
 			const digits = fdMatch[1] as string;
-			const { op, length } = readRedirectOp(source, i + digits.length);
-			tokens.push({ kind: "redirect", op, fd: Number(digits) });
-			features.redirect = true;
-			i += digits.length + length;
-			if (op === "<<" || op === "<<-") {
-				i = skipBlanks(source, i);
-				const start = i;
-				const scanned = scanWord(source, i, depth, features, substitutions, true);
-				tokens.push({ kind: "word", word: scanned.word });
-				pendingHeredocs.push({
-					delimiter: scanned.word.value,
-					stripTabs: op === "<<-",
-					literal: source.slice(start, scanned.end).search(/['"\\]/) >= 0,
-				});
-				i = scanned.end;
-			}
+			i = lexRedirect(i + digits.length, Number(digits));
 			continue;
 		}
 		const scanned = scanWord(source, i, depth, features, substitutions, false);
@@ -553,6 +527,25 @@ function scanWord(
 	let dynamic = false;
 	let glob = false;
 	const tilde = source[start] === "~";
+	/** Takes a `$` expansion or a backtick substitution at `i`, quoted or not (never in a heredoc delimiter). */
+	const takeExpansion = (): boolean => {
+		if (heredocDelimiter) return false;
+		if (source[i] === "$") {
+			const scanned = scanDollar(source, i, depth, features, substitutions);
+			value += scanned.text;
+			dynamic = dynamic || scanned.dynamic;
+			i = scanned.end;
+			return true;
+		}
+		if (source[i] === "`") {
+			const end = scanBacktick(source, i, depth, features, substitutions);
+			value += source.slice(i, end);
+			dynamic = true;
+			i = end;
+			return true;
+		}
+		return false;
+	};
 	while (i < source.length) {
 		const c = source[i] as string;
 		if (METACHARS.has(c)) break;
@@ -600,41 +593,16 @@ function scanWord(
 					i++;
 					break;
 				}
-				if (d === "$" && !heredocDelimiter) {
-					const scanned = scanDollar(source, i, depth, features, substitutions);
-					value += scanned.text;
-					dynamic = dynamic || scanned.dynamic;
-					i = scanned.end;
-					continue;
-				}
-				if (d === "`" && !heredocDelimiter) {
-					const end = scanBacktick(source, i, depth, features, substitutions);
-					value += source.slice(i, end);
-					dynamic = true;
-					i = end;
-					continue;
-				}
+				if (takeExpansion()) continue;
 				value += d;
 				i++;
 			}
 			if (!closed) throw new ParseFailure("command: unterminated double quote");
 			continue;
 		}
-		if (c === "$" && !heredocDelimiter) {
-			const scanned = scanDollar(source, i, depth, features, substitutions);
-			value += scanned.text;
-			dynamic = dynamic || scanned.dynamic;
-			if (source[i + 1] === "'") quoted = true;
-			i = scanned.end;
-			continue;
-		}
-		if (c === "`" && !heredocDelimiter) {
-			const end = scanBacktick(source, i, depth, features, substitutions);
-			value += source.slice(i, end);
-			dynamic = true;
-			i = end;
-			continue;
-		}
+		// An ANSI-C string ($'...') counts as quoted.
+		if (c === "$" && source[i + 1] === "'" && !heredocDelimiter) quoted = true;
+		if (takeExpansion()) continue;
 		if (c === "*" || c === "?" || c === "[") glob = true;
 		value += c;
 		i++;

@@ -94,8 +94,26 @@ function assemble(
 	return { ...layers, projectTrusted, errors };
 }
 
-function invalidName(): PolicyConfigLayers {
-	return { projectTrusted: false, errors: ["config: invalid name"] };
+/** What both loaders read, once the name is valid and the files are located. */
+interface LoadPlan {
+	readonly paths: { readonly global: string; readonly project: string };
+	readonly trusted: boolean;
+	readonly errors: string[];
+}
+
+/** Checks the name, locates both files and resolves trust: a plan to read, or the result when there is nothing to. */
+function planLoad(options: LoadPolicyConfigOptions): { plan: LoadPlan } | { result: PolicyConfigLayers } {
+	if (typeof options.name !== "string" || !CONFIG_NAME_PATTERN.test(options.name)) {
+		return { result: { projectTrusted: false, errors: ["config: invalid name"] } };
+	}
+	let paths: LoadPlan["paths"];
+	try {
+		paths = policyConfigPaths(options);
+	} catch {
+		return { result: { projectTrusted: false, errors: ["config: location unknown"] } };
+	}
+	const errors: string[] = [];
+	return { plan: { paths, trusted: resolveTrust(options.isProjectTrusted, errors), errors } };
 }
 
 /**
@@ -103,15 +121,9 @@ function invalidName(): PolicyConfigLayers {
  * `<cwd>/<CONFIG_DIR_NAME>/policy/<name>.json`. Returns the parsed, unvalidated layers. Never throws.
  */
 export async function loadPolicyConfig(options: LoadPolicyConfigOptions): Promise<PolicyConfigLayers> {
-	if (typeof options.name !== "string" || !CONFIG_NAME_PATTERN.test(options.name)) return invalidName();
-	const errors: string[] = [];
-	let paths: { global: string; project: string };
-	try {
-		paths = policyConfigPaths(options);
-	} catch {
-		return { projectTrusted: false, errors: ["config: location unknown"] };
-	}
-	const trusted = resolveTrust(options.isProjectTrusted, errors);
+	const planned = planLoad(options);
+	if ("result" in planned) return planned.result;
+	const { paths, trusted, errors } = planned.plan;
 	const read = async (layer: Layer, path: string): Promise<ReadOutcome> => {
 		try {
 			return checkText(layer, await readFile(path));
@@ -128,15 +140,9 @@ export async function loadPolicyConfig(options: LoadPolicyConfigOptions): Promis
 
 /** The synchronous form of {@link loadPolicyConfig}, for code paths that cannot await. Never throws. */
 export function loadPolicyConfigSync(options: LoadPolicyConfigOptions): PolicyConfigLayers {
-	if (typeof options.name !== "string" || !CONFIG_NAME_PATTERN.test(options.name)) return invalidName();
-	const errors: string[] = [];
-	let paths: { global: string; project: string };
-	try {
-		paths = policyConfigPaths(options);
-	} catch {
-		return { projectTrusted: false, errors: ["config: location unknown"] };
-	}
-	const trusted = resolveTrust(options.isProjectTrusted, errors);
+	const planned = planLoad(options);
+	if ("result" in planned) return planned.result;
+	const { paths, trusted, errors } = planned.plan;
 	const read = (layer: Layer, path: string): ReadOutcome => {
 		try {
 			return checkText(layer, readFileSync(path));

@@ -2,12 +2,9 @@
 import { type Static, Type } from "typebox";
 import { mergeConfigLayers, parseWithSchema } from "../config.js";
 import { err, ok, type Result } from "../decision.js";
+import { OUTPUT_MINIMIZER_MODES, type OutputMinimizerMode } from "./vocabulary.js";
 
-/** The modes of output-minimizer: `off` does nothing, `reference` (the default) minimizes delegated output. */
-export const OUTPUT_MINIMIZER_MODES = ["off", "reference"] as const;
-
-/** One of {@link OUTPUT_MINIMIZER_MODES}. */
-export type OutputMinimizerMode = (typeof OUTPUT_MINIMIZER_MODES)[number];
+export { OUTPUT_MINIMIZER_MODES, type OutputMinimizerMode } from "./vocabulary.js";
 
 /** The contract's hard limits. Config may lower the fallback bounds, never raise them. */
 export const OUTPUT_MINIMIZER_LIMITS = Object.freeze({
