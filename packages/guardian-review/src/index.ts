@@ -8,6 +8,7 @@ import {
 	CONFIG_DIR_NAME,
 	type ExtensionAPI,
 	type ExtensionContext,
+	type InputEvent,
 	type ToolCallEvent,
 	type ToolCallEventResult,
 } from "@earendil-works/pi-coding-agent";
@@ -187,13 +188,14 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	);
 
 	pi.on(
-		"before_agent_start",
+		"input",
 		wrapHandler(
-			() => {
-				breaker = reduceBreaker(breaker, { type: "user-prompt" }).state;
+			(event: InputEvent) => {
+				// Only a person's prompt resets the consecutive count; extension-sent input does not.
+				if (event.source !== "extension") breaker = reduceBreaker(breaker, { type: "user-prompt" }).state;
 				return undefined;
 			},
-			{ failure: "open", name: "guardian-review before_agent_start" },
+			{ failure: "open", name: "guardian-review input" },
 		),
 	);
 
