@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "../src/report.ts";
+import { hookOverheadWorkload } from "../src/workloads/hook-overhead.ts";
 import { loadWorkloads } from "../src/workloads.ts";
 
 describe("pnpm bench", () => {
@@ -12,5 +13,25 @@ describe("pnpm bench", () => {
 		const last = result.figures.find((f) => f.name === "last request");
 		expect(last?.value).toBeGreaterThan(50_000);
 		expect(renderMarkdown([result], { date: "d", node: "v22" })).toContain("| requests | 9 |");
+	});
+
+	it("lists every suite workload: context efficiency, hook overhead and guardian floor coverage", async () => {
+		const ids = (await loadWorkloads()).map((w) => w.id);
+		expect(ids).toEqual(
+			expect.arrayContaining([
+				"output-minimizer",
+				"context-shunt",
+				"guardian-review",
+				"hook-overhead",
+				"stock-context",
+			]),
+		);
+	});
+
+	it("measures hook overhead side by side: every call runs with and without the five extensions", async () => {
+		const result = await hookOverheadWorkload(21, 1).run();
+		expect(result.checks).toEqual([{ name: "every call ran in both configurations (none blocked)", passed: true }]);
+		const ratio = result.figures.find((f) => f.name.startsWith("session time ratio"));
+		expect(ratio?.value).toBeGreaterThan(0);
 	});
 });

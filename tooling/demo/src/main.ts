@@ -1,23 +1,45 @@
-// pnpm demo: runs scripted, realistic coding sessions in a real Pi session (no API key) and prints
-// what reached the model turn by turn. `--only <id>` runs one scenario; `--list` lists them.
+// pnpm demo: one scripted, realistic coding session in real Pi sessions (faux model, no API key), run with stock
+// Pi and with the pi-policy extensions, printed side by side, plus an HTML report with a chart.
+//   pnpm demo                      stock vs all five extensions
+//   pnpm demo --with <extension>   stock vs one extension alone
+//   pnpm demo --scenarios          the focused per-extension scenarios (or --scenario <id> for one)
+//   pnpm demo --list               list extensions and scenarios
+import { writeFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { approxTokens, formatBytes, renderTurnTable } from "./report.ts";
 import { runScenario } from "./run.ts";
 import { loadScenarios } from "./scenarios.ts";
+import { runSuiteSession, SUITE_EXTENSIONS, type SuiteExtension } from "./suite.ts";
+import { renderHtmlReport, renderSideBySide, renderTotals } from "./suite-report.ts";
 
-async function main(argv: string[]): Promise<number> {
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+
+function flagValue(argv: string[], flag: string): string | undefined {
+	const at = argv.indexOf(flag);
+	return at >= 0 ? argv[at + 1] : undefined;
+}
+
+async function runSuite(extensions: SuiteExtension[], label: string, reportPath: string): Promise<void> {
+	console.log("pi-policy demo: one scripted coding session, run in a real Pi 1.6.0 session twice");
+	console.log(`(faux model, no API key): stock Pi, then with ${label}.\n`);
+	const stock = await runSuiteSession([], "stock Pi");
+	const policy = await runSuiteSession(extensions, label);
+	console.log(renderSideBySide(stock, policy));
+	console.log("");
+	console.log(renderTotals(stock, policy));
+	await writeFile(reportPath, renderHtmlReport(stock, policy));
+	console.log(`\nHTML report with the context chart: ${relative(process.cwd(), reportPath) || reportPath}`);
+	console.log("Focused scenarios per extension: pnpm demo --scenarios (list them with pnpm demo --list).");
+}
+
+async function runScenarios(only: string | undefined): Promise<number> {
 	const scenarios = await loadScenarios();
-	if (argv.includes("--list")) {
-		for (const s of scenarios) console.log(`${s.id.padEnd(20)} ${s.title}`);
-		return 0;
-	}
-	const onlyAt = argv.indexOf("--only");
-	const only = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
 	const selected = only ? scenarios.filter((s) => s.id === only) : scenarios;
 	if (selected.length === 0) {
 		console.error(`Unknown scenario "${only}". Run pnpm demo --list to see the scenarios.`);
 		return 2;
 	}
-	console.log("pi-policy demo: scripted sessions in a real Pi 1.6.0 AgentSession (faux model, no API key)\n");
 	for (const scenario of selected) {
 		console.log(`== ${scenario.title}`);
 		console.log(`   ${scenario.summary}\n`);
@@ -25,10 +47,33 @@ async function main(argv: string[]): Promise<number> {
 		console.log(renderTurnTable(rows));
 		const total = rows.reduce((sum, row) => sum + row.requestBytes, 0);
 		console.log(`\n   ${rows.length} requests, ${formatBytes(total)} (~${approxTokens(total)} tokens) sent in total`);
-		for (const n of notifications) console.log(`   notify[${n.level}]: ${n.message}`);
+		for (const n of notifications) console.log(`   notify[${n.level}]: ${n.message.split("\n").join("\n      ")}`);
 		for (const line of narration) console.log(`   ${line}`);
 		console.log("");
 	}
+	return 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+	if (argv.includes("--list")) {
+		console.log("extensions (pnpm demo --with <name>):");
+		for (const name of SUITE_EXTENSIONS) console.log(`  ${name}`);
+		console.log("scenarios (pnpm demo --scenario <id>):");
+		for (const s of await loadScenarios()) console.log(`  ${s.id.padEnd(20)} ${s.title}`);
+		return 0;
+	}
+	if (argv.includes("--scenarios") || argv.includes("--scenario")) {
+		return runScenarios(flagValue(argv, "--scenario"));
+	}
+	const only = flagValue(argv, "--with");
+	if (only !== undefined && !SUITE_EXTENSIONS.includes(only as SuiteExtension)) {
+		console.error(`Unknown extension "${only}". Choose one of: ${SUITE_EXTENSIONS.join(", ")}.`);
+		return 2;
+	}
+	const extensions = only ? [only as SuiteExtension] : [...SUITE_EXTENSIONS];
+	const reportPath =
+		flagValue(argv, "--report") ?? join(repoRoot, only ? `demo-report-${only}.html` : "demo-report.html");
+	await runSuite(extensions, only ?? "all five pi-policy extensions", reportPath);
 	return 0;
 }
 

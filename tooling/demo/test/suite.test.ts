@@ -1,0 +1,111 @@
+/// <reference lib="dom" />
+// The suite demo, as users meet it: stock and pi-policy runs side by side, a 100-column terminal, and an HTML
+// report whose chart really shows both series when a browser renders it.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runSuiteSession, SUITE_EXTENSIONS, type SuiteRun } from "../src/suite.ts";
+import { renderHtmlReport, renderSideBySide, renderTotals, TERMINAL_WIDTH } from "../src/suite-report.ts";
+
+let stock: SuiteRun;
+let policy: SuiteRun;
+const dir = mkdtempSync(join(tmpdir(), "pi-policy-demo-report-"));
+
+beforeAll(async () => {
+	stock = await runSuiteSession([], "stock Pi");
+	policy = await runSuiteSession([...SUITE_EXTENSIONS], "all five");
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("pnpm demo: the suite session", () => {
+	it("runs the same session twice and shows every extension acting", () => {
+		expect(policy.turns.length).toBe(stock.turns.length);
+		expect(stock.totals.policyBlocks).toBe(0);
+		expect(policy.totals.policyBlocks).toBe(policy.turns.length);
+		expect(policy.totals.nudges).toBe(1);
+		expect(policy.totals.blocks).toBeGreaterThanOrEqual(1);
+		expect(policy.totals.referenced).toBe(1);
+		expect(policy.totals.preserved).toBeGreaterThanOrEqual(1);
+		expect(policy.totals.recovered).toBe(1);
+		expect(policy.totals.guardian["floor deny"]).toBe(1);
+		expect(policy.totals.guardian["reviewer allow"]).toBe(1);
+		expect(policy.reviewerCalls).toBe(1);
+		expect(policy.totals.bytes).toBeLessThan(stock.totals.bytes * 0.5);
+	});
+
+	it("fits a 100-column terminal", () => {
+		const text = `${renderSideBySide(stock, policy)}\n${renderTotals(stock, policy)}`;
+		for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(TERMINAL_WIDTH);
+		expect(text).toContain("guardian floor deny");
+	});
+
+	it("writes an HTML report whose chart shows both series in headless Chromium", async () => {
+		const file = join(dir, "report.html");
+		writeFileSync(file, renderHtmlReport(stock, policy));
+		const browser = await chromium.launch({
+			executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+			args: [
+				"--no-sandbox",
+				"--disable-gpu",
+				"--disable-quic",
+				"--no-first-run",
+				"--disable-background-networking",
+				"--disable-component-update",
+				"--disable-sync",
+			],
+		});
+		try {
+			const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+			await page.goto(pathToFileURL(file).href);
+			const series = await page.$$eval("#context-chart polyline.series", (lines) =>
+				lines.map((line) => {
+					const box = line.getBoundingClientRect();
+					return {
+						id: line.getAttribute("data-series"),
+						points: (line.getAttribute("points") ?? "").trim().split(/\s+/).length,
+						width: box.width,
+						height: box.height,
+					};
+				}),
+			);
+			expect(series.map((s) => s.id)).toEqual(["stock", "pi-policy"]);
+			for (const s of series) {
+				expect(s.points).toBe(stock.turns.length);
+				expect(s.width).toBeGreaterThan(500);
+			}
+			const shot = await page.locator("#context-chart").screenshot({ path: join(dir, "chart.png") });
+			// Count the pixels of each series colour in the screenshot itself.
+			const counts = await page.evaluate(
+				async (dataUrl) => {
+					const image = new Image();
+					image.src = dataUrl;
+					await image.decode();
+					const canvas = document.createElement("canvas");
+					canvas.width = image.width;
+					canvas.height = image.height;
+					const context = canvas.getContext("2d");
+					if (!context) return { stock: 0, policy: 0 };
+					context.drawImage(image, 0, 0);
+					const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+					const near = (i: number, r: number, g: number, b: number) =>
+						Math.abs((data[i] ?? 0) - r) + Math.abs((data[i + 1] ?? 0) - g) + Math.abs((data[i + 2] ?? 0) - b) < 40;
+					let stockPixels = 0;
+					let policyPixels = 0;
+					for (let i = 0; i < data.length; i += 4) {
+						if (near(i, 0xd9, 0x53, 0x4f)) stockPixels += 1;
+						if (near(i, 0x2a, 0x7a, 0xe2)) policyPixels += 1;
+					}
+					return { stock: stockPixels, policy: policyPixels };
+				},
+				`data:image/png;base64,${shot.toString("base64")}`,
+			);
+			expect(counts.stock).toBeGreaterThan(500);
+			expect(counts.policy).toBeGreaterThan(500);
+		} finally {
+			await browser.close();
+		}
+	});
+});
