@@ -36,7 +36,7 @@ const BIG_FILE = "src/core/agent-session.ts";
 const LONG_LOG = 'for i in $(seq 1 3000); do echo "test $i: retry loop ok"; done; echo "3 suites, 3000 tests passed"';
 
 /** Each extension's global config for the suite session. */
-const SUITE_CONFIG: Record<SuiteExtension, unknown> = {
+export const SUITE_CONFIG: Record<SuiteExtension, unknown> = {
 	"delegation-policy": {
 		version: 1,
 		intensity: "normal",
@@ -54,6 +54,14 @@ const SUITE_CONFIG: Record<SuiteExtension, unknown> = {
 		reviewer: { model: `faux/${REVIEWER_MODEL}`, fallbackToSessionModel: false, timeoutMs: 10000 },
 	},
 };
+
+/** The faux models the suite config names: the agent, the delegation roles and the guardian reviewer. */
+export const SUITE_MODELS = [
+	{ id: "faux-1" },
+	{ id: "faux-small" },
+	{ id: "faux-large", reasoning: true },
+	{ id: REVIEWER_MODEL },
+];
 
 /** Per-request counts of what the extensions did, read from their audit entries. */
 export interface TurnEvents {
@@ -203,7 +211,7 @@ export async function runSuiteSession(extensions: SuiteExtension[], label: strin
 		tools: ["read", "bash", "edit", "write", "grep", "find", "ls", "subagent", "context_shunt_recover"],
 		files: demoWorkspace(),
 		config: Object.fromEntries(extensions.map((name) => [name, SUITE_CONFIG[name]])),
-		models: [{ id: "faux-1" }, { id: "faux-small" }, { id: "faux-large", reasoning: true }, { id: REVIEWER_MODEL }],
+		models: SUITE_MODELS,
 		env,
 		fallbackReply: dispatcher,
 	};

@@ -8,24 +8,8 @@ import delegationPolicy from "../../../../packages/delegation-policy/src/index.t
 import explorationGuard from "../../../../packages/exploration-guard/src/index.ts";
 import guardianReview from "../../../../packages/guardian-review/src/index.ts";
 import outputMinimizer from "../../../../packages/output-minimizer/src/index.ts";
+import { SUITE_CONFIG, SUITE_MODELS } from "../../../demo/src/suite.ts";
 import type { BenchResult, BenchWorkload } from "../types.ts";
-
-/** Every extension enabled; each call below is one the extensions inspect but let through. */
-const ALL_FIVE_CONFIG = {
-	"delegation-policy": {
-		version: 1,
-		intensity: "normal",
-		roles: {
-			small: { provider: "faux", model: "faux-1" },
-			medium: { provider: "faux", model: "faux-1" },
-			large: { provider: "faux", model: "faux-1" },
-		},
-	},
-	"exploration-guard": { mode: "block" },
-	"output-minimizer": { mode: "reference" },
-	"context-shunt": { mode: "enforce" },
-	"guardian-review": { mode: "enforce", reviewer: { fallbackToSessionModel: false } },
-};
 
 const FILES: Record<string, string> = {
 	"src/a.ts": "export const a = 1;\n".repeat(20),
@@ -55,7 +39,9 @@ export async function timeSession(
 	const harness = await createHarness({
 		extensions,
 		files: FILES,
-		...(extensions.length > 0 ? { config: ALL_FIVE_CONFIG } : {}),
+		models: SUITE_MODELS,
+		// The demo suite's configs: every extension enabled; each call below is one they inspect but let through.
+		...(extensions.length > 0 ? { config: SUITE_CONFIG } : {}),
 	});
 	try {
 		harness.script(...overheadCalls(calls), "done");
