@@ -27,6 +27,8 @@ export function definePackageBuild(entry: Record<string, string>, overrides: Par
 		external: hostPackages,
 		tsconfig: "tsconfig.build.json",
 		removeNodeProtocol: false,
+		// Errors still print; the per-file size listing does not.
+		silent: true,
 		...overrides,
 	};
 }
