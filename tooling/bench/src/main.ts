@@ -1,6 +1,6 @@
 // pnpm bench: runs every workload in one process and writes bench/results.json and bench/results.md.
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { renderMarkdown } from "./report.ts";
 import type { BenchResult } from "./types.ts";
@@ -17,14 +17,15 @@ async function main(argv: string[]): Promise<number> {
 		results.push(await workload.run());
 	}
 	const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-	const outDir = join(repoRoot, "bench");
+	const outAt = argv.indexOf("--out");
+	const outDir = outAt >= 0 && argv[outAt + 1] ? resolve(argv[outAt + 1] as string) : join(repoRoot, "bench");
 	await mkdir(outDir, { recursive: true });
 	const meta = { date: new Date().toISOString(), node: process.version };
 	await writeFile(join(outDir, "results.json"), `${JSON.stringify({ ...meta, results }, null, 2)}\n`);
 	const markdown = renderMarkdown(results, meta);
 	await writeFile(join(outDir, "results.md"), markdown);
 	console.log(`\n${markdown}`);
-	console.log(`wrote ${join("bench", "results.json")} and ${join("bench", "results.md")}`);
+	console.log(`wrote ${join(outDir, "results.json")} and ${join(outDir, "results.md")}`);
 	const failed = results.flatMap((r) => r.checks.filter((c) => !c.passed).map((c) => `${r.id}: ${c.name}`));
 	for (const failure of failed) console.error(`check failed: ${failure}`);
 	return failed.length > 0 ? 1 : 0;

@@ -1,3 +1,9 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "../src/report.ts";
 import { hookOverheadWorkload } from "../src/workloads/hook-overhead.ts";
@@ -33,5 +39,21 @@ describe("pnpm bench", () => {
 		expect(result.checks).toEqual([{ name: "every call ran in both configurations (none blocked)", passed: true }]);
 		const ratio = result.figures.find((f) => f.name.startsWith("session time ratio"));
 		expect(ratio?.value).toBeGreaterThan(0);
+	});
+
+	it("pnpm bench's entry point writes results.json and results.md", async () => {
+		const out = mkdtempSync(join(tmpdir(), "pi-policy-bench-"));
+		try {
+			const benchDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+			const tsx = join(benchDir, "node_modules", "tsx", "dist", "cli.mjs");
+			await promisify(execFile)(process.execPath, [tsx, "src/main.ts", "--only", "stock-context", "--out", out], {
+				cwd: benchDir,
+			});
+			const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as { results: Array<{ id: string }> };
+			expect(results.results.map((r) => r.id)).toEqual(["stock-context"]);
+			expect(readFileSync(join(out, "results.md"), "utf8")).toContain("# pi-policy benchmarks");
+		} finally {
+			rmSync(out, { recursive: true, force: true });
+		}
 	});
 });
