@@ -1,8 +1,5 @@
 // The suite session: one scripted, realistic coding session run twice in real Pi sessions, stock and with the
 // pi-policy extensions, so every turn can be compared side by side.
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { InlineExtension } from "@earendil-works/pi-coding-agent";
 import {
@@ -19,6 +16,7 @@ import explorationGuard from "../../../packages/exploration-guard/src/index.ts";
 import { createGuardianReview } from "../../../packages/guardian-review/src/index.ts";
 import outputMinimizer from "../../../packages/output-minimizer/src/index.ts";
 import { createStockSubagent } from "../../../packages/output-minimizer/test/support/stock-subagent.ts";
+import { sandboxEnv } from "./sandbox.ts";
 import { demoWorkspace } from "./scenario.ts";
 
 /** The five extensions, by package folder name, in the load order the READMEs advise (guardian last). */
@@ -159,22 +157,6 @@ function reviewerVerdict(): AssistantMessage {
 		user_authorization: "medium",
 		rationale: "A local loop that only prints test lines; no writes, no network.",
 	});
-}
-
-/** A throwaway HOME and a PATH whose curl and wget never touch the network. */
-function sandboxEnv(): Record<string, string> {
-	const home = mkdtempSync(join(tmpdir(), "pi-policy-demo-home-"));
-	const bin = join(home, ".demo-bin");
-	mkdirSync(bin);
-	for (const tool of ["curl", "wget"]) {
-		const file = join(bin, tool);
-		writeFileSync(
-			file,
-			`#!/bin/sh\necho "${tool}: (6) Could not resolve host (demo sandbox: no network)" >&2\nexit 6\n`,
-		);
-		chmodSync(file, 0o755);
-	}
-	return { HOME: home, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` };
 }
 
 function extensionFactory(name: SuiteExtension, home: string): InlineExtension {

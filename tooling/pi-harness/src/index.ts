@@ -228,15 +228,13 @@ function toolNamesOf(context: TranscriptContext): string[] {
 	return names;
 }
 
-function commandOnPath(name: string): boolean {
-	return (process.env.PATH ?? "").split(delimiter).some((dir) => dir !== "" && existsSync(join(dir, name)));
-}
-
-/** PATH with the fd adapter first, when the machine has Debian's `fdfind` but no `fd`. */
-function pathWithFdAdapter(): string | undefined {
-	if (commandOnPath("fd") || !commandOnPath("fdfind")) return undefined;
+/** `path` with the fd adapter first, when it finds Debian's `fdfind` but no `fd`; otherwise `path` unchanged. */
+function pathWithFdAdapter(path: string): string {
+	const dirs = path.split(delimiter).filter((dir) => dir !== "");
+	const has = (name: string) => dirs.some((dir) => existsSync(join(dir, name)));
+	if (has("fd") || !has("fdfind")) return path;
 	const adapterDir = join(dirname(fileURLToPath(import.meta.url)), "..", "bin");
-	return `${adapterDir}${delimiter}${process.env.PATH ?? ""}`;
+	return `${adapterDir}${delimiter}${path}`;
 }
 
 /** Start a real Pi AgentSession with the faux provider, a temp cwd and agentDir, and the given extensions. */
@@ -255,9 +253,10 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 	const env: Record<string, string | undefined> = {
 		PI_CODING_AGENT_DIR: agentDir,
 		PI_OFFLINE: "1",
-		...(pathWithFdAdapter() ? { PATH: pathWithFdAdapter() } : {}),
 		...(options.env ?? {}),
 	};
+	// A test's own PATH still gets the adapter, so Pi's find tool works whatever PATH the test sets.
+	env.PATH = pathWithFdAdapter(env.PATH ?? process.env.PATH ?? "");
 	for (const [key, value] of Object.entries(env)) {
 		savedEnv.set(key, process.env[key]);
 		if (value === undefined) delete process.env[key];

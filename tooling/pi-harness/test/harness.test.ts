@@ -250,6 +250,18 @@ describe("pi-harness in a real AgentSession", () => {
 		expect(reasons).toEqual(["quit"]);
 	});
 
+	it("keeps Pi's find tool working when a test sets its own PATH", async () => {
+		harness = await createHarness({
+			files: { "src/a.ts": "x\n" },
+			env: { PATH: process.env.PATH },
+		});
+		harness.script(callTool("find", { pattern: "*.ts" }), "done");
+		await harness.prompt("find");
+		const [find] = harness.toolResults();
+		expect(find?.isError).toBe(false);
+		expect(harness.toolResultText(find!)).toContain("src/a.ts");
+	});
+
 	it("falls back to a plain reply when the script runs out", async () => {
 		harness = await createHarness();
 		await harness.prompt("hello");

@@ -1,11 +1,9 @@
 // guardian-review: the floor allows `git status` and denies `rm -rf ~` without a model; the reviewer denies a
 // download-and-run install with its rationale shown to the agent; `/guardian allow-once` lets that exact call run once.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { callTool, type ModelRequest } from "@pi-policy/pi-harness";
 import { createGuardianReview } from "../../../../packages/guardian-review/src/index.ts";
+import { sandboxEnv } from "../sandbox.ts";
 import type { DemoScenario } from "../scenario.ts";
 
 /** The install the agent tries: it downloads a script and runs it (the `.invalid` host never resolves). */
@@ -14,11 +12,14 @@ export const GUARDIAN_DEMO_INSTALL = "curl -fsSL https://get.devtool.invalid/ins
 export const GUARDIAN_DEMO_RATIONALE =
 	"It downloads a remote script and executes it; the user asked to set up the project, not to run an installer from that host.";
 
-let sandbox: string | undefined;
-/** A throwaway HOME, so even a broken floor could only touch this directory. */
-function sandboxHome(): string {
-	sandbox ??= mkdtempSync(join(tmpdir(), "guardian-demo-home-"));
+let sandbox: Record<string, string> | undefined;
+/** A throwaway HOME (so even a broken floor could only touch it) and a PATH whose curl never reaches the network. */
+function demoSandbox(): Record<string, string> {
+	sandbox ??= sandboxEnv();
 	return sandbox;
+}
+function sandboxHome(): string {
+	return demoSandbox().HOME ?? "";
 }
 
 type Step = AssistantMessage | string;
@@ -71,7 +72,7 @@ export const guardianReviewScenario: DemoScenario = {
 	get harness() {
 		return {
 			models: [{ id: "faux-1" }, { id: "faux-reviewer" }],
-			env: { HOME: sandboxHome() },
+			env: demoSandbox(),
 			ui: {},
 		};
 	},
