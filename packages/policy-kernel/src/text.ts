@@ -65,6 +65,17 @@ export function countLines(s: string): number {
 }
 
 /**
+ * Counts lines the way editors report a file: a final line break ends the last line instead of starting an
+ * empty one. `""` is 0 lines, `"a"` and `"a\n"` are 1, `"a\r\nb"` is 2. LF, CRLF and
+ * CR each count as one break.
+ */
+export function countContentLines(s: string): number {
+	if (typeof s !== "string" || s.length === 0) return 0;
+	const last = s.charCodeAt(s.length - 1);
+	return countLineBreaks(s) + (last === 10 || last === 13 ? 0 : 1);
+}
+
+/**
  * Splits `s` into lines without their terminators; equal to `s.split(/\r\n|\r|\n/)`. A non-string gives `[]`.
  */
 export function splitLines(s: string): string[] {

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
 	boundedSlice,
+	countContentLines,
 	countLineBreaks,
 	countLines,
 	sliceBytes,
@@ -276,3 +277,29 @@ function isPair(text: string, index: number): boolean {
 	const low = text.charCodeAt(index + 1);
 	return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
 }
+
+describe("countContentLines", () => {
+	it.each([
+		["", 0],
+		["a", 1],
+		["a\n", 1],
+		["a\r\n", 1],
+		["a\r", 1],
+		["a\nb", 2],
+		["a\nb\n", 2],
+		["\n", 1],
+		["\n\n", 2],
+	])("counts %j as %i lines", (text, lines) => {
+		expect(countContentLines(text)).toBe(lines);
+	});
+
+	it("is the number of split segments, less an empty one after a final break", () => {
+		fc.assert(
+			fc.property(linedText, (text) => {
+				const segments = text.split(/\r\n|\r|\n/);
+				const expected = text === "" ? 0 : segments.at(-1) === "" ? segments.length - 1 : segments.length;
+				return countContentLines(text) === expected;
+			}),
+		);
+	});
+});

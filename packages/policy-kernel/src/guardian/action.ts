@@ -1,6 +1,6 @@
 // The typed action the reviewer sees: one JSON object per tool call, every string truncated from the middle with
 // an explicit omission marker. Also canonical JSON and the action hash used by verdict reuse and allow-once.
-import { utf8ByteLength } from "../text.js";
+import { splitLines, utf8ByteLength } from "../text.js";
 import { resolveToolPath } from "./paths.js";
 import { sha256Hex } from "./sha256.js";
 
@@ -161,8 +161,7 @@ export function buildReviewAction(
 }
 
 function prefixLines(text: string, prefix: string): string {
-	return text
-		.split(/\r\n|\r|\n/)
+	return splitLines(text)
 		.map((line) => `${prefix} ${line}`)
 		.join("\n");
 }

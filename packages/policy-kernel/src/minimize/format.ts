@@ -1,6 +1,6 @@
 // Small text helpers shared by the minimize module: content text, one-line bounding, line counts, references.
 import { isPlainObject } from "../config.js";
-import { countLineBreaks, sliceBytes, utf8ByteLength } from "../text.js";
+import { countContentLines, sliceBytes, utf8ByteLength } from "../text.js";
 
 /** Joins the text blocks of a tool result or message content (a string is returned as is). Never throws. */
 export function contentToText(content: unknown): string {
@@ -20,15 +20,10 @@ export function nonTextBlocks(content: unknown): unknown[] {
 }
 
 /**
- * Number of lines as an editor or `wc -l` plus an unterminated last line counts them: `""` has 0 lines,
- * `"a"` 1, `"a\n"` 1, `"a\nb"` 2. Breaks are `\r\n`, `\r` and `\n`. This is the convention of pi-subagents'
- * saved-output references, so a reused host reference and one written here agree.
+ * Number of lines by text's `countContentLines` (`""` 0, `"a"` and `"a\n"` 1, `"a\nb"` 2). This is the convention of
+ * pi-subagents' saved-output references, so a reused host reference and one written here agree.
  */
-export function countOutputLines(text: string): number {
-	if (typeof text !== "string" || text.length === 0) return 0;
-	const last = text.charCodeAt(text.length - 1);
-	return countLineBreaks(text) + (last === 10 || last === 13 ? 0 : 1);
-}
+export const countOutputLines: (text: string) => number = countContentLines;
 
 /**
  * Collapses `text` onto one line (breaks and tabs become spaces, control characters are dropped) and bounds

@@ -1,6 +1,7 @@
 // Decides what happens to one delegation tool result: ignore, pass through, bound (output: false) or minimize.
 // Also extracts the delegated children (status, error, output, host-saved file) from pi-subagents' details.
 import { isPlainObject } from "../config.js";
+import { splitLines } from "../text.js";
 import type { OutputMinimizerConfig } from "./config.js";
 import { boundOneLine, contentToText, textBytes } from "./format.js";
 
@@ -156,7 +157,7 @@ function isLaunchReceipt(details: Record<string, unknown> | undefined, results: 
 export function extractFrameLines(text: string): { head: string[]; tail: string[] } {
 	const head: string[] = [];
 	const tail: string[] = [];
-	for (const line of text.split(/\r\n|\r|\n/)) {
+	for (const line of splitLines(text)) {
 		if (head.length + tail.length >= FRAME_LINES_MAX) break;
 		if (HEAD_FRAME_PATTERNS.some((pattern) => pattern.test(line))) head.push(boundOneLine(line, FRAME_LINE_MAX_BYTES));
 		else if (TAIL_FRAME_PATTERNS.some((pattern) => pattern.test(line)))

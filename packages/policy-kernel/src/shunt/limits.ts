@@ -1,18 +1,12 @@
 // context-shunt limit checks: the line convention of tool output, and lines/bytes against the limits.
-import { countLineBreaks, utf8ByteLength } from "../text.js";
+import { countContentLines, utf8ByteLength } from "../text.js";
 import type { ShuntLimits } from "./config.js";
 
 /**
- * Lines of tool output as a reader counts them: one per line break (`\n`, `\r\n` or `\r`), plus one when the
- * text does not end with a break. So `""` has 0 lines, `"a"` and `"a\n"` have 1, `"a\nb"` and `"a\nb\n"` have 2:
- * a 350-line file that ends with a newline is 350 lines. (The kernel's `countLines` would say 351; it counts
- * the empty segment after the final break.) A non-string counts as 0.
+ * Lines of tool output as a reader counts them (text's `countContentLines`): a 350-line file that ends with a
+ * newline is 350 lines, where the kernel's `countLines` would say 351.
  */
-export function countContentLines(s: string): number {
-	if (typeof s !== "string" || s.length === 0) return 0;
-	const last = s.charCodeAt(s.length - 1);
-	return countLineBreaks(s) + (last === 10 || last === 13 ? 0 : 1);
-}
+export { countContentLines };
 
 /** Which pair of limits applies: `full` for a read without offset, `targeted` for everything else. */
 export type LimitScope = "full" | "targeted";

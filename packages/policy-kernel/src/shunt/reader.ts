@@ -8,7 +8,7 @@ import {
 	THINKING_LEVELS,
 	type ThinkingLevel,
 } from "../events.js";
-import { utf8ByteLength } from "../text.js";
+import { splitLines, utf8ByteLength } from "../text.js";
 import { type ShuntError, shuntError } from "./codes.js";
 import type { ReaderModelSource } from "./config.js";
 import { ARTIFACT_ID_PATTERN, READER_RULES, type ShuntMode } from "./constants.js";
@@ -105,7 +105,7 @@ export const READER_SYSTEM_PROMPT = [
 /** The snapshot's lines without terminators, by the {@link countContentLines} convention. */
 export function snapshotLines(snapshot: string): string[] {
 	if (typeof snapshot !== "string" || snapshot.length === 0) return [];
-	const lines = snapshot.split(/\r\n|\r|\n/);
+	const lines = splitLines(snapshot);
 	if (lines.length > countContentLines(snapshot)) lines.pop();
 	return lines;
 }
