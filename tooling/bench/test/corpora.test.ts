@@ -147,6 +147,16 @@ describe("replay corpora", () => {
 			systems.size + new Set(loadPeerSafetyCases().map((row) => row.source.split(":")[0])).size,
 		);
 	});
+	it("the row counts SOURCES.md states for each file are the files' real counts", () => {
+		const stated = (file: string): number => {
+			const match = sourcesText.match(new RegExp(`\\| \`${file.replace(".", "\\.")}\` \\| ([0-9,]+) `));
+			expect(match, `SOURCES.md states no count for ${file}`).not.toBeNull();
+			return Number((match?.[1] ?? "").replaceAll(",", ""));
+		};
+		expect(stated(corpusNames.agentBashCommands)).toBe(loadAgentBashCommands().length);
+		expect(stated(corpusNames.agentToolCalls)).toBe(loadAgentToolCalls().length);
+		expect(stated(corpusNames.peerSafetyCases)).toBe(loadPeerSafetyCases().length);
+	});
 });
 
 describe("corpora loader", () => {
