@@ -157,6 +157,21 @@ describe("replay corpora", () => {
 		expect(stated(corpusNames.agentToolCalls)).toBe(loadAgentToolCalls().length);
 		expect(stated(corpusNames.peerSafetyCases)).toBe(loadPeerSafetyCases().length);
 	});
+
+	it("the safe/dangerous counts SOURCES.md gives per peer project are the file's real counts", () => {
+		const real = new Map<string, { safe: number; dangerous: number }>();
+		for (const row of loadPeerSafetyCases()) {
+			const repo = row.source.split(":")[0] ?? "";
+			const counts = real.get(repo) ?? { safe: 0, dangerous: 0 };
+			counts[row.expect]++;
+			real.set(repo, counts);
+		}
+		const stated = new Map<string, { safe: number; dangerous: number }>();
+		for (const match of sourcesText.matchAll(/^\| ([A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+)[^|]* \| (\d+) \| (\d+) \|$/gm)) {
+			stated.set(match[1] ?? "", { safe: Number(match[2]), dangerous: Number(match[3]) });
+		}
+		expect(stated).toEqual(real);
+	});
 });
 
 describe("corpora loader", () => {
