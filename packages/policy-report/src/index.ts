@@ -2,7 +2,7 @@
 // audit entry, and opt-in OpenTelemetry export of audit events. A thin shell over @pi-policy/policy-kernel/report.
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Text } from "@earendil-works/pi-tui";
-import { AUDIT_CHANNEL, AUDIT_ENTRY_TYPE, type AuditExt } from "@pi-policy/policy-kernel/audit";
+import { AUDIT_CHANNEL, AUDIT_ENTRY_TYPE, type AuditEntryV1, type AuditExt } from "@pi-policy/policy-kernel/audit";
 import { decodeEventPayload } from "@pi-policy/policy-kernel/events";
 import { loadPolicyConfig, loadPolicyConfigSync } from "@pi-policy/policy-kernel/host";
 import {
@@ -19,6 +19,9 @@ import { startTelemetryExport, type TelemetryExport } from "./telemetry.js";
 import { PolicyViewComponent } from "./view.js";
 
 export { PolicyViewComponent } from "./view.js";
+
+/** Audit events kept for telemetry while this extension's session_start is still deciding. */
+export const MAX_EARLY_EVENTS = 256;
 
 /** The command that shows the view. */
 export const POLICY_COMMAND = "policy";
@@ -65,6 +68,9 @@ export function registerPolicyReport(pi: ExtensionAPI, options: PolicyReportOpti
 	let live = 0;
 	let telemetry: TelemetryExport | undefined;
 	let rendererRegistered = false;
+	// Extensions loaded earlier write their first entries (e.g. `activated`) in their own session_start, before this
+	// one has decided on telemetry: those wait here (bounded) and are exported once it starts.
+	let early: AuditEntryV1[] | undefined = [];
 
 	const safely = (what: string, run: () => void) => {
 		try {
@@ -107,7 +113,8 @@ export function registerPolicyReport(pi: ExtensionAPI, options: PolicyReportOpti
 				const decoded = decodeEventPayload(AUDIT_CHANNEL, payload);
 				if (!decoded.ok) return;
 				live++;
-				telemetry?.record(decoded.value);
+				if (telemetry) telemetry.record(decoded.value);
+				else if (early !== undefined && early.length < MAX_EARLY_EVENTS) early.push(decoded.value);
 			} catch {
 				// A bad payload never reaches the sender.
 			}
@@ -115,6 +122,8 @@ export function registerPolicyReport(pi: ExtensionAPI, options: PolicyReportOpti
 	});
 
 	pi.on("session_start", async (_event, ctx) => {
+		const waiting = early ?? [];
+		early = undefined;
 		try {
 			const layers = await loadPolicyConfig({
 				name: POLICY_REPORT_NAME,
@@ -134,9 +143,11 @@ export function registerPolicyReport(pi: ExtensionAPI, options: PolicyReportOpti
 				telemetry = startTelemetryExport({
 					sessionHash: hashSessionId(ctx.sessionManager.getSessionId()),
 					exportIntervalMs: config.telemetry.exportIntervalMs,
+					env,
 					...(env.OTEL_SERVICE_NAME ? { serviceName: env.OTEL_SERVICE_NAME } : {}),
 					onDropped: (message) => diagnose(message),
 				});
+				for (const entry of waiting) telemetry.record(entry);
 			}
 		} catch {
 			say(ctx, "policy-report: could not start; /policy still works, telemetry is off", "warning");

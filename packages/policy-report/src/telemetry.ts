@@ -52,9 +52,14 @@ export interface TelemetryExportOptions {
 	readonly serviceName?: string;
 	/** Called once per failed batch with a fixed message (no endpoint, no error text). */
 	readonly onDropped?: (message: string) => void;
+	/** The environment, for the OTLP timeout variables. Default none (the SDK itself reads the rest). */
+	readonly env?: Readonly<Record<string, string | undefined>>;
 	/** Replaces the OTLP log exporter (tests). */
 	readonly logExporter?: LogRecordExporter;
 }
+
+/** The per-batch export timeout used when no OTEL_EXPORTER_OTLP_*TIMEOUT variable is set. */
+export const DEFAULT_EXPORT_TIMEOUT_MS = 2000;
 
 /** How long {@link TelemetryExport.shutdown} waits by default. */
 export const TELEMETRY_SHUTDOWN_TIMEOUT_MS = 3000;
@@ -71,13 +76,20 @@ export function startTelemetryExport(options: TelemetryExportOptions): Telemetry
 			// Diagnostics are best effort.
 		}
 	};
-	const logs = countingLogExporter(options.logExporter ?? new OTLPLogExporter(), {
+	const env = options.env ?? {};
+	// The SDK's default export timeout is 10 s, and it retries a refused connection until then; a session ends
+	// sooner, so unless OTEL_EXPORTER_OTLP_[LOGS_|METRICS_]TIMEOUT says otherwise, batches give up after 2 s.
+	const timeout = (signal: "LOGS" | "METRICS") =>
+		env.OTEL_EXPORTER_OTLP_TIMEOUT || env[`OTEL_EXPORTER_OTLP_${signal}_TIMEOUT`]
+			? {}
+			: { timeoutMillis: DEFAULT_EXPORT_TIMEOUT_MS };
+	const logs = countingLogExporter(options.logExporter ?? new OTLPLogExporter(timeout("LOGS")), {
 		sent: (n) => {
 			exported += n;
 		},
 		failed: () => drop("log"),
 	});
-	const metrics = countingMetricExporter(new OTLPMetricExporter(), () => drop("metric"));
+	const metrics = countingMetricExporter(new OTLPMetricExporter(timeout("METRICS")), () => drop("metric"));
 	const resource = resourceFromAttributes({ "service.name": options.serviceName ?? "pi-policy" });
 	const loggerProvider = new LoggerProvider({
 		resource,
@@ -122,9 +134,10 @@ export function startTelemetryExport(options: TelemetryExportOptions): Telemetry
 					timer = setTimeout(resolve, timeoutMs);
 					timer.unref?.();
 				});
-				const flush = Promise.allSettled([loggerProvider.shutdown(), meterProvider.shutdown()]).then(() => undefined);
-				await Promise.race([flush, deadline]);
+				const flush = Promise.allSettled([loggerProvider.shutdown(), meterProvider.shutdown()]).then(() => true);
+				const finished = await Promise.race([flush, deadline.then(() => false)]);
 				if (timer) clearTimeout(timer);
+				if (!finished) drop("shutdown");
 			})().catch(() => undefined);
 			return stopped;
 		},

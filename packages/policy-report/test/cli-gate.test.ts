@@ -71,7 +71,8 @@ describe("exploration gate over a generated corpus", () => {
 			"handler-exceptions",
 			"blocked-other-tools",
 		]);
-		for (const criterion of report.gate.criteria) expect(Object.keys(criterion)).toEqual(["id", "pass", "value", "threshold"]);
+		for (const criterion of report.gate.criteria)
+			expect(Object.keys(criterion)).toEqual(["id", "pass", "value", "threshold"]);
 		expect(failing(report)).toEqual([]);
 		expect(report.gate.pass).toBe(true);
 		const value = (id: string) => report.gate.criteria.find((c) => c.id === id)?.value;

@@ -47,12 +47,21 @@ async function startSession(options: { ui: boolean; config?: Record<string, unkn
 	const handles: PolicyReportHandle[] = [];
 	const rendered: Rendered[] = [];
 	const report = (pi: ExtensionAPI) => {
-		handles.push(registerPolicyReport(pi, { print: (text) => printed.push(text), onDiagnostic: (m) => printed.push(m) }));
+		handles.push(
+			registerPolicyReport(pi, { print: (text) => printed.push(text), onDiagnostic: (m) => printed.push(m) }),
+		);
 	};
 	const custom = (factory: unknown) => {
-		const component = (factory as (tui: unknown, theme: unknown, kb: unknown, done: () => void) => {
-			render(width: number): string[];
-		})(undefined, dimTheme, undefined, () => {});
+		const component = (
+			factory as (
+				tui: unknown,
+				theme: unknown,
+				kb: unknown,
+				done: () => void,
+			) => {
+				render(width: number): string[];
+			}
+		)(undefined, dimTheme, undefined, () => {});
 		rendered.push({ wide: component.render(100), narrow: component.render(40) });
 		return undefined;
 	};
@@ -89,7 +98,13 @@ async function writeSessionFile(harness: Harness): Promise<string> {
 	const dir = await mkdtemp(join(tmpdir(), "policy-report-session-"));
 	temp.push(dir);
 	const manager = harness.session.sessionManager;
-	const header = { type: "session", version: 3, id: manager.getSessionId(), timestamp: new Date().toISOString(), cwd: harness.cwd };
+	const header = {
+		type: "session",
+		version: 3,
+		id: manager.getSessionId(),
+		timestamp: new Date().toISOString(),
+		cwd: harness.cwd,
+	};
 	const path = join(dir, "session.jsonl");
 	await writeFile(path, `${[header, ...manager.getEntries()].map((line) => JSON.stringify(line)).join("\n")}\n`);
 	return path;
@@ -109,7 +124,9 @@ async function reportJson(paths: string[]) {
 }
 
 function notifications(harness: Harness): string[] {
-	return (harness.ui?.notifications() ?? []).map((n) => (typeof n === "string" ? n : String((n as { message?: unknown }).message)));
+	return (harness.ui?.notifications() ?? []).map((n) =>
+		typeof n === "string" ? n : String((n as { message?: unknown }).message),
+	);
 }
 
 function number(text: string, pattern: RegExp): number {
@@ -171,9 +188,9 @@ describe("policy-report in a real session with exploration-guard and context-shu
 		await harness.prompt("Look around the project.");
 		await harness.command("/policy");
 		const text = printed.join("\n");
-		const warned = harness.entries<{ ext: string; event: string }>("pi-policy.audit").filter(
-			(e) => e.ext === "exploration-guard" && e.event === "warned",
-		).length;
+		const warned = harness
+			.entries<{ ext: string; event: string }>("pi-policy.audit")
+			.filter((e) => e.ext === "exploration-guard" && e.event === "warned").length;
 		expect(warned).toBeGreaterThan(0);
 		expect(text).toContain("exploration-guard: active (mode warn)");
 		expect(text).toContain(`nudges ${warned}`);

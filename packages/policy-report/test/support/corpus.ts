@@ -66,10 +66,31 @@ export function generateGateSessions(options: GateCorpusOptions = {}): Generated
 		}
 		if (i < bypass) add(guard("user-allow", { state: "tracking", counters: { userAllowed: 0 } }));
 		if (i < (options.handlerErrors ?? 0)) add(guard("handler-error"));
-		add({ v: 1, ext: "context-shunt", event: "bounded", mode: "enforce", category: "bash", counters: { bytes: 40_000 + i, lines: 900 } });
+		add({
+			v: 1,
+			ext: "context-shunt",
+			event: "bounded",
+			mode: "enforce",
+			category: "bash",
+			counters: { bytes: 40_000 + i, lines: 900 },
+		});
 		add({ v: 1, ext: "guardian-review", event: "allowed", mode: "enforce", state: "armed", category: "floor" });
-		add({ v: 1, ext: "guardian-review", event: i % 4 === 0 ? "denied" : "allowed", mode: "enforce", state: "armed", category: "reviewer" });
-		add({ v: 1, ext: "output-minimizer", event: "minimized", mode: "reference", category: "single", counters: { bytesKeptOutTotal: 10_000, referencesTotal: 1 } });
+		add({
+			v: 1,
+			ext: "guardian-review",
+			event: i % 4 === 0 ? "denied" : "allowed",
+			mode: "enforce",
+			state: "armed",
+			category: "reviewer",
+		});
+		add({
+			v: 1,
+			ext: "output-minimizer",
+			event: "minimized",
+			mode: "reference",
+			category: "single",
+			counters: { bytesKeptOutTotal: 10_000, referencesTotal: 1 },
+		});
 		sessions.push({ id: `gate-${String(i).padStart(4, "0")}-user${i % users}`, user: i % users, records });
 	}
 	for (let c = 0; c < (options.childActivations ?? 0); c++) {
@@ -107,7 +128,13 @@ function filler(bytes: number, seed: number, time: string): string[] {
 export function sessionFileLines(session: GeneratedSession, fillerBytes = 0): string[] {
 	const first = session.records[0]?.time ?? 0;
 	const lines = [
-		JSON.stringify({ type: "session", version: 3, id: session.id, timestamp: new Date(first).toISOString(), cwd: "/work/project" }),
+		JSON.stringify({
+			type: "session",
+			version: 3,
+			id: session.id,
+			timestamp: new Date(first).toISOString(),
+			cwd: "/work/project",
+		}),
 	];
 	const perEntry = session.records.length > 0 ? Math.ceil(fillerBytes / session.records.length) : fillerBytes;
 	session.records.forEach(({ entry, time }, i) => {
@@ -153,10 +180,12 @@ export function otlpLines(sessions: readonly GeneratedSession[]): string[] {
 								timeUnixNano: `${BigInt(time) * 1_000_000n}`,
 								severityText: "INFO",
 								body: { stringValue: `${entry.ext} ${entry.event}` },
-								attributes: Object.entries(auditLogAttributes(entry, hashSessionId(session.id))).map(([key, value]) => ({
-									key,
-									value: typeof value === "number" ? { intValue: String(value) } : { stringValue: value },
-								})),
+								attributes: Object.entries(auditLogAttributes(entry, hashSessionId(session.id))).map(
+									([key, value]) => ({
+										key,
+										value: typeof value === "number" ? { intValue: String(value) } : { stringValue: value },
+									}),
+								),
 							})),
 						},
 					],
