@@ -1,8 +1,8 @@
 // pi-policy-report: a report over many Pi sessions (session files, or OTLP/JSON lines from a Collector's file
 // exporter): per extension, per day, and exploration-guard's go/no-go gate. Exit 0 unless usage or input is bad.
 import { writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
 import { join } from "node:path";
-import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import {
 	createReport,
 	finishReport,
@@ -24,6 +24,22 @@ extension and per day with the exploration gate. Only enums and counts are shown
   --since X     only entries at or after X: a duration (14d, 12h, 30m) before now, or a date/time
   --until X     only entries at or before X (same forms)
   -h, --help    this text`;
+
+/**
+ * Pi's agent directory: the host's own `getAgentDir()` when Pi is installed next to this package (it honours
+ * `PI_CODING_AGENT_DIR`), else `PI_CODING_AGENT_DIR` or Pi's documented default, so `npx` works without Pi.
+ */
+export async function defaultAgentDir(
+	env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<string> {
+	try {
+		const host = (await import("@earendil-works/pi-coding-agent")) as { getAgentDir?: () => string };
+		if (typeof host.getAgentDir === "function") return host.getAgentDir();
+	} catch {
+		// Pi is not installed here: use its documented location.
+	}
+	return env.PI_CODING_AGENT_DIR || join(homedir(), ".pi", "agent");
+}
 
 /** Parsed arguments. */
 export interface CliArgs {
@@ -115,7 +131,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<{ code
 		io.stdout(`${USAGE}\n`);
 		return { code: 0 };
 	}
-	const inputs = args.inputs.length > 0 ? args.inputs : [join(getAgentDir(), "sessions")];
+	const inputs = args.inputs.length > 0 ? args.inputs : [join(await defaultAgentDir(), "sessions")];
 	let files: Awaited<ReturnType<typeof resolveInputs>>;
 	try {
 		files = await resolveInputs(inputs);
