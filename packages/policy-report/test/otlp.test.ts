@@ -150,6 +150,7 @@ describe("OpenTelemetry export", () => {
 				done({ code: 0 });
 			},
 			shutdown: async () => {},
+			forceFlush: async () => {},
 		};
 		const local = startTelemetryExport({ sessionHash: hash, exportIntervalMs: 60_000, logExporter: memory });
 		for (const entry of run.entries) local.record(entry);
