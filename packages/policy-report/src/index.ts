@@ -4,7 +4,7 @@ import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@e
 import { Text } from "@earendil-works/pi-tui";
 import { AUDIT_CHANNEL, AUDIT_ENTRY_TYPE, type AuditEntryV1, type AuditExt } from "@pi-policy/policy-kernel/audit";
 import { decodeEventPayload } from "@pi-policy/policy-kernel/events";
-import { loadPolicyConfig, loadPolicyConfigSync } from "@pi-policy/policy-kernel/host";
+import { createAuditWriter, createPolicyConfig } from "@pi-policy/policy-kernel/host";
 import {
 	buildSessionView,
 	formatAuditEntryLine,
@@ -13,7 +13,8 @@ import {
 	isTelemetryEnabled,
 	POLICY_REPORT_NAME,
 	type PolicyReportConfig,
-	resolvePolicyReportLayers,
+	PolicyReportConfigSchema,
+	resolvePolicyReportConfig,
 } from "@pi-policy/policy-kernel/report";
 import { startTelemetryExport, type TelemetryExport } from "./telemetry.js";
 import { PolicyViewComponent } from "./view.js";
@@ -94,18 +95,20 @@ export function registerPolicyReport(pi: ExtensionAPI, options: PolicyReportOpti
 		});
 	};
 
-	// The global file decides at load time whether the renderer is registered; a trusted project file may turn it
-	// on at session_start.
-	safely("config", () => {
-		const layers = loadPolicyConfigSync({
-			name: POLICY_REPORT_NAME,
-			cwd: process.cwd(),
-			isProjectTrusted: false,
-			...(agentDir ? { agentDir } : {}),
-		});
-		const resolved = resolvePolicyReportLayers(layers);
-		if (resolved.ok && resolved.value.entryRenderer) registerRenderer();
+	// One config lifecycle (policy-kernel/host): the global file decides at load time whether the renderer is
+	// registered; a trusted project file may turn it on at session_start, but never telemetry (locked).
+	const lifecycle = createPolicyConfig(pi, {
+		name: POLICY_REPORT_NAME,
+		failure: "open",
+		schema: PolicyReportConfigSchema,
+		projectLayer: { locked: ["telemetry"] },
+		resolve: resolvePolicyReportConfig,
+		enabled: () => true,
+		onDiagnostic: diagnose,
+		...(agentDir ? { agentDir } : {}),
 	});
+	const audit = createAuditWriter(pi, POLICY_REPORT_NAME, { onDiagnostic: diagnose });
+	if (lifecycle.startup.config?.entryRenderer === true) safely("renderer", registerRenderer);
 
 	safely("bus", () => {
 		pi.events.on(AUDIT_CHANNEL, (payload: unknown) => {
@@ -125,19 +128,10 @@ export function registerPolicyReport(pi: ExtensionAPI, options: PolicyReportOpti
 		const waiting = early ?? [];
 		early = undefined;
 		try {
-			const layers = await loadPolicyConfig({
-				name: POLICY_REPORT_NAME,
-				cwd: ctx.cwd,
-				isProjectTrusted: () => ctx.isProjectTrusted(),
-				...(agentDir ? { agentDir } : {}),
-			});
-			const resolved = resolvePolicyReportLayers(layers);
-			if (!resolved.ok) {
-				config = undefined;
-				say(ctx, `policy-report: ${resolved.error}; renderer and telemetry stay off`, "warning");
-				return;
-			}
-			config = resolved.value;
+			const session = await lifecycle.load(ctx);
+			config = session.config;
+			// An invalid file: the lifecycle wrote the audit entry and the one notification; only extras stay off.
+			if (config === undefined) return;
 			if (config.entryRenderer) registerRenderer();
 			if (telemetry === undefined && isTelemetryEnabled(config, env)) {
 				telemetry = startTelemetryExport({
@@ -161,6 +155,13 @@ export function registerPolicyReport(pi: ExtensionAPI, options: PolicyReportOpti
 			try {
 				await running.shutdown(options.telemetryShutdownMs);
 				lastTelemetry = running.stats();
+				if (lastTelemetry.dropped > 0) {
+					audit.write({
+						event: "telemetry-dropped",
+						mode: "telemetry-on",
+						counters: { batches: lastTelemetry.dropped },
+					});
+				}
 			} catch {
 				// Shutdown is bounded and best effort.
 			}

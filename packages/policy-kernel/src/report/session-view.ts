@@ -58,6 +58,7 @@ export interface SessionViewInput {
 }
 
 const e = (summary: AuditExtSummary | undefined, name: string) => summary?.events[name] ?? 0;
+const counterSum = (summary: AuditExtSummary | undefined, name: string) => summary?.counterSums[name] ?? 0;
 const max = (summary: AuditExtSummary | undefined, name: string) => summary?.counterMax[name] ?? 0;
 
 /**
@@ -105,6 +106,8 @@ export function extensionFacts(ext: AuditExt, s: AuditExtSummary | undefined, sh
 				{ label: "validation recoveries", value: e(s, "validation-recovered") },
 				...common,
 			];
+		case "policy-report":
+			return [{ label: "telemetry batches dropped", value: counterSum(s, "batches") }, ...common];
 		case "guardian-review":
 			return [
 				...guardianDecisionFacts(s),
