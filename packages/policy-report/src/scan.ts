@@ -3,7 +3,6 @@
 import { createReadStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
-import { createInterface } from "node:readline";
 import {
 	addSessionToReport,
 	classifySessionLine,
@@ -13,6 +12,21 @@ import {
 	type ReportState,
 	readOtlpLogsLine,
 } from "@pi-policy/policy-kernel/report";
+
+/**
+ * Whether a line may be a session header, a pi-policy audit entry or OTLP data; only those are parsed. A message
+ * or tool result that merely quotes one of these words is parsed too, and then classified as another entry.
+ */
+export function mayMatter(line: string): boolean {
+	return line.includes('"pi-policy.audit"') || line.includes('"session"') || line.includes('"resource');
+}
+
+/** A cheap shape check for lines that are not parsed: one JSON object (trailing whitespace allowed). */
+export function looksLikeJsonObject(line: string): boolean {
+	let end = line.length - 1;
+	while (end > 0 && (line.charCodeAt(end) === 32 || line.charCodeAt(end) === 9 || line.charCodeAt(end) === 13)) end--;
+	return line.charCodeAt(0) === 123 && line.charCodeAt(end) === 125;
+}
 
 /** A file to read and its size (for the progress bar). */
 export interface InputFile {
@@ -128,84 +142,122 @@ export async function scanFiles(
 	return unreadable;
 }
 
+/**
+ * Reads a file as UTF-8 and calls `onLine` for each line, synchronously within each chunk, so a line's string
+ * dies young. A line longer than {@link MAX_LINE_CHARS} is passed as `undefined` (to be counted, not kept).
+ * Resolves `false` when the file could not be read.
+ */
+export async function forEachLine(
+	path: string,
+	onLine: (line: string | undefined) => void,
+	onProgress?: (bytes: number) => void,
+): Promise<boolean> {
+	const stream = createReadStream(path, { encoding: "utf8", highWaterMark: 64 * 1024 });
+	let carry = "";
+	let overlong = false;
+	let read = 0;
+	try {
+		for await (const chunk of stream as AsyncIterable<string>) {
+			read += chunk.length;
+			let start = 0;
+			let newline = chunk.indexOf("\n", start);
+			while (newline !== -1) {
+				const piece = chunk.slice(start, newline);
+				if (overlong) onLine(undefined);
+				else onLine(carry.length > 0 ? carry + piece : piece);
+				carry = "";
+				overlong = false;
+				start = newline + 1;
+				newline = chunk.indexOf("\n", start);
+			}
+			if (!overlong && start < chunk.length) {
+				carry = carry.length > 0 ? carry + chunk.slice(start) : chunk.slice(start);
+				if (carry.length > MAX_LINE_CHARS) {
+					carry = "";
+					overlong = true;
+				}
+			}
+			onProgress?.(read);
+		}
+	} catch {
+		return false;
+	}
+	if (overlong) onLine(undefined);
+	else if (carry.length > 0) onLine(carry);
+	return true;
+}
+
 async function scanFile(
 	state: ReportState,
 	file: InputFile,
 	otlpSessions: Map<string, ReportRecord[]>,
 	onProgress: (bytes: number) => void,
 ): Promise<boolean> {
-	const stream = createReadStream(file.path, { encoding: "utf8", highWaterMark: 256 * 1024 });
-	const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
 	let sessionId: string | undefined;
 	let sawHeader = false;
 	let unknownHeader = false;
 	let records: ReportRecord[] = [];
-	let lineNo = 0;
-	let read = 0;
-	let failed = false;
-	stream.on("error", () => {
-		failed = true;
-	});
-	try {
-		for await (const line of lines) {
-			read += line.length + 1;
-			if (++lineNo % 2048 === 0) onProgress(Math.min(read, file.bytes));
-			if (unknownHeader) continue;
-			if (line.length === 0) continue;
-			if (line.length > MAX_LINE_CHARS) {
-				state.skipped.lines++;
-				continue;
-			}
-			let value: unknown;
-			try {
-				value = JSON.parse(line);
-			} catch {
-				state.skipped.lines++;
-				continue;
-			}
-			if (isOtlpLine(value)) {
-				const result = readOtlpLogsLine(value);
-				state.skipped.lines += result.invalid + result.unknownVersion;
-				for (const record of result.records) {
-					let list = otlpSessions.get(record.sessionHash);
-					if (list === undefined) {
-						list = [];
-						otlpSessions.set(record.sessionHash, list);
-					}
-					list.push({ entry: record.entry, time: record.time });
-				}
-				continue;
-			}
-			const classified = classifySessionLine(value);
-			switch (classified.kind) {
-				case "header":
-					if (sawHeader) {
-						// A second header: a new session in the same stream.
-						addSessionToReport(state, hashSessionId(sessionId ?? file.path), records);
-						records = [];
-					}
-					sawHeader = true;
-					sessionId = classified.sessionId;
-					if (!classified.known) {
-						unknownHeader = true;
-						state.skipped.files++;
-						records = [];
-					}
-					break;
-				case "audit":
-					records.push({ entry: classified.entry, time: classified.time });
-					break;
-				case "skip":
-					state.skipped.lines++;
-					break;
-				default:
-					break;
-			}
+	const onLine = (raw: string | undefined) => {
+		if (unknownHeader) return;
+		if (raw === undefined) {
+			state.skipped.lines++;
+			return;
 		}
-	} catch {
-		failed = true;
-	}
-	if (failed) {
+		const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+		if (line.length === 0) return;
+		if (!mayMatter(line)) {
+			// Most lines are messages and tool results: not parsed, only checked for the shape of one JSON object.
+			if (!looksLikeJsonObject(line)) state.skipped.lines++;
+			return;
+		}
+		let value: unknown;
+		try {
+			value = JSON.parse(line);
+		} catch {
+			state.skipped.lines++;
+			return;
+		}
+		if (isOtlpLine(value)) {
+			const result = readOtlpLogsLine(value);
+			state.skipped.lines += result.invalid + result.unknownVersion;
+			for (const record of result.records) {
+				let list = otlpSessions.get(record.sessionHash);
+				if (list === undefined) {
+					list = [];
+					otlpSessions.set(record.sessionHash, list);
+				}
+				list.push({ entry: record.entry, time: record.time });
+			}
+			return;
+		}
+		const classified = classifySessionLine(value);
+		switch (classified.kind) {
+			case "header":
+				if (sawHeader) {
+					// A second header: a new session in the same stream.
+					addSessionToReport(state, hashSessionId(sessionId ?? file.path), records);
+					records = [];
+				}
+				sawHeader = true;
+				sessionId = classified.sessionId;
+				if (!classified.known) {
+					unknownHeader = true;
+					state.skipped.files++;
+					records = [];
+				}
+				break;
+			case "audit":
+				records.push({ entry: classified.entry, time: classified.time });
+				break;
+			case "skip":
+				state.skipped.lines++;
+				break;
+			default:
+				break;
+		}
+	};
+	const readable = await forEachLine(file.path, onLine, (chars) => onProgress(Math.min(chars, file.bytes)));
+	if (!readable) {
 		state.skipped.files++;
 		return false;
 	}
