@@ -34,6 +34,7 @@ export const SUITE_COMMANDS: Readonly<Record<string, AuditExt>> = Object.freeze(
 	"context-shunt": "context-shunt",
 	delegate: "delegation-policy",
 	guardian: "guardian-review",
+	policy: "policy-report",
 });
 
 /** Options of {@link registerPolicyReport}; the defaults are what Pi uses. */
