@@ -27,6 +27,9 @@ export const MAX_EARLY_EVENTS = 256;
 /** The command that shows the view. */
 export const POLICY_COMMAND = "policy";
 
+/** The usage line for unknown arguments (never echoes them). */
+export const POLICY_USAGE = "Usage: /policy (the view) | /policy status (policy-report's own config state)";
+
 /** Each suite extension's slash command: a registered command says the extension is loaded. */
 export const SUITE_COMMANDS: Readonly<Record<string, AuditExt>> = Object.freeze({
 	"exploration-guard": "exploration-guard",
@@ -214,11 +217,21 @@ export function registerPolicyReport(pi: ExtensionAPI, options: PolicyReportOpti
 		await ctx.ui.custom<void>((_tui, theme, _keybindings, done) => new PolicyViewComponent(view, theme, () => done()));
 	};
 
+	const statusText = (): string => {
+		const line = lifecycle.statusLine();
+		if (line !== undefined) return `policy-report: ${line}`;
+		const renderer = config?.entryRenderer === true || rendererRegistered ? "on" : "off";
+		return `policy-report: active (entry renderer ${renderer}, telemetry ${telemetry ? "on" : "off"})`;
+	};
+
 	pi.registerCommand(POLICY_COMMAND, {
-		description: "One view of this session across every loaded pi-policy extension",
-		handler: async (_args, ctx) => {
+		description: "One view of this session across every loaded pi-policy extension: /policy [status]",
+		handler: async (args, ctx) => {
 			try {
-				await showView(ctx);
+				const action = typeof args === "string" ? args.trim() : "";
+				if (action === "") await showView(ctx);
+				else if (action === "status") say(ctx, statusText(), "info");
+				else say(ctx, POLICY_USAGE, "warning");
 			} catch {
 				say(ctx, "policy-report: /policy failed: internal error", "warning");
 			}
