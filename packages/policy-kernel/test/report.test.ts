@@ -397,6 +397,7 @@ describe("session view and renderings", () => {
 		expect(text).toContain("delegation-policy: not loaded");
 		expect(text).toContain("context-shunt: inactive (mode off)");
 		expect(text).toContain("artifacts 1");
+		expect(text).toContain("3 live events");
 	});
 
 	it.each([

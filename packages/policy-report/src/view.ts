@@ -37,7 +37,7 @@ export class PolicyViewComponent implements Component {
 		push(
 			t.fg(
 				"muted",
-				`${this.view.entries} audit entries · kept out of context ${this.view.bytesKeptOut} bytes (~${this.view.approxTokensKeptOut} tokens)`,
+				`${this.view.entries} audit entries · ${this.view.liveEvents} live events · kept out of context ${this.view.bytesKeptOut} bytes (~${this.view.approxTokensKeptOut} tokens)`,
 			),
 		);
 		for (const ext of this.view.extensions) {

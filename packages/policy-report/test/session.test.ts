@@ -196,6 +196,10 @@ describe("policy-report in a real session with exploration-guard and context-shu
 		expect(text).toContain(`nudges ${warned}`);
 		expect(text).toContain("context-shunt: active (mode enforce)");
 		expect(text).toContain("guardian-review: not loaded");
+		// Every entry also reached /policy live over pi-policy:audit (the listener starts in the factory).
+		const entries = harness.entries("pi-policy.audit").length;
+		expect(text).toContain(`pi-policy: ${entries} audit entries this session`);
+		expect(text).toContain(`· ${entries} live events`);
 		expect(text).toMatch(/kept out of context: \d+ bytes \(~\d+ tokens\)/);
 		displayed.push(text);
 	});

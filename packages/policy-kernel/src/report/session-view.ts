@@ -187,7 +187,8 @@ export function formatSessionView(view: SessionView): string[] {
 	const lines = [
 		`pi-policy: ${view.entries} audit entries this session` +
 			(view.invalidEntries > 0 ? ` (${view.invalidEntries} invalid, skipped)` : "") +
-			` · kept out of context: ${view.bytesKeptOut} bytes (~${view.approxTokensKeptOut} tokens)`,
+			` · kept out of context: ${view.bytesKeptOut} bytes (~${view.approxTokensKeptOut} tokens)` +
+			` · ${view.liveEvents} live events`,
 	];
 	for (const ext of view.extensions) {
 		const state = !ext.loaded ? "not loaded" : ext.active ? "active" : "inactive";
