@@ -93,10 +93,21 @@ async function runSession(env: Record<string, string | undefined>) {
 	await harness.prompt("Look around.");
 	const promptMs = performance.now() - started;
 	const entries = harness.entries<AuditEntryV1>("pi-policy.audit");
-	const results = harness.toolResults().map((r) => harness.toolResultText(r).length);
+	// Per tool result: the tool and whether it failed (the texts carry per-run temp paths and artifact ids).
+	const results = harness.toolResults().map((r) => `${r.toolName}:${r.isError ? "error" : "ok"}`);
 	const sessionId = harness.session.sessionManager.getSessionId();
 	await harness.shutdown();
-	return { harness, diagnostics, handle: handles[0] as PolicyReportHandle, entries, results, sessionId, promptMs };
+	const afterShutdown = harness.entries<AuditEntryV1>("pi-policy.audit").slice(entries.length);
+	return {
+		harness,
+		diagnostics,
+		handle: handles[0] as PolicyReportHandle,
+		entries,
+		afterShutdown,
+		results,
+		sessionId,
+		promptMs,
+	};
 }
 
 interface WireRecord {
@@ -201,6 +212,7 @@ describe("OpenTelemetry export", () => {
 			PI_POLICY_ENABLE_TELEMETRY: "1",
 			OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
 		});
+		expect(on.results).toHaveLength(5);
 		expect(on.results).toEqual(off.results);
 		expect(on.entries.map((e) => e.event)).toEqual(off.entries.map((e) => e.event));
 		const stats = on.handle.telemetry();
@@ -210,5 +222,16 @@ describe("OpenTelemetry export", () => {
 			on.diagnostics.some((m) => /^policy-report: telemetry (log|metric) batch dropped \(\d+ so far\)$/.test(m)),
 		).toBe(true);
 		expect(on.diagnostics.join("\n")).not.toContain(String(port));
+		// The drop is also on record: one telemetry-dropped audit entry at session_shutdown, counts only.
+		expect(on.afterShutdown).toEqual([
+			{
+				v: 1,
+				ext: "policy-report",
+				event: "telemetry-dropped",
+				mode: "telemetry-on",
+				counters: { batches: stats?.dropped },
+			},
+		]);
+		expect(off.afterShutdown).toEqual([]);
 	});
 });
