@@ -138,7 +138,8 @@ describe("real pi CLI sessions", () => {
 		expect(output).toContain(`artifacts ${bounded}`);
 	});
 
-	it.runIf(existsSync(BIN))("the built bin runs on the same folder and prints the summary", async () => {
+	it("the built bin runs on the same folder and prints the summary", async () => {
+		expect(existsSync(BIN), "dist/cli.js is missing: run pnpm build first").toBe(true);
 		const { stdout } = await promisify(execFile)(process.execPath, [BIN, `${fixture.agentDir}/sessions`], {
 			env: { ...process.env, PI_CODING_AGENT_DIR: fixture.agentDir },
 		});
