@@ -30,6 +30,7 @@ export const AUDIT_EXTS = [
 	"context-shunt",
 	"delegation-policy",
 	"guardian-review",
+	"policy-report",
 ] as const;
 
 /** One of {@link AUDIT_EXTS}. */
@@ -107,6 +108,8 @@ export const AUDIT_EVENTS = {
 		"mode-changed",
 		...COMMON_AUDIT_EVENTS,
 	],
+	// policy-report writes only its config and handler problems, and dropped telemetry batches at shutdown.
+	"policy-report": ["telemetry-dropped", ...COMMON_AUDIT_EVENTS],
 } as const satisfies Record<AuditExt, readonly string[]>;
 
 /** The modes of each extension, as its config or commands name them. */
@@ -116,6 +119,7 @@ export const AUDIT_MODES = {
 	"context-shunt": SHUNT_MODES,
 	"delegation-policy": DELEGATION_INTENSITIES,
 	"guardian-review": GUARDIAN_MODES,
+	"policy-report": ["telemetry-on", "telemetry-off"],
 } as const satisfies Record<AuditExt, readonly string[]>;
 
 /** The states of each extension's state machine; an empty list means entries carry no `state`. */
@@ -125,6 +129,7 @@ export const AUDIT_STATES = {
 	"context-shunt": [],
 	"delegation-policy": ["valid", "delegation-invalid", "advisor-invalid", "both-invalid"],
 	"guardian-review": ["armed", "tripped"],
+	"policy-report": [],
 } as const satisfies Record<AuditExt, readonly string[]>;
 
 /** The categories of each extension: what an event was about (a tool, a surface, a role, a reason code). */
@@ -156,6 +161,7 @@ export const AUDIT_CATEGORIES = {
 		"entry-future-schema",
 	],
 	"guardian-review": [...VERDICT_SOURCES, ...REVIEW_FAILURE_REASONS],
+	"policy-report": ["logs", "metrics", "shutdown"],
 } as const satisfies Record<AuditExt, readonly string[]>;
 
 /** An audit event of extension `E`. */
@@ -223,6 +229,7 @@ export const AUDIT_ENTRY_SCHEMAS: Readonly<Record<AuditExt, TObject>> = Object.f
 	"context-shunt": auditEntrySchemaFor("context-shunt"),
 	"delegation-policy": auditEntrySchemaFor("delegation-policy"),
 	"guardian-review": auditEntrySchemaFor("guardian-review"),
+	"policy-report": auditEntrySchemaFor("policy-report"),
 });
 
 /** The TypeBox schema of {@link AuditEntryV1}: a union of the per-extension schemas. */
