@@ -34,9 +34,7 @@ describe("resolveExplorationGuardConfig", () => {
 				bashBlock: false,
 			},
 		});
-		expect(resolveExplorationGuardConfig({ mode: "warn" }).ok && "nudgeAtContextShare" in EXPLORATION_GUARD_DEFAULTS).toBe(
-			false,
-		);
+		expect(Object.hasOwn(EXPLORATION_GUARD_DEFAULTS, "nudgeAtContextShare")).toBe(false);
 		expect(DEFAULT_CHILD_ENV).toEqual(["PI_SUBAGENT_CHILD", "SELESAI_SUBAGENT_CHILD"]);
 	});
 
