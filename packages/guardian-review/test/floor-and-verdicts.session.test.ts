@@ -174,12 +174,43 @@ describe("reviewer verdicts", () => {
 		expect(existsSync(join(h.cwd, "high-medium.txt"))).toBe(true);
 	});
 
-	it("reads a JSON text verdict leniently when the model does not call the tool", async () => {
+	it("reads one strict JSON text verdict when the model does not call the tool", async () => {
 		h = await start();
-		h.agent(callTool("bash", { command: "touch lenient.txt" }), "done");
-		h.reviewer('Sure.\n```json\n{"Outcome": "Allow", "risk_level": "low"}\n```');
+		h.agent(callTool("bash", { command: "touch strict.txt" }), "done");
+		h.reviewer('Sure.\n```json\n{"outcome": "allow", "risk_level": "low"}\n```');
 		await h.prompt("go");
-		expect(existsSync(join(h.cwd, "lenient.txt"))).toBe(true);
+		expect(existsSync(join(h.cwd, "strict.txt"))).toBe(true);
+	});
+
+	it.each([
+		["an upper-case outcome", '{"outcome": "ALLOW", "risk_level": "low"}'],
+		["a verdict followed by the opposite word", '{"outcome": "allow"}\nActually, deny.'],
+		["two verdicts", '{"outcome": "allow"} {"outcome": "deny"}'],
+	])("treats %s as unavailable: denied headless with the unavailable wording", async (_name, answer) => {
+		h = await start();
+		h.agent(callTool("bash", { command: "touch never.txt" }), "done");
+		h.reviewer(answer);
+		await h.prompt("go");
+		expect(existsSync(join(h.cwd, "never.txt"))).toBe(false);
+		expect(resultTexts(h)[0]).toContain("Guardian review unavailable (parse-failure)");
+		expect(h.verdicts).toEqual([
+			expect.objectContaining({ decision: "deny", source: "fallback", failureReason: "parse-failure" }),
+		]);
+	});
+
+	it("treats a verdict call contradicted by the answer's text as unavailable, and asks when a UI exists", async () => {
+		h = await start({ ui: { confirm: [false] } });
+		h.agent(callTool("bash", { command: "touch never.txt" }), "done");
+		h.reviewer({
+			...verdict("allow", { risk_level: "low" }),
+			content: [{ type: "text", text: "On reflection, deny." }, ...verdict("allow", { risk_level: "low" }).content],
+		});
+		await h.prompt("go");
+		expect(existsSync(join(h.cwd, "never.txt"))).toBe(false);
+		expect(h.ui?.calls.filter((call) => call.kind === "confirm")).toHaveLength(1);
+		expect(h.verdicts).toEqual([
+			expect.objectContaining({ decision: "deny", source: "user", failureReason: "parse-failure" }),
+		]);
 	});
 
 	it("sends the typed action and a framed transcript within budget, offering the verdict tool", async () => {
