@@ -2,7 +2,15 @@
 // tree, fd, cat, head/tail, sed -n, nl, bat), classified from the kernel's shell syntax tree with the seed's rules
 // applied to their arguments. Anything else (writes, builds, tests, mixed compositions, unparseable input) is
 // never counted.
-import { parseShellCommand, type ShellCommand, type ShellParse, type ShellWord } from "../guardian/shell.js";
+import {
+	type BashExpansionKind,
+	type BashList,
+	type BashRedirect,
+	type BashRedirectOp,
+	type BashSimpleCommand,
+	type BashWord,
+	parseBashSyntax,
+} from "../bash/syntax.js";
 import {
 	DEFAULT_RESULT_LIMITS,
 	type ExplorationExemption,
@@ -62,38 +70,71 @@ interface Tree {
 	readonly substituted: boolean;
 }
 
-const OUTPUT_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", "<>"]);
+const OUTPUT_REDIRECTS: ReadonlySet<BashRedirectOp> = new Set<BashRedirectOp>([">", ">>", "&>", "&>>", ">|", "<>"]);
+const DYNAMIC_EXPANSIONS: ReadonlySet<BashExpansionKind> = new Set<BashExpansionKind>([
+	"command-substitution",
+	"process-substitution",
+	"parameter-expansion",
+	"arithmetic",
+]);
 
-function toWord(word: ShellWord): Word {
-	return { text: word.value, dynamic: word.dynamic, tilde: word.tilde };
+function toWord(word: BashWord): Word {
+	return {
+		text: word.value,
+		dynamic: word.expansions.some((kind) => DYNAMIC_EXPANSIONS.has(kind)),
+		tilde: word.expansions.includes("tilde"),
+	};
 }
 
-function writesFile(command: ShellCommand): boolean {
-	for (const redirect of command.redirects) {
-		const target = redirect.target?.value;
+function writesFile(redirects: readonly BashRedirect[]): boolean {
+	for (const redirect of redirects) {
+		const target = redirect.target.value;
 		if (redirect.op === ">&" || redirect.op === "<&") {
-			if (target !== undefined && !/^\d+$|^-$/.test(target)) return true;
+			if (!/^\d+$|^-$/.test(target)) return true;
 			continue;
 		}
-		if (!OUTPUT_REDIRECTS.has(redirect.op)) continue;
-		if (target !== "/dev/null") return true;
+		if (OUTPUT_REDIRECTS.has(redirect.op) && target !== "/dev/null") return true;
 	}
 	return false;
 }
 
-function toTree(parse: ShellParse): Tree {
-	const f = parse.features;
-	return {
-		pipelines: parse.pipelines.map((pipeline) =>
-			pipeline.map((command) => ({
-				words: command.words.map(toWord),
-				writesFile: writesFile(command),
-				hasAssignments: command.assignments.length > 0,
-			})),
-		),
-		structured: f.compound || f.subshell || f.background || f.arithmetic,
-		substituted: f.commandSubstitution || f.processSubstitution || parse.substitutions.length > 0,
-	};
+function substitutes(command: BashSimpleCommand): boolean {
+	if (command.script !== undefined) return true;
+	for (const word of command.words) if (word.substitutions.length > 0) return true;
+	for (const assignment of command.assignments) if (assignment.value.substitutions.length > 0) return true;
+	for (const redirect of command.redirects) {
+		if (redirect.target.substitutions.length > 0) return true;
+		if (redirect.heredoc !== undefined && redirect.heredoc.substitutions.length > 0) return true;
+	}
+	return false;
+}
+
+/** Flattens the syntax tree into plain pipelines; anything but lists of simple-command pipelines is `structured`. */
+function toTree(list: BashList): Tree {
+	const pipelines: SimpleCommand[][] = [];
+	let structured = false;
+	let substituted = false;
+	for (const statement of list.statements) {
+		if (statement.terminator === "&") structured = true;
+		for (const pipeline of statement.pipelines) {
+			if (pipeline.negated) structured = true;
+			const commands: SimpleCommand[] = [];
+			for (const command of pipeline.commands) {
+				if (command.kind !== "simple") {
+					structured = true;
+					continue;
+				}
+				if (substitutes(command)) substituted = true;
+				commands.push({
+					words: command.words.map(toWord),
+					writesFile: writesFile(command.redirects),
+					hasAssignments: command.assignments.length > 0,
+				});
+			}
+			pipelines.push(commands);
+		}
+	}
+	return { pipelines, structured, substituted };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -162,6 +203,31 @@ const NEUTRAL_COMMANDS = new Set([
 	":",
 ]);
 
+/** Git subcommands that change the work tree, the index or refs. */
+const GIT_WRITES = new Set([
+	"add",
+	"commit",
+	"checkout",
+	"switch",
+	"restore",
+	"apply",
+	"am",
+	"reset",
+	"stash",
+	"clean",
+	"rm",
+	"mv",
+	"merge",
+	"rebase",
+	"cherry-pick",
+	"revert",
+	"pull",
+	"clone",
+	"init",
+	"tag",
+	"worktree",
+]);
+
 /** Read-only git subcommands that are neutral; `ls-files` and `grep` explore. */
 const NEUTRAL_GIT = new Set(["status", "log", "diff", "show", "branch", "rev-parse", "blame", "remote", "describe"]);
 
@@ -209,7 +275,7 @@ const READ_ONLY_EXEC = new Set([
 ]);
 
 function joinDir(dir: string, target: string): string {
-	if (target.startsWith("/")) return target;
+	if (target.startsWith("/") || target.startsWith("~")) return target;
 	return `${dir.replace(/\/+$/, "")}/${target}`;
 }
 
@@ -419,11 +485,8 @@ function classifyGit(args: readonly string[], env: Env): Part {
 		}
 		return { kind: "neutral" };
 	}
-	return OTHER(
-		sub === "commit" || sub === "checkout" || sub === "apply" || sub === "reset" || sub === "stash"
-			? "writes"
-			: "not-exploration",
-	);
+	if (sub === "stash" && (rest[0] === "list" || rest[0] === "show")) return { kind: "neutral" };
+	return OTHER(sub !== undefined && GIT_WRITES.has(sub) ? "writes" : "not-exploration");
 }
 
 const FIND_WRITE_ACTIONS = new Set(["-delete", "-fprint", "-fprint0", "-fprintf", "-fls"]);
@@ -622,7 +685,7 @@ function classifySed(args: readonly string[], env: Env, inPipe: boolean): Part {
 	const scripts = options.filter(([name]) => name === "-e" || name === "--expression").map(([, value]) => value ?? "");
 	const files = scripts.length > 0 ? operands : operands.slice(1);
 	if (scripts.length === 0) scripts.push(operands[0] ?? "");
-	if (scripts.some((script) => /(^|[;}\s])w\s|[/]w\s/.test(script))) return OTHER("writes");
+	if (scripts.some((script) => /(^|[;{}\s\d$/])w\s*\S/.test(script))) return OTHER("writes");
 	if (!quiet) {
 		// A transformation (`sed 's/a/b/' file`) is not exploration; as a filter in a pipe it is harmless.
 		return inPipe && files.length === 0 ? { kind: "neutral" } : OTHER("not-exploration");
@@ -803,7 +866,7 @@ const REASON_ORDER: readonly BashNeverCountedReason[] = [
 
 /**
  * Classifies one bash command line as read-only repository exploration, or not, from the kernel's shell
- * syntax tree (the same parser guardian-review uses).
+ * syntax tree (`parseBashSyntax` from `@pi-policy/policy-kernel/bash`, the parser guardian-review uses).
  *
  * - Greps: `rg`, `grep -r`/`-R`, `git grep`. Find: `find`. Listings (category `ls`): `ls -R`, `tree`, `fd`,
  *   `rg --files`, `git ls-files`. Reads: `cat`, `head`/`tail`, `sed -n`, `nl`, `bat` on a file.
@@ -832,9 +895,9 @@ export function classifyBashExplorationCommand(
 		if (typeof command !== "string" || command.length > MAX_BASH_EXPLORATION_CHARS) {
 			return { kind: "never", reason: "unparseable" };
 		}
-		const parsed = parseShellCommand(command);
+		const parsed = parseBashSyntax(command);
 		if (!parsed.ok) return { kind: "never", reason: "unparseable" };
-		const tree = toTree(parsed.value);
+		const tree = toTree(parsed.tree);
 		const root = typeof cwd === "string" ? cwd : "";
 		const maxLines =
 			typeof smallReadMaxLines === "number" && Number.isFinite(smallReadMaxLines) ? smallReadMaxLines : 0;
@@ -843,10 +906,10 @@ export function classifyBashExplorationCommand(
 		for (const pipeline of tree.pipelines) {
 			const part = classifyPipeline(pipeline, env);
 			if (part.kind === "cd") {
-				if (part.target === undefined || part.target === "-" || part.target.startsWith("~")) {
-					parts.push(OTHER("not-exploration"));
-					env = { ...env, dir: "/" };
-				} else env = { ...env, dir: joinDir(env.dir, part.target) };
+				if (part.target === "-") parts.push(OTHER("dynamic"));
+				// `cd` and `cd ~...` go home: outside the cwd as far as a pure function knows.
+				else if (part.target === undefined || part.target.startsWith("~")) env = { ...env, dir: "~" };
+				else env = { ...env, dir: joinDir(env.dir, part.target) };
 				continue;
 			}
 			parts.push(part);
