@@ -75,9 +75,9 @@ afterAll(async () => {
 
 /** The guard's steer nudges that reached the session, in order. */
 function nudges(harness: Harness): string[] {
-	return harness.session.messages
-		.filter((m) => m.role === "user" && contentText(m.content).startsWith(EXPLORATION_NUDGE_PREFIX))
-		.map((m) => contentText(m.content));
+	return harness.session.messages.flatMap((m) =>
+		m.role === "user" && contentText(m.content).startsWith(EXPLORATION_NUDGE_PREFIX) ? [contentText(m.content)] : [],
+	);
 }
 
 const bash = (command: string) => callTool("bash", { command });
