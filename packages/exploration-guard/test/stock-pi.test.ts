@@ -132,6 +132,10 @@ describe("stock Pi: bash exploration in warn mode", () => {
 		expect(text).toContain("The delegation tool subagent is not active, so nothing will be blocked.");
 		expect(text).toContain("enable pi-subagents");
 		expect(text).not.toContain("paused");
+		await harness.command("/exploration-guard status");
+		const status = harness.ui?.notifications().at(-1)?.message ?? "";
+		expect(status).toContain("Bash: auto, never blocked; counted 3, blocked 0");
+		expect(status).toContain("Code mode nested: counted 0; context pressure: off");
 		await finish(run);
 	});
 

@@ -251,7 +251,10 @@ function groupBySession<T extends { system: string; session: string; seq: number
 	return [...sessions.values()].map((list) => list.sort((a, b) => a.seq - b.seq));
 }
 
-/** A stock-tools session of `count` bash and read calls, exploration and not, for the overhead ratio. */
+/**
+ * A stock-tools session of `count` bash and read calls for the overhead ratio: narrow and exempt exploration, a
+ * neutral command and one broad read per cycle (so the batch lookup and the reducer run too).
+ */
 function stockCalls(count: number): ScriptStep[] {
 	const cycle: ScriptStep[] = [
 		callTool("bash", { command: "rg -n export src" }),
@@ -261,6 +264,7 @@ function stockCalls(count: number): ScriptStep[] {
 		callTool("bash", { command: "ls -la src" }),
 		callTool("bash", { command: "cat package.json" }),
 		callTool("bash", { command: "git status 2>/dev/null || true" }),
+		callTool("bash", { command: "cat src/a.ts" }),
 	];
 	return Array.from({ length: count }, (_, i) => cycle[i % cycle.length] as ScriptStep);
 }
@@ -467,14 +471,21 @@ const workload: BenchWorkload = {
 			});
 		});
 		// Hook overhead on stock tools with bash counting: the same session without and with the guard, interleaved.
-		const rounds = 3;
-		const calls = 140;
+		const rounds = 5;
+		const calls = 210;
 		const bare: number[] = [];
 		const guarded: number[] = [];
 		await timeStockSession([], 20);
+		await timeStockSession([explorationGuard], 20);
 		for (let round = 0; round < rounds; round++) {
-			bare.push(await timeStockSession([], calls));
-			guarded.push(await timeStockSession([explorationGuard], calls));
+			// Alternate which side runs first, so drift on a shared machine does not favour one side.
+			if (round % 2 === 0) {
+				bare.push(await timeStockSession([], calls));
+				guarded.push(await timeStockSession([explorationGuard], calls));
+			} else {
+				guarded.push(await timeStockSession([explorationGuard], calls));
+				bare.push(await timeStockSession([], calls));
+			}
 		}
 		const ratio = median(guarded) / median(bare);
 		figures.push({
