@@ -30,13 +30,19 @@ function isCount(value: unknown): boolean {
 /** Checks that seq runs 0, 1, 2, … within each session, in file order, and returns the sessions' lengths. */
 function sessionLengths(rows: Array<{ system: string; session: string; seq: number }>): Map<string, number> {
 	const lengths = new Map<string, number>();
+	const outOfOrder: string[] = [];
 	for (const row of rows) {
 		const key = `${row.system}\u0000${row.session}`;
 		const next = lengths.get(key) ?? 0;
-		expect(row.seq, `seq of ${row.system} ${row.session}`).toBe(next);
+		if (row.seq !== next) outOfOrder.push(`${row.system} ${row.session}: seq ${row.seq}, expected ${next}`);
 		lengths.set(key, next + 1);
 	}
+	expect(outOfOrder.slice(0, 3)).toEqual([]);
 	return lengths;
+}
+
+function isText(value: unknown): value is string {
+	return typeof value === "string" && value.length > 0;
 }
 
 describe("replay corpora", () => {
@@ -53,13 +59,16 @@ describe("replay corpora", () => {
 	it("agent-bash-commands: >= 5,000 commands from >= 2 agent systems, in session order", () => {
 		const rows = loadAgentBashCommands();
 		expect(rows.length).toBeGreaterThanOrEqual(5_000);
-		for (const row of rows) {
-			expect(keysOf(row)).toEqual(["command", "seq", "session", "system"]);
-			expect(typeof row.system === "string" && row.system.length > 0).toBe(true);
-			expect(typeof row.session === "string" && row.session.length > 0).toBe(true);
-			expect(typeof row.command === "string" && row.command.trim().length > 0).toBe(true);
-			expect(isCount(row.seq)).toBe(true);
-		}
+		const badRows = rows.filter(
+			(row) =>
+				keysOf(row).join(",") !== "command,seq,session,system" ||
+				!isText(row.system) ||
+				!isText(row.session) ||
+				!isText(row.command) ||
+				row.command.trim() === "" ||
+				!isCount(row.seq),
+		);
+		expect(badRows.slice(0, 3)).toEqual([]);
 		sessionLengths(rows);
 		const perSystem = new Map<string, number>();
 		for (const row of rows) perSystem.set(row.system, (perSystem.get(row.system) ?? 0) + 1);
@@ -71,19 +80,23 @@ describe("replay corpora", () => {
 	it("agent-tool-calls: every call of each session with its output size, several sessions of >= 150 calls", () => {
 		const rows = loadAgentToolCalls();
 		const allowed = ["command", "isError", "outputBytes", "outputLines", "path", "seq", "session", "system", "tool"];
-		for (const row of rows) {
-			for (const key of keysOf(row)) expect(allowed, `unexpected key ${key}`).toContain(key);
-			expect(typeof row.system === "string" && row.system.length > 0).toBe(true);
-			expect(typeof row.session === "string" && row.session.length > 0).toBe(true);
-			expect(typeof row.tool === "string" && row.tool.length > 0).toBe(true);
-			expect(isCount(row.seq) && isCount(row.outputBytes) && isCount(row.outputLines)).toBe(true);
-			expect(typeof row.isError).toBe("boolean");
-			if (row.command !== undefined) expect(typeof row.command).toBe("string");
-			if (row.path !== undefined) expect(typeof row.path).toBe("string");
-			if (row.tool === "bash") expect(typeof row.command).toBe("string");
-			// Text with bytes has at least one line; an empty output has none.
-			expect(row.outputBytes === 0).toBe(row.outputLines === 0);
-		}
+		const badRows = rows.filter(
+			(row) =>
+				keysOf(row).some((key) => !allowed.includes(key)) ||
+				!isText(row.system) ||
+				!isText(row.session) ||
+				!isText(row.tool) ||
+				!isCount(row.seq) ||
+				!isCount(row.outputBytes) ||
+				!isCount(row.outputLines) ||
+				typeof row.isError !== "boolean" ||
+				(row.command !== undefined && typeof row.command !== "string") ||
+				(row.path !== undefined && typeof row.path !== "string") ||
+				(row.tool === "bash" && typeof row.command !== "string") ||
+				// Text with bytes has at least one line; an empty output has none.
+				(row.outputBytes === 0) !== (row.outputLines === 0),
+		);
+		expect(badRows.slice(0, 3)).toEqual([]);
 		const lengths = sessionLengths(rows);
 		const long = [...lengths.values()].filter((length) => length >= 150);
 		expect(long.length).toBeGreaterThanOrEqual(3);
@@ -146,6 +159,31 @@ describe("replay corpora", () => {
 		expect(sourcesText.match(/\b[0-9a-f]{40}\b/g)?.length ?? 0).toBeGreaterThanOrEqual(
 			systems.size + new Set(loadPeerSafetyCases().map((row) => row.source.split(":")[0])).size,
 		);
+	});
+	it("the row counts SOURCES.md states for each file are the files' real counts", () => {
+		const stated = (file: string): number => {
+			const match = sourcesText.match(new RegExp(`\\| \`${file.replace(".", "\\.")}\` \\| ([0-9,]+) `));
+			expect(match, `SOURCES.md states no count for ${file}`).not.toBeNull();
+			return Number((match?.[1] ?? "").replaceAll(",", ""));
+		};
+		expect(stated(corpusNames.agentBashCommands)).toBe(loadAgentBashCommands().length);
+		expect(stated(corpusNames.agentToolCalls)).toBe(loadAgentToolCalls().length);
+		expect(stated(corpusNames.peerSafetyCases)).toBe(loadPeerSafetyCases().length);
+	});
+
+	it("the safe/dangerous counts SOURCES.md gives per peer project are the file's real counts", () => {
+		const real = new Map<string, { safe: number; dangerous: number }>();
+		for (const row of loadPeerSafetyCases()) {
+			const repo = row.source.split(":")[0] ?? "";
+			const counts = real.get(repo) ?? { safe: 0, dangerous: 0 };
+			counts[row.expect]++;
+			real.set(repo, counts);
+		}
+		const stated = new Map<string, { safe: number; dangerous: number }>();
+		for (const match of sourcesText.matchAll(/^\| ([A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+)[^|]* \| (\d+) \| (\d+) \|$/gm)) {
+			stated.set(match[1] ?? "", { safe: Number(match[2]), dangerous: Number(match[3]) });
+		}
+		expect(stated).toEqual(real);
 	});
 });
 
