@@ -302,6 +302,8 @@ const CASES: ReadonlyArray<readonly [string, string]> = [
 	["cd ~/proj && rg foo", "exempt:grep:outside-cwd"],
 	["sed -n 'w out.txt' a.ts", "never:writes"],
 	["sed -n '1,5p' a.ts b.ts", "exempt:read:small-read"],
+	["sed -n '/def foo/,+5p' a.py", "exempt:grep:narrow-scope"],
+	["sed -n '/def foo/,$p' a.py", "exempt:grep:narrow-scope"],
 ];
 
 describe("classifyBashExplorationCommand", () => {

@@ -664,7 +664,8 @@ function sedPrintWindow(script: string): number | undefined | null {
 			else total += Math.max(1, Number(toText) - from + 1);
 			continue;
 		}
-		if (/^\/.*\/\s*p$/.test(part) || /^\/.*\/\s*,\s*\/.*\/\s*p$/.test(part)) {
+		// A pattern address, alone or as the start of a range (`/re/p`, `/a/,/b/p`, `/re/,+5p`, `/re/,$p`).
+		if (/^\/.*\/\s*(?:,\s*(?:\/.*\/|\+?\d+|\$))?\s*(?:p|\{\s*p\s*;?\s*\})$/.test(part)) {
 			patterned = true;
 			continue;
 		}
@@ -702,7 +703,7 @@ function classifySed(args: readonly string[], env: Env, inPipe: boolean): Part {
 	if (outcome !== "broad") return { kind: "explore", category: "read", outcome };
 	if (window === undefined) {
 		// A pattern print (`sed -n '/re/p' file`) is a search of a named file.
-		const byPattern = scripts.every((script) => /\/.*\/\s*p/.test(script));
+		const byPattern = scripts.every((script) => /^\s*\/.*\/.*p/.test(script));
 		return byPattern
 			? { kind: "explore", category: "grep", outcome: "narrow-scope" }
 			: { kind: "explore", category: "read", outcome: "broad" };

@@ -159,6 +159,23 @@ export const HAND_CHECKED_SHAPES: Readonly<Record<string, readonly string[]>> = 
 	],
 	"find X -maxdepth N -type X": ["broad:find", "exempt:find:narrow-scope", "exempt:find:outside-cwd"],
 	"<unparseable>": ["never:unparseable"],
+	// Heredoc writes (one heredoc body holds text the parser rejects: never counted either way).
+	"cat <<EOF >X": ["never:writes", "never:unparseable"],
+	"cat <<EOF >X; python X": ["never:writes"],
+	"cat <<EOF >X; python3 X": ["never:writes"],
+	"sed -i X": ["never:writes"],
+	"rm X": ["never:writes"],
+	"git checkout X": ["never:writes"],
+	"python X": ["never:not-exploration"],
+	"python3 X": ["never:not-exploration"],
+	"pytest X": ["never:not-exploration"],
+	"runtests.py X": ["never:not-exploration"],
+	"git diff": ["never:not-exploration"],
+	"grep X": ["exempt:grep:narrow-scope", "never:not-exploration"],
+	"grep -C N X": ["exempt:grep:narrow-scope", "never:not-exploration"],
+	"grep -r X": ["broad:grep", "exempt:grep:narrow-scope", "exempt:grep:outside-cwd"],
+	"head -n N X": ["exempt:read:small-read", "broad:read", "exempt:read:excluded-path"],
+	"find X -name X": ["broad:find", "exempt:find:narrow-scope", "exempt:find:outside-cwd"],
 };
 
 interface ShapeRow {
@@ -298,6 +315,7 @@ function median(values: number[]): number {
 export function replayExploration(
 	bashRows: readonly AgentBashCommand[] = loadAgentBashCommands(),
 	toolRows: readonly AgentToolCall[] = loadAgentToolCalls(),
+	handChecked: Readonly<Record<string, readonly string[]>> = HAND_CHECKED_SHAPES,
 ) {
 	const config = (over: Partial<ExplorationGuardConfig>): ExplorationGuardConfig => ({
 		...EXPLORATION_GUARD_DEFAULTS,
@@ -308,18 +326,13 @@ export function replayExploration(
 	const toolSessions = groupBySession(toolRows);
 	const decisions = new Map<string, BashExplorationClassification>();
 	const cwdOf = new Map<readonly unknown[], string>();
-	let classifyMs = 0;
-	let classified = 0;
 	const classifyAll = (commands: readonly string[], cwd: string) => {
 		for (const command of commands) {
 			if (decisions.has(command)) continue;
-			const start = performance.now();
 			decisions.set(
 				command,
 				classifyBashExplorationCommand(command, cwd, EXPLORATION_GUARD_DEFAULTS.smallReadMaxLines),
 			);
-			classifyMs += performance.now() - start;
-			classified++;
 		}
 	};
 	for (const session of bashSessions) {
@@ -335,13 +348,17 @@ export function replayExploration(
 		classifyAll(commands, cwd);
 	}
 
-	// Timing: every bash call of the corpus classified again, warm (the hook classifies each call once).
-	const timedStart = performance.now();
-	for (const row of bashRows)
-		classifyBashExplorationCommand(row.command, DEFAULT_CWD, EXPLORATION_GUARD_DEFAULTS.smallReadMaxLines);
-	const microsPerCall = bashRows.length > 0 ? ((performance.now() - timedStart) * 1000) / bashRows.length : 0;
-	void classifyMs;
-	void classified;
+	// Timing: every bash call of the corpus classified again, warm (the hook classifies each call once); the median
+	// of three passes, so one garbage-collection pause on a shared machine does not decide the figure.
+	const passes: number[] = [];
+	for (let pass = 0; pass < 3; pass++) {
+		const timedStart = performance.now();
+		for (const row of bashRows) {
+			classifyBashExplorationCommand(row.command, DEFAULT_CWD, EXPLORATION_GUARD_DEFAULTS.smallReadMaxLines);
+		}
+		passes.push(bashRows.length > 0 ? ((performance.now() - timedStart) * 1000) / bashRows.length : 0);
+	}
+	const microsPerCall = median(passes);
 
 	let exploration = 0;
 	let broad = 0;
@@ -381,7 +398,7 @@ export function replayExploration(
 	const block = { mode: "block" as const, bashBlock: true };
 	const top = [...shapes.values()].sort((a, b) => b.count - a.count || a.shape.localeCompare(b.shape)).slice(0, 50);
 	const checked = top.map((row) => {
-		const expected = HAND_CHECKED_SHAPES[row.shape];
+		const expected = Object.hasOwn(handChecked, row.shape) ? handChecked[row.shape] : undefined;
 		const disagreements =
 			expected === undefined ? undefined : [...row.decisions.keys()].filter((label) => !expected.includes(label));
 		return { ...row, expected, disagreements };
