@@ -92,4 +92,3 @@ describe("replayExploration", () => {
 		expect(wrong.topShapes.find((row) => row.shape === "ls -R")?.disagreements).toEqual(["broad:ls"]);
 	});
 });
-});
