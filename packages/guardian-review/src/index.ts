@@ -294,6 +294,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		wrapHandler(
 			(event: InputEvent) => {
 				state = notePrompt(state, event.source === "extension");
+				toolFacts.clear();
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review input" },
@@ -304,7 +305,6 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		wrapHandler(
 			() => {
 				state = startTurn(state);
-				toolFacts.clear();
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review turn_start" },
