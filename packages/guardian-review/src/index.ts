@@ -1,7 +1,7 @@
 // guardian-review: before a risky tool call runs, a deterministic floor and then a reviewer model decide allow or
 // deny, failing closed. This is the Pi shell: the decision order lives in the kernel's pipeline reducer
 // (@pi-policy/policy-kernel/guardian); the shell gathers facts, runs the reviewer and the dialog, and carries out
-// the effects (audit, verdict events, notifications, status, abort, the input freeze, the review log).
+// the effects (./effects.ts).
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
@@ -14,13 +14,11 @@ import {
 	type ToolCallEvent,
 	type ToolCallEventResult,
 } from "@earendil-works/pi-coding-agent";
-import { decodeEventPayload, VERDICT_CHANNEL } from "@pi-policy/policy-kernel/events";
 import {
 	actionIdentityText,
 	buildReviewerPrompt,
 	floorContextFor,
 	formatGuardianStatus,
-	type GuardianEffect,
 	type GuardianMode,
 	type GuardianReviewConfig,
 	type GuardianState,
@@ -29,7 +27,6 @@ import {
 	notePrompt,
 	type PipelineStep,
 	planToolCall,
-	type ReviewerPrompt,
 	resolveGuardianReviewConfig,
 	settleReview,
 	settleUserAnswer,
@@ -44,16 +41,16 @@ import {
 	toolCallBlockedResult,
 	wrapHandler,
 } from "@pi-policy/policy-kernel/host";
-import { appendReviewLog } from "./review-log.js";
+import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects.js";
 import { modelRefOf, type ReviewOutcome, resolveReviewerModel, runReview } from "./reviewer.js";
+
+export { deepFreeze } from "./effects.js";
+
 import { sessionTranscript } from "./session-transcript.js";
 import { createToolFactsLookup } from "./tool-facts.js";
 
 /** The config and audit name of this extension. */
 export const GUARDIAN_REVIEW = "guardian-review";
-
-/** The footer status key. */
-const STATUS_KEY = GUARDIAN_REVIEW;
 
 /** Options for {@link createGuardianReview}; the default export uses none. */
 export interface GuardianReviewOptions {
@@ -61,15 +58,6 @@ export interface GuardianReviewOptions {
 	readonly now?: () => number;
 	/** The home directory used for `~` and protected paths. Default `os.homedir()`. */
 	readonly home?: string;
-}
-
-/** Deep-freezes a tool input so that a later `tool_call` handler cannot change what was approved. */
-export function deepFreeze<T>(value: T): T {
-	if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-		Object.freeze(value);
-		for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key]);
-	}
-	return value;
 }
 
 /** SHA-256 (hex) of the action's canonical identity: the key of verdict reuse and allow-once grants. */
@@ -140,15 +128,10 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		return loaded;
 	};
 
-	/** The details a review-log line needs beyond the pipeline's record. */
-	interface ReviewContext {
-		readonly toolName: string;
-		readonly prompt: ReviewerPrompt;
-		readonly review: ReviewOutcome;
-		readonly config: GuardianReviewConfig;
-	}
-
-	/** Carries out the pipeline's effects, in order. */
+	const performEffect = createEffectPerformer(pi, audit, () => {
+		reviewLogFailed = true;
+	});
+	/** Carries out the pipeline's effects, in order, and keeps its state. */
 	const perform = (
 		step: PipelineStep,
 		event: ToolCallEvent,
@@ -156,60 +139,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		review?: ReviewContext,
 	): PipelineStep => {
 		state = step.state;
-		for (const effect of step.effects) performOne(effect, event, ctx, review);
+		for (const effect of step.effects) performEffect(effect, event, ctx, review);
 		return step;
-	};
-
-	const performOne = (effect: GuardianEffect, event: ToolCallEvent, ctx: ExtensionContext, review?: ReviewContext) => {
-		switch (effect.type) {
-			case "audit":
-				audit.write(effect.entry);
-				return;
-			case "verdict": {
-				const decoded = decodeEventPayload(VERDICT_CHANNEL, { v: 1, ...effect.payload });
-				if (decoded.ok) {
-					try {
-						pi.events.emit(VERDICT_CHANNEL, decoded.value);
-					} catch {
-						// The bus is best effort.
-					}
-				}
-				return;
-			}
-			case "notify":
-				if (ctx.hasUI) ctx.ui.notify(effect.text, effect.level);
-				return;
-			case "abort-turn":
-				ctx.abort();
-				return;
-			case "freeze-input":
-				deepFreeze(event.input);
-				return;
-			case "review-status":
-				if (ctx.hasUI) {
-					ctx.ui.setStatus(STATUS_KEY, effect.status);
-					ctx.ui.setWorkingMessage(effect.workingMessage);
-				}
-				return;
-			case "review-log":
-				if (review === undefined || !review.config.reviewLog) return;
-				void appendReviewLog(
-					{
-						time: new Date().toISOString(),
-						tool: review.toolName,
-						action: review.prompt.action,
-						source: "reviewer",
-						...effect.record,
-						latencyMs: review.review.latencyMs,
-						...(review.review.modelRef === undefined ? {} : { model: review.review.modelRef }),
-						promptTokens: review.prompt.estimatedTokens,
-					},
-					() => {
-						reviewLogFailed = true;
-					},
-				);
-				return;
-		}
 	};
 
 	const decideToolCall = async (
