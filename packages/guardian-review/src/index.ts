@@ -44,6 +44,7 @@ import {
 	toolCallBlockedResult,
 	wrapHandler,
 } from "@pi-policy/policy-kernel/host";
+import { gitConfigFactFor } from "./git-config-check.js";
 import { appendReviewLog } from "./review-log.js";
 import { modelRefOf, type ReviewOutcome, resolveReviewerModel, runReview } from "./reviewer.js";
 import { sessionTranscript } from "./session-transcript.js";
@@ -229,7 +230,9 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				tool: toolFacts.of(toolName),
 				config: active,
 				mode,
-				floorContext: floorContextFor(active, ctx.cwd, home),
+				floorContext: floorContextFor(active, ctx.cwd, home, {
+					gitConfig: await gitConfigFactFor(toolName, input, ctx.cwd, home),
+				}),
 				now: now(),
 				hasUI: ctx.hasUI,
 			}),
