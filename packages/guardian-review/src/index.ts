@@ -13,6 +13,7 @@ import {
 	type InputEvent,
 	type ToolCallEvent,
 	type ToolCallEventResult,
+	type ToolExecutionEndEvent,
 } from "@earendil-works/pi-coding-agent";
 import {
 	actionIdentityText,
@@ -42,12 +43,16 @@ import {
 	wrapHandler,
 } from "@pi-policy/policy-kernel/host";
 import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects.js";
+import { createGitConfigFacts, mayRunGit } from "./git-config-reader.js";
 import { modelRefOf, type ReviewOutcome, resolveReviewerModel, runReview } from "./reviewer.js";
 
 export { deepFreeze } from "./effects.js";
 
 import { sessionTranscript } from "./session-transcript.js";
 import { createToolFactsLookup } from "./tool-facts.js";
+
+/** Pi's built-in tools that only read: they cannot change the repository's git config. */
+const READ_ONLY_BUILTINS = new Set(["read", "grep", "find", "ls"]);
 
 /** The config and audit name of this extension. */
 export const GUARDIAN_REVIEW = "guardian-review";
@@ -94,6 +99,9 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	const home = options.home ?? homedir();
 	const audit = createAuditWriter(pi, GUARDIAN_REVIEW, { onDiagnostic: () => {} });
 	const toolFacts = createToolFactsLookup(() => pi.getAllTools());
+	const gitFacts = createGitConfigFacts(home);
+	/** Allowed calls that may change files (anything but Pi's read-only built-ins) and have not finished. */
+	const inFlight = new Set<string>();
 
 	let config: GuardianReviewConfig | undefined;
 	let modeOverride: GuardianMode | undefined;
@@ -152,6 +160,13 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		if (mode === "off") return undefined;
 		const { toolName } = event;
 		const input: unknown = event.input;
+		// The repository's git config is a fact only for git commands, and only while no call that may change it runs.
+		const gitConfig =
+			toolName !== "bash" || !mayRunGit(input)
+				? "unknown"
+				: inFlight.size > 0
+					? "unknown"
+					: await gitFacts.verdict(ctx.cwd);
 		let step = perform(
 			planToolCall(state, {
 				toolName,
@@ -160,7 +175,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				tool: toolFacts.of(toolName),
 				config: active,
 				mode,
-				floorContext: floorContextFor(active, ctx.cwd, home),
+				floorContext: floorContextFor(active, ctx.cwd, home, { gitConfig }),
 				now: now(),
 				hasUI: ctx.hasUI,
 			}),
@@ -205,7 +220,10 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				step = perform(settleUserAnswer(state, call, failure, approved, review.latencyMs), event, ctx);
 			}
 		}
-		if (step.next.kind !== "done" || step.next.resolution.kind === "allow") return undefined;
+		if (step.next.kind !== "done" || step.next.resolution.kind === "allow") {
+			if (!READ_ONLY_BUILTINS.has(toolName)) inFlight.add(event.toolCallId);
+			return undefined;
+		}
 		return { block: true, reason: step.next.resolution.reason };
 	};
 
@@ -215,6 +233,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			async (_event, ctx) => {
 				state = initialGuardianState();
 				toolFacts.clear();
+				gitFacts.invalidate();
+				inFlight.clear();
 				await loadConfig(ctx);
 			},
 			{ failure: "open", name: "guardian-review session_start" },
@@ -239,6 +259,28 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review turn_start" },
+		),
+	);
+
+	pi.on(
+		"tool_execution_end",
+		wrapHandler(
+			(event: ToolExecutionEndEvent) => {
+				inFlight.delete(event.toolCallId);
+				if (!READ_ONLY_BUILTINS.has(event.toolName)) gitFacts.invalidate();
+				return undefined;
+			},
+			{ failure: "open", name: "guardian-review tool_execution_end" },
+		),
+	);
+	pi.on(
+		"agent_end",
+		wrapHandler(
+			() => {
+				inFlight.clear();
+				return undefined;
+			},
+			{ failure: "open", name: "guardian-review agent_end" },
 		),
 	);
 
