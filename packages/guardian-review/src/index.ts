@@ -3,32 +3,33 @@
 // (@pi-policy/policy-kernel/guardian); the shell gathers facts, runs the reviewer and the dialog, and carries out
 // the effects (./effects.ts).
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
-import {
-	CONFIG_DIR_NAME,
-	type ExtensionAPI,
-	type ExtensionContext,
-	type InputEvent,
-	type ToolCallEvent,
-	type ToolCallEventResult,
-	type ToolExecutionEndEvent,
+import type {
+	ExtensionAPI,
+	ExtensionContext,
+	InputEvent,
+	ToolCallEvent,
+	ToolCallEventResult,
+	ToolExecutionEndEvent,
 } from "@earendil-works/pi-coding-agent";
 import {
 	actionIdentityText,
 	buildReviewerPrompt,
 	floorContextFor,
 	formatGuardianStatus,
+	GUARDIAN_PROJECT_LOCKED_KEYS,
+	GUARDIAN_STRENGTHEN_RULES,
 	type GuardianMode,
 	type GuardianReviewConfig,
+	GuardianReviewConfigSchema,
 	type GuardianState,
 	grantAllowOnce,
+	guardianDefaultsLayer,
 	initialGuardianState,
 	notePrompt,
 	type PipelineStep,
 	planToolCall,
-	resolveGuardianReviewConfig,
+	resolveGuardianReviewLayer,
 	settleReview,
 	settleUserAnswer,
 	startTurn,
@@ -37,8 +38,8 @@ import {
 } from "@pi-policy/policy-kernel/guardian";
 import {
 	createAuditWriter,
-	loadPolicyConfig,
-	loadPolicyConfigSync,
+	createPolicyConfig,
+	type PolicyConfig,
 	toolCallBlockedResult,
 	wrapHandler,
 } from "@pi-policy/policy-kernel/host";
@@ -54,8 +55,8 @@ import { createToolFactsLookup } from "./tool-facts.js";
 /** Pi's built-in tools that only read: they cannot change the repository's git config. */
 const READ_ONLY_BUILTINS = new Set(["read", "grep", "find", "ls"]);
 
-/** The config and audit name of this extension. */
-export const GUARDIAN_REVIEW = "guardian-review";
+/** The package folder name: the config file is `policy/guardian-review.json`, audit entries carry this `ext`. */
+export const NAME = "guardian-review";
 
 /** Options for {@link createGuardianReview}; the default export uses none. */
 export interface GuardianReviewOptions {
@@ -71,15 +72,26 @@ export function actionHash(toolName: string, input: unknown): string {
 }
 
 /**
- * The startup decision: register only when the global config enables guardian-review (or is invalid, which fails
- * closed), or when a project config file exists in the launch directory (it may enable it once trusted).
+ * The config lifecycle: `policy/guardian-review.json`, global over the defaults, then a trusted project file by
+ * the kernel's one project-layer rule, where every key is a security setting: strengthened by its rule or locked.
+ * An invalid file fails closed: the valid files (or the defaults) run in `enforce`.
  */
-function shouldRegister(): boolean {
-	const layers = loadPolicyConfigSync({ name: GUARDIAN_REVIEW, cwd: process.cwd(), isProjectTrusted: false });
-	const resolved = resolveGuardianReviewConfig(layers.global, undefined);
-	if (layers.errors.length > 0 || !resolved.ok || resolved.value.failedClosed) return true;
-	if (resolved.value.config.mode !== "off") return true;
-	return existsSync(join(process.cwd(), CONFIG_DIR_NAME, "policy", `${GUARDIAN_REVIEW}.json`));
+function createGuardianReviewConfig(
+	pi: ExtensionAPI,
+	diagnose: (message: string) => void,
+): PolicyConfig<GuardianReviewConfig> {
+	return createPolicyConfig(pi, {
+		name: NAME,
+		failure: "closed",
+		schema: GuardianReviewConfigSchema,
+		defaults: guardianDefaultsLayer(),
+		projectLayer: { strengthen: GUARDIAN_STRENGTHEN_RULES, locked: GUARDIAN_PROJECT_LOCKED_KEYS },
+		resolve: resolveGuardianReviewLayer,
+		enabled: (config) => config.mode !== "off",
+		auditFields: { mode: "enforce" },
+		closedNote: "enforcing with the valid config file or the defaults",
+		onDiagnostic: diagnose,
+	});
 }
 
 /** Creates the extension factory with injected options (tests use a fake clock). */
@@ -92,12 +104,18 @@ export default function guardianReview(pi: ExtensionAPI): void {
 	registerGuardianReview(pi, {});
 }
 
-/** Registers the handlers and the `/guardian` command, unless guardian-review is disabled. */
-export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReviewOptions): void {
-	if (!shouldRegister()) return;
+/**
+ * Registers guardian-review. The `/guardian` command and `session_start` are always registered, so
+ * `/guardian status` answers whatever the config says. The review hooks are registered when the startup gate (the
+ * global file, read synchronously here, or a project file in the launch folder) may turn it on, or when the
+ * global file is invalid (which fails closed).
+ */
+export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReviewOptions = {}): void {
+	const diagnose = (message: string) => console.error(message);
+	const policy = createGuardianReviewConfig(pi, diagnose);
 	const now = options.now ?? Date.now;
 	const home = options.home ?? homedir();
-	const audit = createAuditWriter(pi, GUARDIAN_REVIEW, { onDiagnostic: () => {} });
+	const audit = createAuditWriter(pi, NAME, { onDiagnostic: diagnose });
 	const toolFacts = createToolFactsLookup(() => pi.getAllTools());
 	const gitFacts = createGitConfigFacts(home);
 	/** Allowed calls that may change files (anything but Pi's read-only built-ins) and have not finished. */
@@ -112,28 +130,11 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	const effectiveMode = (): GuardianMode => modeOverride ?? config?.mode ?? "enforce";
 
 	const loadConfig = async (ctx: ExtensionContext): Promise<GuardianReviewConfig> => {
-		const layers = await loadPolicyConfig({
-			name: GUARDIAN_REVIEW,
-			cwd: ctx.cwd,
-			isProjectTrusted: () => ctx.isProjectTrusted(),
-		});
-		const resolved = resolveGuardianReviewConfig(layers.global, layers.project);
-		const errors = [...layers.errors, ...(resolved.ok ? resolved.value.errors : [resolved.error])];
-		const fallback = resolveGuardianReviewConfig(undefined, undefined);
-		let loaded = resolved.ok ? resolved.value.config : fallback.ok ? fallback.value.config : undefined;
-		if (loaded === undefined) throw new Error("guardian-review: defaults unavailable");
-		if (errors.length > 0 || (resolved.ok && resolved.value.failedClosed)) {
-			loaded = { ...loaded, mode: "enforce" };
-			audit.write({ event: "config-invalid", mode: "enforce" });
-			if (ctx.hasUI) {
-				ctx.ui.notify(
-					`guardian-review: config invalid (${errors.slice(0, 2).join("; ")}); enforcing with defaults for the invalid part.`,
-					"warning",
-				);
-			}
-		}
-		config = loaded;
-		return loaded;
+		const loaded = await policy.load(ctx);
+		const base = loaded.config ?? defaultConfig();
+		// Fails closed: an invalid file leaves the valid one (or the defaults), always enforced.
+		config = loaded.problem !== undefined ? { ...base, mode: "enforce" } : base;
+		return config;
 	};
 
 	const performEffect = createEffectPerformer(pi, audit, () => {
@@ -240,6 +241,62 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			{ failure: "open", name: "guardian-review session_start" },
 		),
 	);
+	const SUBCOMMANDS = ["status", "on", "off", "observe", "allow-once"] as const;
+	pi.registerCommand("guardian", {
+		description: "guardian-review: status | on | off | observe | allow-once",
+		getArgumentCompletions: (prefix) =>
+			SUBCOMMANDS.filter((name) => name.startsWith(prefix.trim())).map((name) => ({ value: name, label: name })),
+		handler: async (args, ctx) => {
+			try {
+				const active = config ?? (await loadConfig(ctx));
+				const sub = args.trim().split(/\s+/)[0] ?? "";
+				const say = (text: string, level: "info" | "warning" = "info") => {
+					if (ctx.hasUI) ctx.ui.notify(text, level);
+				};
+				const known = sub === "" || (SUBCOMMANDS as readonly string[]).includes(sub);
+				if (known && !policy.hooks) {
+					// No review hooks in this process: nothing can be reviewed, so every action explains why.
+					const line = policy.statusLine() ?? "inactive";
+					if (sub === "" || sub === "status") say(`${NAME}: ${line}`);
+					else say(policy.unavailable(sub) ?? `${NAME} ${sub}: unavailable, ${line}`, "warning");
+				} else if (sub === "" || sub === "status") {
+					const closed = policy.current().state === "failed-closed" ? `${NAME}: ${policy.statusLine()}\n` : "";
+					const status = formatGuardianStatus({
+						mode: effectiveMode(),
+						reviewerModel: modelRefOf(resolveReviewerModel(ctx, active)),
+						stats: state.stats,
+						breaker: state.breaker,
+						pendingGrants: state.allowOnce.grants.filter((grant) => grant.expiresAt > now()).length,
+					});
+					say(closed + status + (reviewLogFailed ? "\nreview log: write failed" : ""));
+				} else if (sub === "on" || sub === "off" || sub === "observe") {
+					modeOverride = sub === "on" ? "enforce" : sub;
+					audit.write({ event: "mode-changed", mode: modeOverride });
+					say(`guardian-review: ${modeOverride} for this session.`);
+				} else if (sub === "allow-once") {
+					const next = grantAllowOnce(state, now());
+					state = next.state;
+					if (next.granted) {
+						audit.write({ event: "allow-once-granted", mode: effectiveMode(), category: "allow-once" });
+						say("guardian-review: the most recently denied action may run once within 5 minutes.");
+					} else {
+						say(
+							"guardian-review: there is no denied action to allow (floor hard-denies cannot be overridden).",
+							"warning",
+						);
+					}
+				} else {
+					say("usage: /guardian status | on | off | observe | allow-once", "warning");
+				}
+			} catch {
+				if (ctx.hasUI) ctx.ui.notify("guardian-review: command failed: internal error", "error");
+			}
+		},
+	});
+
+	// The review hooks only when the startup gate says the config may turn it on: none otherwise (no overhead).
+	if (!policy.hooks) return;
+
 	pi.on(
 		"input",
 		wrapHandler(
@@ -310,50 +367,11 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		"tool_call",
 		toolCallHandler as (event: ToolCallEvent, ctx: ExtensionContext) => Promise<ToolCallEventResult | undefined>,
 	);
+}
 
-	const SUBCOMMANDS = ["status", "on", "off", "observe", "allow-once"] as const;
-	pi.registerCommand("guardian", {
-		description: "guardian-review: status | on | off | observe | allow-once",
-		getArgumentCompletions: (prefix) =>
-			SUBCOMMANDS.filter((name) => name.startsWith(prefix.trim())).map((name) => ({ value: name, label: name })),
-		handler: async (args, ctx) => {
-			try {
-				const active = config ?? (await loadConfig(ctx));
-				const sub = args.trim().split(/\s+/)[0] ?? "";
-				const say = (text: string, level: "info" | "warning" = "info") => {
-					if (ctx.hasUI) ctx.ui.notify(text, level);
-				};
-				if (sub === "" || sub === "status") {
-					const status = formatGuardianStatus({
-						mode: effectiveMode(),
-						reviewerModel: modelRefOf(resolveReviewerModel(ctx, active)),
-						stats: state.stats,
-						breaker: state.breaker,
-						pendingGrants: state.allowOnce.grants.filter((grant) => grant.expiresAt > now()).length,
-					});
-					say(status + (reviewLogFailed ? "\nreview log: write failed" : ""));
-				} else if (sub === "on" || sub === "off" || sub === "observe") {
-					modeOverride = sub === "on" ? "enforce" : sub;
-					audit.write({ event: "mode-changed", mode: modeOverride });
-					say(`guardian-review: ${modeOverride} for this session.`);
-				} else if (sub === "allow-once") {
-					const next = grantAllowOnce(state, now());
-					state = next.state;
-					if (next.granted) {
-						audit.write({ event: "allow-once-granted", mode: effectiveMode(), category: "allow-once" });
-						say("guardian-review: the most recently denied action may run once within 5 minutes.");
-					} else {
-						say(
-							"guardian-review: there is no denied action to allow (floor hard-denies cannot be overridden).",
-							"warning",
-						);
-					}
-				} else {
-					say("usage: /guardian status | on | off | observe | allow-once", "warning");
-				}
-			} catch {
-				if (ctx.hasUI) ctx.ui.notify("guardian-review: command failed: internal error", "error");
-			}
-		},
-	});
+/** The defaults, for a lifecycle that returned no config. */
+function defaultConfig(): GuardianReviewConfig {
+	const resolved = resolveGuardianReviewLayer(undefined);
+	if (resolved.ok) return resolved.value;
+	throw new Error("guardian-review: defaults unavailable");
 }
