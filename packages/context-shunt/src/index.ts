@@ -13,7 +13,7 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import { DELEGATION_STATE_CHANNEL, type DelegationStateV1, decodeEventPayload } from "@pi-policy/policy-kernel/events";
 import type { AuditInput } from "@pi-policy/policy-kernel/host";
-import { createAuditWriter, loadPolicyConfig, loadPolicyConfigSync, wrapHandler } from "@pi-policy/policy-kernel/host";
+import { createAuditWriter, createPolicyConfig, type PolicyConfig, wrapHandler } from "@pi-policy/policy-kernel/host";
 import {
 	type ArtifactLedger,
 	authorizeReaderCall,
@@ -21,6 +21,7 @@ import {
 	buildReceipt,
 	bumpShuntCounter,
 	type ContextShuntConfig,
+	ContextShuntConfigSchema,
 	canonicalToolCall,
 	checkReaderThinking,
 	checkResultLimits,
@@ -50,7 +51,6 @@ import {
 	reduceArtifactLedger,
 	reduceExceptions,
 	resolveContextShuntConfig,
-	resolveContextShuntLayers,
 	resolveReaderModel,
 	SHUNT_MODE_ENTRY_TYPE,
 	type ShuntCounters,
@@ -70,7 +70,7 @@ import { ArtifactStore } from "./artifact-store.js";
 import { type ReaderTimers, type RunningReaderCall, startReaderCall } from "./reader-call.js";
 
 /** The extension's name: its config file, audit `ext` and command. */
-export const CONTEXT_SHUNT = "context-shunt";
+export const NAME = "context-shunt";
 /** The recovery tool. */
 export const RECOVER_TOOL = "context_shunt_recover";
 /** The reader tool. */
@@ -116,16 +116,33 @@ export function createContextShunt(options: ContextShuntOptions = {}): (pi: Exte
 	return (pi) => registerContextShunt(pi, options);
 }
 
-/** The extension: `pi install npm:@pi-policy/context-shunt`. */
+/** The extension Pi loads (the package's default export). */
 export default function contextShunt(pi: ExtensionAPI): void {
 	registerContextShunt(pi, {});
 }
 
 /**
- * Registers context-shunt on `pi`. Reads the global config synchronously: `enabled: false` registers nothing;
- * a malformed global file registers only a one-time notice. The trusted project layer is merged at session_start.
+ * The config lifecycle: `policy/context-shunt.json`, global then trusted project file by the kernel's one
+ * project-layer rule (key by key, `reader` merged recursively; no security settings). Invalid fails open.
  */
-export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOptions): void {
+function createContextShuntConfig(pi: ExtensionAPI): PolicyConfig<ContextShuntConfig> {
+	return createPolicyConfig(pi, {
+		name: NAME,
+		failure: "open",
+		schema: ContextShuntConfigSchema,
+		projectLayer: {},
+		resolve: resolveContextShuntConfig,
+		enabled: (config) => config.enabled,
+	});
+}
+
+/**
+ * Registers context-shunt on `pi`. The command and `session_start` are always registered, so
+ * `/context-shunt status` answers whatever the config says. The other hooks are registered when the startup gate
+ * (the global file, read synchronously here, or a project file in the launch folder) may turn it on
+ * (`enabled: false` turns it off); the effective config is resolved at every session_start.
+ */
+export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOptions = {}): void {
 	const now = options.now ?? Date.now;
 	const timers: ReaderTimers = {
 		setTimer: options.setTimer ?? defaultSetTimer,
@@ -133,30 +150,15 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 	};
 	const randomHex = options.randomHex ?? ((bytes: number) => randomBytes(bytes).toString("hex"));
 
-	const globalLayers = loadPolicyConfigSync({ name: CONTEXT_SHUNT, cwd: process.cwd(), isProjectTrusted: false });
-	const globalConfig =
-		globalLayers.errors.length > 0
-			? { ok: false as const, error: globalLayers.errors.join("; ") }
-			: resolveContextShuntConfig(globalLayers.global);
-	if (globalConfig.ok && !globalConfig.value.enabled) return;
-
-	const audit = createAuditWriter(pi, CONTEXT_SHUNT, {
+	const policy = createContextShuntConfig(pi);
+	const audit = createAuditWriter(pi, NAME, {
 		onDiagnostic: (message) => console.error(message),
 	});
 	const reported = new Set<string>();
 
-	if (!globalConfig.ok) {
-		const error = globalConfig.error;
-		pi.on("session_start", (_event, ctx) => {
-			audit.write({ event: "config-invalid" });
-			if (ctx.hasUI) ctx.ui.notify(`context-shunt disabled: ${error}`, "warning");
-		});
-		return;
-	}
-
-	// Session state; rebuilt at session_start.
-	let config: ContextShuntConfig = globalConfig.value;
-	let configError: string | undefined;
+	// Session state; rebuilt at session_start. `configError` is set while the config does not make it live.
+	let config: ContextShuntConfig = policy.startup.config ?? DEFAULT_CONTEXT_SHUNT_CONFIG;
+	let configError: string | undefined = policy.startup.state === "active" ? undefined : policy.startup.state;
 	let mode: ShuntMode = "off";
 	let counters: ShuntCounters = emptyShuntCounters();
 	let ledger: ArtifactLedger = emptyArtifactLedger();
@@ -188,7 +190,7 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 
 	function showFooter(ctx: ExtensionContext | undefined): void {
 		if (ctx?.hasUI !== true) return;
-		ctx.ui.setStatus(CONTEXT_SHUNT, configError === undefined ? shuntFooterStatus(mode) : "shunt:inactive");
+		ctx.ui.setStatus(NAME, configError === undefined ? shuntFooterStatus(mode) : "shunt:inactive");
 	}
 
 	function notify(ctx: ExtensionContext | undefined, message: string, level: "info" | "warning" = "info"): void {
@@ -310,6 +312,8 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 			"(lineOffset from 1, lineLimit up to 250) or a byte range (byteOffset from 0, maxBytes up to the targeted " +
 			"byte limit). The range comes back byte-identical to the original.",
 		promptSnippet: "Recover one bounded line or byte range of a preserved context-shunt artifact",
+		// It only reads an artifact, so permission extensions (guardian-review among them) need not review it.
+		annotations: { readOnlyHint: true },
 		parameters: Type.Object({
 			artifactId: Type.String({ description: "The artifact id from a context-shunt receipt." }),
 			lineOffset: Type.Optional(Type.Integer({ description: "First line, 1-indexed." })),
@@ -496,39 +500,32 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 
 	// ---- events -------------------------------------------------------------------------------------------------
 
-	pi.events.on(DELEGATION_STATE_CHANNEL, (payload: unknown) => {
-		const decoded = decodeEventPayload(DELEGATION_STATE_CHANNEL, payload);
-		if (decoded.ok && decoded.value.kind === "state") delegationState = decoded.value;
+	pi.registerCommand(NAME, {
+		description: "context-shunt: off | observe | enforce | status | reset | allow <token> <maxLines> <maxBytes>",
+		handler: async (args, ctx) => runCommand(args, ctx),
 	});
 
 	pi.on(
 		"session_start",
 		wrapHandler(async (_event, ctx: ExtensionContext) => {
-			const layers = await loadPolicyConfig({
-				name: CONTEXT_SHUNT,
-				cwd: ctx.cwd,
-				isProjectTrusted: () => ctx.isProjectTrusted(),
-			});
-			const resolved =
-				layers.errors.length > 0
-					? { ok: false as const, error: layers.errors.join("; ") }
-					: resolveContextShuntLayers({ global: layers.global, project: layers.project });
-			if (resolved.ok) {
-				config = resolved.value;
-				configError = undefined;
-			} else {
-				config = DEFAULT_CONTEXT_SHUNT_CONFIG;
-				configError = resolved.error;
-				audit.write({ event: "config-invalid" });
-				notify(ctx, `context-shunt inactive for this session: ${resolved.error}`, "warning");
-			}
-			if (resolved.ok && !resolved.value.enabled) configError = "disabled by the project config";
+			const loaded = await policy.load(ctx);
+			config = loaded.config ?? DEFAULT_CONTEXT_SHUNT_CONFIG;
+			configError = loaded.state === "active" ? undefined : loaded.state;
+			if (!policy.hooks) return;
 			restoreMode(ctx);
 			syncTools();
 			showFooter(ctx);
 			pi.events.emit(DELEGATION_STATE_CHANNEL, { v: 1, kind: "request" });
 		}, handlerOptions("session_start")),
 	);
+
+	// The other hooks only when the startup gate says the config may turn it on: none otherwise (no overhead).
+	if (!policy.hooks) return;
+
+	pi.events.on(DELEGATION_STATE_CHANNEL, (payload: unknown) => {
+		const decoded = decodeEventPayload(DELEGATION_STATE_CHANNEL, payload);
+		if (decoded.ok && decoded.value.kind === "state") delegationState = decoded.value;
+	});
 
 	pi.on(
 		"session_tree",
@@ -742,15 +739,23 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 		}, handlerOptions("tool_result")),
 	);
 
-	pi.registerCommand(CONTEXT_SHUNT, {
-		description: "context-shunt: off | observe | enforce | status | reset | allow <token> <maxLines> <maxBytes>",
-		handler: async (args, ctx) => {
+	async function runCommand(args: string, ctx: ExtensionContext): Promise<void> {
+		{
 			const parsed = parseShuntCommand(args);
 			if (!parsed.ok) {
 				notify(ctx, `context-shunt: ${parsed.error}`, "warning");
 				return;
 			}
 			const command = parsed.value;
+			const notLive = policy.statusLine();
+			if (notLive !== undefined) {
+				if (command.kind === "status") notify(ctx, `${NAME}: ${notLive}`);
+				else {
+					const action = command.kind === "mode" ? command.mode : command.kind;
+					notify(ctx, policy.unavailable(action) ?? `${NAME} ${action}: unavailable`, "warning");
+				}
+				return;
+			}
 			const statusText = () =>
 				formatShuntStatus({
 					mode,
@@ -801,6 +806,6 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 				return;
 			}
 			notify(ctx, "context-shunt: unknown, used or expired token", "warning");
-		},
-	});
+		}
+	}
 }

@@ -1,36 +1,35 @@
 // guardian-review: before a risky tool call runs, a deterministic floor and then a reviewer model decide allow or
 // deny, failing closed. This is the Pi shell: the decision order lives in the kernel's pipeline reducer
 // (@pi-policy/policy-kernel/guardian); the shell gathers facts, runs the reviewer and the dialog, and carries out
-// the effects (audit, verdict events, notifications, status, abort, the input freeze, the review log).
+// the effects (./effects.ts).
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
-import {
-	CONFIG_DIR_NAME,
-	type ExtensionAPI,
-	type ExtensionContext,
-	type InputEvent,
-	type ToolCallEvent,
-	type ToolCallEventResult,
+import type {
+	ExtensionAPI,
+	ExtensionContext,
+	InputEvent,
+	ToolCallEvent,
+	ToolCallEventResult,
+	ToolExecutionEndEvent,
 } from "@earendil-works/pi-coding-agent";
-import { decodeEventPayload, VERDICT_CHANNEL } from "@pi-policy/policy-kernel/events";
 import {
 	actionIdentityText,
 	buildReviewerPrompt,
 	floorContextFor,
 	formatGuardianStatus,
-	type GuardianEffect,
+	GUARDIAN_PROJECT_LOCKED_KEYS,
+	GUARDIAN_STRENGTHEN_RULES,
 	type GuardianMode,
 	type GuardianReviewConfig,
+	GuardianReviewConfigSchema,
 	type GuardianState,
 	grantAllowOnce,
+	guardianDefaultsLayer,
 	initialGuardianState,
 	notePrompt,
 	type PipelineStep,
 	planToolCall,
-	type ReviewerPrompt,
-	resolveGuardianReviewConfig,
+	resolveGuardianReviewLayer,
 	settleReview,
 	settleUserAnswer,
 	startTurn,
@@ -39,21 +38,25 @@ import {
 } from "@pi-policy/policy-kernel/guardian";
 import {
 	createAuditWriter,
-	loadPolicyConfig,
-	loadPolicyConfigSync,
+	createPolicyConfig,
+	type PolicyConfig,
 	toolCallBlockedResult,
 	wrapHandler,
 } from "@pi-policy/policy-kernel/host";
-import { appendReviewLog } from "./review-log.js";
+import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects.js";
+import { createGitConfigFacts, mayRunGit } from "./git-config-reader.js";
 import { modelRefOf, type ReviewOutcome, resolveReviewerModel, runReview } from "./reviewer.js";
+
+export { deepFreeze } from "./effects.js";
+
 import { sessionTranscript } from "./session-transcript.js";
 import { createToolFactsLookup } from "./tool-facts.js";
 
-/** The config and audit name of this extension. */
-export const GUARDIAN_REVIEW = "guardian-review";
+/** Pi's built-in tools that only read: they cannot change the repository's git config. */
+const READ_ONLY_BUILTINS = new Set(["read", "grep", "find", "ls"]);
 
-/** The footer status key. */
-const STATUS_KEY = GUARDIAN_REVIEW;
+/** The package folder name: the config file is `policy/guardian-review.json`, audit entries carry this `ext`. */
+export const NAME = "guardian-review";
 
 /** Options for {@link createGuardianReview}; the default export uses none. */
 export interface GuardianReviewOptions {
@@ -63,30 +66,32 @@ export interface GuardianReviewOptions {
 	readonly home?: string;
 }
 
-/** Deep-freezes a tool input so that a later `tool_call` handler cannot change what was approved. */
-export function deepFreeze<T>(value: T): T {
-	if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-		Object.freeze(value);
-		for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key]);
-	}
-	return value;
-}
-
 /** SHA-256 (hex) of the action's canonical identity: the key of verdict reuse and allow-once grants. */
 export function actionHash(toolName: string, input: unknown): string {
 	return createHash("sha256").update(actionIdentityText(toolName, input), "utf8").digest("hex");
 }
 
 /**
- * The startup decision: register only when the global config enables guardian-review (or is invalid, which fails
- * closed), or when a project config file exists in the launch directory (it may enable it once trusted).
+ * The config lifecycle: `policy/guardian-review.json`, global over the defaults, then a trusted project file by
+ * the kernel's one project-layer rule, where every key is a security setting: strengthened by its rule or locked.
+ * An invalid file fails closed: the valid files (or the defaults) run in `enforce`.
  */
-function shouldRegister(): boolean {
-	const layers = loadPolicyConfigSync({ name: GUARDIAN_REVIEW, cwd: process.cwd(), isProjectTrusted: false });
-	const resolved = resolveGuardianReviewConfig(layers.global, undefined);
-	if (layers.errors.length > 0 || !resolved.ok || resolved.value.failedClosed) return true;
-	if (resolved.value.config.mode !== "off") return true;
-	return existsSync(join(process.cwd(), CONFIG_DIR_NAME, "policy", `${GUARDIAN_REVIEW}.json`));
+function createGuardianReviewConfig(
+	pi: ExtensionAPI,
+	diagnose: (message: string) => void,
+): PolicyConfig<GuardianReviewConfig> {
+	return createPolicyConfig(pi, {
+		name: NAME,
+		failure: "closed",
+		schema: GuardianReviewConfigSchema,
+		defaults: guardianDefaultsLayer(),
+		projectLayer: { strengthen: GUARDIAN_STRENGTHEN_RULES, locked: GUARDIAN_PROJECT_LOCKED_KEYS },
+		resolve: resolveGuardianReviewLayer,
+		enabled: (config) => config.mode !== "off",
+		auditFields: { mode: "enforce" },
+		closedNote: "enforcing with the valid config file or the defaults",
+		onDiagnostic: diagnose,
+	});
 }
 
 /** Creates the extension factory with injected options (tests use a fake clock). */
@@ -99,13 +104,22 @@ export default function guardianReview(pi: ExtensionAPI): void {
 	registerGuardianReview(pi, {});
 }
 
-/** Registers the handlers and the `/guardian` command, unless guardian-review is disabled. */
-export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReviewOptions): void {
-	if (!shouldRegister()) return;
+/**
+ * Registers guardian-review. The `/guardian` command and `session_start` are always registered, so
+ * `/guardian status` answers whatever the config says. The review hooks are registered when the startup gate (the
+ * global file, read synchronously here, or a project file in the launch folder) may turn it on, or when the
+ * global file is invalid (which fails closed).
+ */
+export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReviewOptions = {}): void {
+	const diagnose = (message: string) => console.error(message);
+	const policy = createGuardianReviewConfig(pi, diagnose);
 	const now = options.now ?? Date.now;
 	const home = options.home ?? homedir();
-	const audit = createAuditWriter(pi, GUARDIAN_REVIEW, { onDiagnostic: () => {} });
+	const audit = createAuditWriter(pi, NAME, { onDiagnostic: diagnose });
 	const toolFacts = createToolFactsLookup(() => pi.getAllTools());
+	const gitFacts = createGitConfigFacts(home);
+	/** Allowed calls that may change files (anything but Pi's read-only built-ins) and have not finished. */
+	const inFlight = new Set<string>();
 
 	let config: GuardianReviewConfig | undefined;
 	let modeOverride: GuardianMode | undefined;
@@ -116,39 +130,17 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	const effectiveMode = (): GuardianMode => modeOverride ?? config?.mode ?? "enforce";
 
 	const loadConfig = async (ctx: ExtensionContext): Promise<GuardianReviewConfig> => {
-		const layers = await loadPolicyConfig({
-			name: GUARDIAN_REVIEW,
-			cwd: ctx.cwd,
-			isProjectTrusted: () => ctx.isProjectTrusted(),
-		});
-		const resolved = resolveGuardianReviewConfig(layers.global, layers.project);
-		const errors = [...layers.errors, ...(resolved.ok ? resolved.value.errors : [resolved.error])];
-		const fallback = resolveGuardianReviewConfig(undefined, undefined);
-		let loaded = resolved.ok ? resolved.value.config : fallback.ok ? fallback.value.config : undefined;
-		if (loaded === undefined) throw new Error("guardian-review: defaults unavailable");
-		if (errors.length > 0 || (resolved.ok && resolved.value.failedClosed)) {
-			loaded = { ...loaded, mode: "enforce" };
-			audit.write({ event: "config-invalid", mode: "enforce" });
-			if (ctx.hasUI) {
-				ctx.ui.notify(
-					`guardian-review: config invalid (${errors.slice(0, 2).join("; ")}); enforcing with defaults for the invalid part.`,
-					"warning",
-				);
-			}
-		}
-		config = loaded;
-		return loaded;
+		const loaded = await policy.load(ctx);
+		const base = loaded.config ?? defaultConfig();
+		// Fails closed: an invalid file leaves the valid one (or the defaults), always enforced.
+		config = loaded.problem !== undefined ? { ...base, mode: "enforce" } : base;
+		return config;
 	};
 
-	/** The details a review-log line needs beyond the pipeline's record. */
-	interface ReviewContext {
-		readonly toolName: string;
-		readonly prompt: ReviewerPrompt;
-		readonly review: ReviewOutcome;
-		readonly config: GuardianReviewConfig;
-	}
-
-	/** Carries out the pipeline's effects, in order. */
+	const performEffect = createEffectPerformer(pi, audit, () => {
+		reviewLogFailed = true;
+	});
+	/** Carries out the pipeline's effects, in order, and keeps its state. */
 	const perform = (
 		step: PipelineStep,
 		event: ToolCallEvent,
@@ -156,60 +148,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		review?: ReviewContext,
 	): PipelineStep => {
 		state = step.state;
-		for (const effect of step.effects) performOne(effect, event, ctx, review);
+		for (const effect of step.effects) performEffect(effect, event, ctx, review);
 		return step;
-	};
-
-	const performOne = (effect: GuardianEffect, event: ToolCallEvent, ctx: ExtensionContext, review?: ReviewContext) => {
-		switch (effect.type) {
-			case "audit":
-				audit.write(effect.entry);
-				return;
-			case "verdict": {
-				const decoded = decodeEventPayload(VERDICT_CHANNEL, { v: 1, ...effect.payload });
-				if (decoded.ok) {
-					try {
-						pi.events.emit(VERDICT_CHANNEL, decoded.value);
-					} catch {
-						// The bus is best effort.
-					}
-				}
-				return;
-			}
-			case "notify":
-				if (ctx.hasUI) ctx.ui.notify(effect.text, effect.level);
-				return;
-			case "abort-turn":
-				ctx.abort();
-				return;
-			case "freeze-input":
-				deepFreeze(event.input);
-				return;
-			case "review-status":
-				if (ctx.hasUI) {
-					ctx.ui.setStatus(STATUS_KEY, effect.status);
-					ctx.ui.setWorkingMessage(effect.workingMessage);
-				}
-				return;
-			case "review-log":
-				if (review === undefined || !review.config.reviewLog) return;
-				void appendReviewLog(
-					{
-						time: new Date().toISOString(),
-						tool: review.toolName,
-						action: review.prompt.action,
-						source: "reviewer",
-						...effect.record,
-						latencyMs: review.review.latencyMs,
-						...(review.review.modelRef === undefined ? {} : { model: review.review.modelRef }),
-						promptTokens: review.prompt.estimatedTokens,
-					},
-					() => {
-						reviewLogFailed = true;
-					},
-				);
-				return;
-		}
 	};
 
 	const decideToolCall = async (
@@ -221,6 +161,13 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		if (mode === "off") return undefined;
 		const { toolName } = event;
 		const input: unknown = event.input;
+		// The repository's git config is a fact only for git commands, and only while no call that may change it runs.
+		const gitConfig =
+			toolName !== "bash" || !mayRunGit(input)
+				? "unknown"
+				: inFlight.size > 0
+					? "unknown"
+					: await gitFacts.verdict(ctx.cwd);
 		let step = perform(
 			planToolCall(state, {
 				toolName,
@@ -229,7 +176,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				tool: toolFacts.of(toolName),
 				config: active,
 				mode,
-				floorContext: floorContextFor(active, ctx.cwd, home),
+				floorContext: floorContextFor(active, ctx.cwd, home, { gitConfig }),
 				now: now(),
 				hasUI: ctx.hasUI,
 			}),
@@ -274,7 +221,10 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				step = perform(settleUserAnswer(state, call, failure, approved, review.latencyMs), event, ctx);
 			}
 		}
-		if (step.next.kind !== "done" || step.next.resolution.kind === "allow") return undefined;
+		if (step.next.kind !== "done" || step.next.resolution.kind === "allow") {
+			if (!READ_ONLY_BUILTINS.has(toolName)) inFlight.add(event.toolCallId);
+			return undefined;
+		}
 		return { block: true, reason: step.next.resolution.reason };
 	};
 
@@ -284,16 +234,75 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			async (_event, ctx) => {
 				state = initialGuardianState();
 				toolFacts.clear();
+				gitFacts.invalidate();
+				inFlight.clear();
 				await loadConfig(ctx);
 			},
 			{ failure: "open", name: "guardian-review session_start" },
 		),
 	);
+	const SUBCOMMANDS = ["status", "on", "off", "observe", "allow-once"] as const;
+	pi.registerCommand("guardian", {
+		description: "guardian-review: status | on | off | observe | allow-once",
+		getArgumentCompletions: (prefix) =>
+			SUBCOMMANDS.filter((name) => name.startsWith(prefix.trim())).map((name) => ({ value: name, label: name })),
+		handler: async (args, ctx) => {
+			try {
+				const active = config ?? (await loadConfig(ctx));
+				const sub = args.trim().split(/\s+/)[0] ?? "";
+				const say = (text: string, level: "info" | "warning" = "info") => {
+					if (ctx.hasUI) ctx.ui.notify(text, level);
+				};
+				const known = sub === "" || (SUBCOMMANDS as readonly string[]).includes(sub);
+				if (known && !policy.hooks) {
+					// No review hooks in this process: nothing can be reviewed, so every action explains why.
+					const line = policy.statusLine() ?? "inactive";
+					if (sub === "" || sub === "status") say(`${NAME}: ${line}`);
+					else say(policy.unavailable(sub) ?? `${NAME} ${sub}: unavailable, ${line}`, "warning");
+				} else if (sub === "" || sub === "status") {
+					const closed = policy.current().state === "failed-closed" ? `${NAME}: ${policy.statusLine()}\n` : "";
+					const status = formatGuardianStatus({
+						mode: effectiveMode(),
+						reviewerModel: modelRefOf(resolveReviewerModel(ctx, active)),
+						stats: state.stats,
+						breaker: state.breaker,
+						pendingGrants: state.allowOnce.grants.filter((grant) => grant.expiresAt > now()).length,
+					});
+					say(closed + status + (reviewLogFailed ? "\nreview log: write failed" : ""));
+				} else if (sub === "on" || sub === "off" || sub === "observe") {
+					modeOverride = sub === "on" ? "enforce" : sub;
+					audit.write({ event: "mode-changed", mode: modeOverride });
+					say(`guardian-review: ${modeOverride} for this session.`);
+				} else if (sub === "allow-once") {
+					const next = grantAllowOnce(state, now());
+					state = next.state;
+					if (next.granted) {
+						audit.write({ event: "allow-once-granted", mode: effectiveMode(), category: "allow-once" });
+						say("guardian-review: the most recently denied action may run once within 5 minutes.");
+					} else {
+						say(
+							"guardian-review: there is no denied action to allow (floor hard-denies cannot be overridden).",
+							"warning",
+						);
+					}
+				} else {
+					say("usage: /guardian status | on | off | observe | allow-once", "warning");
+				}
+			} catch {
+				if (ctx.hasUI) ctx.ui.notify("guardian-review: command failed: internal error", "error");
+			}
+		},
+	});
+
+	// The review hooks only when the startup gate says the config may turn it on: none otherwise (no overhead).
+	if (!policy.hooks) return;
+
 	pi.on(
 		"input",
 		wrapHandler(
 			(event: InputEvent) => {
 				state = notePrompt(state, event.source === "extension");
+				toolFacts.clear();
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review input" },
@@ -304,10 +313,31 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		wrapHandler(
 			() => {
 				state = startTurn(state);
-				toolFacts.clear();
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review turn_start" },
+		),
+	);
+
+	pi.on(
+		"tool_execution_end",
+		wrapHandler(
+			(event: ToolExecutionEndEvent) => {
+				inFlight.delete(event.toolCallId);
+				if (!READ_ONLY_BUILTINS.has(event.toolName)) gitFacts.invalidate();
+				return undefined;
+			},
+			{ failure: "open", name: "guardian-review tool_execution_end" },
+		),
+	);
+	pi.on(
+		"agent_end",
+		wrapHandler(
+			() => {
+				inFlight.clear();
+				return undefined;
+			},
+			{ failure: "open", name: "guardian-review agent_end" },
 		),
 	);
 
@@ -337,50 +367,11 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		"tool_call",
 		toolCallHandler as (event: ToolCallEvent, ctx: ExtensionContext) => Promise<ToolCallEventResult | undefined>,
 	);
+}
 
-	const SUBCOMMANDS = ["status", "on", "off", "observe", "allow-once"] as const;
-	pi.registerCommand("guardian", {
-		description: "guardian-review: status | on | off | observe | allow-once",
-		getArgumentCompletions: (prefix) =>
-			SUBCOMMANDS.filter((name) => name.startsWith(prefix.trim())).map((name) => ({ value: name, label: name })),
-		handler: async (args, ctx) => {
-			try {
-				const active = config ?? (await loadConfig(ctx));
-				const sub = args.trim().split(/\s+/)[0] ?? "";
-				const say = (text: string, level: "info" | "warning" = "info") => {
-					if (ctx.hasUI) ctx.ui.notify(text, level);
-				};
-				if (sub === "" || sub === "status") {
-					const status = formatGuardianStatus({
-						mode: effectiveMode(),
-						reviewerModel: modelRefOf(resolveReviewerModel(ctx, active)),
-						stats: state.stats,
-						breaker: state.breaker,
-						pendingGrants: state.allowOnce.grants.filter((grant) => grant.expiresAt > now()).length,
-					});
-					say(status + (reviewLogFailed ? "\nreview log: write failed" : ""));
-				} else if (sub === "on" || sub === "off" || sub === "observe") {
-					modeOverride = sub === "on" ? "enforce" : sub;
-					audit.write({ event: "mode-changed", mode: modeOverride });
-					say(`guardian-review: ${modeOverride} for this session.`);
-				} else if (sub === "allow-once") {
-					const next = grantAllowOnce(state, now());
-					state = next.state;
-					if (next.granted) {
-						audit.write({ event: "allow-once-granted", mode: effectiveMode(), category: "allow-once" });
-						say("guardian-review: the most recently denied action may run once within 5 minutes.");
-					} else {
-						say(
-							"guardian-review: there is no denied action to allow (floor hard-denies cannot be overridden).",
-							"warning",
-						);
-					}
-				} else {
-					say("usage: /guardian status | on | off | observe | allow-once", "warning");
-				}
-			} catch {
-				if (ctx.hasUI) ctx.ui.notify("guardian-review: command failed: internal error", "error");
-			}
-		},
-	});
+/** The defaults, for a lifecycle that returned no config. */
+function defaultConfig(): GuardianReviewConfig {
+	const resolved = resolveGuardianReviewLayer(undefined);
+	if (resolved.ok) return resolved.value;
+	throw new Error("guardian-review: defaults unavailable");
 }

@@ -1,6 +1,7 @@
 // What Pi reports about a tool, for its review scope: whether it is one of Pi's built-in tools
 // (`sourceInfo.path` is `builtin:<name>`) and its MCP-style annotations. Looked up in `pi.getAllTools()`, cached
-// per name until the next turn (tools may be registered or re-registered while a session runs).
+// per name until the next prompt (MCP servers and extensions may register or re-register tools as a session runs;
+// a name not seen yet is always looked up).
 import type { ToolInfo } from "@earendil-works/pi-coding-agent";
 import { BUILTIN_TOOL_NAMES, type ToolFacts } from "@pi-policy/policy-kernel/guardian";
 
@@ -19,7 +20,7 @@ export function toolFactsOf(info: Pick<ToolInfo, "name" | "sourceInfo" | "annota
 	};
 }
 
-/** A per-name cache over `allTools()`; `clear()` drops it (on each turn and session start). */
+/** A per-name cache over `allTools()`; `clear()` drops it (on each prompt and session start). */
 export function createToolFactsLookup(allTools: () => readonly ToolInfo[]): {
 	of(name: string): ToolFacts;
 	clear(): void;

@@ -64,30 +64,30 @@ describe("the floor decides without a reviewer", () => {
 		expectNoLeak(h, ["rm -rf", "curl", "get.example.invalid", sandboxHome]);
 	});
 
-	it("allows a read-only command with no reviewer call; a redirect or `;` sends the same command to review", async () => {
+	// Issue 13: a redirect into a workspace file and a `;` chain of read-only commands are now decided by the
+	// floor; a chain with one part that is not read-only still goes to review.
+	it("allows a read-only command, its redirect into the workspace and a read-only chain with no reviewer call; a chain with a write part is reviewed", async () => {
 		h = await start({ files: { "notes.txt": "hello\n" } });
 		h.agent(
 			callTool("bash", { command: "ls" }),
 			callTool("bash", { command: "ls > listing.txt" }),
 			callTool("bash", { command: "ls; pwd" }),
+			callTool("bash", { command: "ls; touch made.txt" }),
 			"done",
 		);
-		h.reviewer(
-			verdict("allow", { risk_level: "low", user_authorization: "high" }),
-			verdict("allow", { risk_level: "low" }),
-		);
+		h.reviewer(verdict("allow", { risk_level: "low", user_authorization: "high" }));
 		await h.prompt("list the files into listing.txt");
-		const [ls, redirected, sequenced] = h.toolResults();
+		const [ls, redirected, sequenced, mixed] = h.toolResults();
 		expect(ls?.isError).toBe(false);
 		expect(h.toolResultText(ls!)).toContain("notes.txt");
-		expect(h.reviewerRequests()).toHaveLength(2);
-		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"command": "ls > listing.txt"');
-		expect(h.requestText(h.reviewerRequests()[1]!)).toContain('"command": "ls; pwd"');
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"command": "ls; touch made.txt"');
 		expect(redirected?.isError).toBe(false);
 		expect(sequenced?.isError).toBe(false);
+		expect(mixed?.isError).toBe(false);
 		expect(existsSync(join(h.cwd, "listing.txt"))).toBe(true);
-		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "reviewer", "reviewer"]);
-		expectNoLeak(h, ["listing.txt", "ls; pwd", h.cwd]);
+		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "floor", "floor", "reviewer"]);
+		expectNoLeak(h, ["listing.txt", "ls; pwd", "made.txt", h.cwd]);
 	});
 
 	it("allows edits inside the workspace from the floor and reviews one outside it", async () => {

@@ -7,7 +7,12 @@ import { rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createCodemodeExtension, createMcpExtension, type InlineExtension } from "@earendil-works/pi-coding-agent";
+import {
+	createCodemodeExtension,
+	createMcpExtension,
+	type ExtensionAPI,
+	type InlineExtension,
+} from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -118,6 +123,32 @@ describe("tools registered by other extensions", () => {
 		expect(runs).toEqual(["deploy:staging"]);
 		expect(h.reviewerRequests()).toHaveLength(0);
 	});
+});
+
+describe("what Pi reports about tools (host facts the scopes rely on)", () => {
+	it("built-ins carry sourceInfo.path builtin:<name>; MCP tools carry their server's annotations", async () => {
+		let tools: ReturnType<ExtensionAPI["getAllTools"]> = [];
+		const capture: InlineExtension = (pi) => {
+			pi.on("agent_end", () => {
+				tools = pi.getAllTools();
+			});
+		};
+		h = await start({
+			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
+			before: [createMcpExtension(), filesystemServer, capture],
+		});
+		h.agent(callTool("mcp__fs__list_allowed_directories", {}), "done");
+		await h.prompt("where may you read?");
+		const byName = new Map(tools.map((tool) => [tool.name, tool]));
+		expect(byName.get("bash")?.sourceInfo.path).toBe("builtin:bash");
+		expect(byName.get("read")?.sourceInfo.path).toBe("builtin:read");
+		expect(byName.get("mcp__fs__read_text_file")?.annotations?.readOnlyHint).toBe(true);
+		expect(byName.get("mcp__fs__write_file")?.annotations).toMatchObject({
+			readOnlyHint: false,
+			destructiveHint: true,
+		});
+		expect(h.reviewerRequests()).toHaveLength(0);
+	}, 60_000);
 });
 
 describe("the MCP filesystem server through Pi's own MCP support", () => {

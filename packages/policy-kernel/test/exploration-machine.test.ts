@@ -368,10 +368,13 @@ describe("reduceExplorationGuard", () => {
 });
 
 describe("bash, code mode and context pressure", () => {
+	type BroadCall = Extract<ExplorationGuardEvent, { type: "broad-call" }>;
+	const broadCall = (category: "read" | "grep" | "find" | "ls" = "grep", active = true): BroadCall =>
+		isolated(category, active) as BroadCall;
 	const BASH_BLOCK: ExplorationGuardConfig = { ...BLOCK, bashBlock: true };
 	const PRESSURE: ExplorationGuardConfig = { ...WARN, nudgeAtContextShare: 0.5 };
-	const bash = (active = true): ExplorationGuardEvent => ({ ...isolated("grep", active), source: "bash" });
-	const nested = (parentPosition: number, index = 0, category: "read" | "grep" = "read"): ExplorationGuardEvent => ({
+	const bash = (active = true): BroadCall => ({ ...broadCall("grep", active), source: "bash" });
+	const nested = (parentPosition: number, index = 0, category: "read" | "grep" = "read"): BroadCall => ({
 		type: "broad-call",
 		category,
 		batch: { size: 1, position: parentPosition, index },
@@ -447,7 +450,7 @@ describe("bash, code mode and context pressure", () => {
 	it("nudges once per session on the first broad call over the context share, even on a short streak", () => {
 		const WIDE: ExplorationGuardConfig = { ...PRESSURE, warnAfter: 10, blockAfter: 20 };
 		const over = (share: number | undefined): ExplorationGuardEvent => ({
-			...isolated(),
+			...broadCall(),
 			...(share === undefined ? {} : { contextShare: share }),
 		});
 		const { state, effects } = run(WIDE, [over(0.2), over(undefined), over(0.5), over(0.51), over(0.9), over(0.95)]);
@@ -471,11 +474,11 @@ describe("bash, code mode and context pressure", () => {
 			Array.from({ length: 5 }, () => isolated()),
 		);
 		expect(nudges(unknown.effects)).toBe(0);
-		const unset = run({ ...WARN, warnAfter: 10, blockAfter: 20 }, [{ ...isolated(), contextShare: 0.99 }]);
+		const unset = run({ ...WARN, warnAfter: 10, blockAfter: 20 }, [{ ...broadCall(), contextShare: 0.99 }]);
 		expect(nudges(unset.effects)).toBe(0);
 		const nonsense = run({ ...PRESSURE, warnAfter: 10, blockAfter: 20 }, [
-			{ ...isolated(), contextShare: Number.NaN },
-			{ ...isolated(), contextShare: "0.9" as unknown as number },
+			{ ...broadCall(), contextShare: Number.NaN },
+			{ ...broadCall(), contextShare: "0.9" as unknown as number },
 		]);
 		expect(nudges(nonsense.effects)).toBe(0);
 	});
@@ -483,10 +486,10 @@ describe("bash, code mode and context pressure", () => {
 	it("the pressure nudge survives a delegation reset only once per session", () => {
 		const WIDE: ExplorationGuardConfig = { ...PRESSURE, warnAfter: 10, blockAfter: 20 };
 		const { effects } = run(WIDE, [
-			{ ...isolated(), contextShare: 0.8 },
+			{ ...broadCall(), contextShare: 0.8 },
 			{ type: "delegation-call", launch: true },
 			{ type: "delegation-result", launch: true, isError: false },
-			{ ...isolated(), contextShare: 0.9 },
+			{ ...broadCall(), contextShare: 0.9 },
 		]);
 		expect(nudges(effects)).toBe(1);
 	});

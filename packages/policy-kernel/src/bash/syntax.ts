@@ -1192,3 +1192,75 @@ function visitCommand(command: BashCommand, place: BashCommandPlace, out: BashPl
 	}
 	visitRedirects(command.redirects, out);
 }
+
+/** A pipeline found by {@link pipelinesOf}, with where it sits. */
+export interface BashPlacedPipeline {
+	readonly pipeline: BashPipeline;
+	readonly place: BashCommandPlace;
+}
+
+/**
+ * Every pipeline in the tree, depth first in source order, nested ones included (inside subshells, groups,
+ * compound bodies, substitutions, heredoc bodies and literal nested scripts), each with its place.
+ */
+export function pipelinesOf(tree: BashList): BashPlacedPipeline[] {
+	const out: BashPlacedPipeline[] = [];
+	const visit = (list: BashList, place: BashCommandPlace): void => {
+		for (const statement of list.statements) {
+			for (const pipeline of statement.pipelines) {
+				out.push({ pipeline, place });
+				for (const command of pipeline.commands) visitNested(command, place);
+			}
+		}
+	};
+	const visitWordBodies = (word: BashWord): void => {
+		for (const body of word.substitutions) visit(body, "substitution");
+	};
+	const visitRedirectBodies = (redirects: readonly BashRedirect[]): void => {
+		for (const redirect of redirects) {
+			visitWordBodies(redirect.target);
+			for (const body of redirect.heredoc?.substitutions ?? []) visit(body, "heredoc");
+		}
+	};
+	const visitNested = (command: BashCommand, place: BashCommandPlace): void => {
+		switch (command.kind) {
+			case "simple":
+				for (const assignment of command.assignments) visitWordBodies(assignment.value);
+				for (const word of command.words) visitWordBodies(word);
+				if (command.script?.ok) visit(command.script.tree, "script");
+				break;
+			case "subshell":
+			case "group":
+				visit(command.body, place);
+				break;
+			case "if":
+				for (const clause of command.clauses) {
+					visit(clause.condition, place);
+					visit(clause.body, place);
+				}
+				if (command.elseBody) visit(command.elseBody, place);
+				break;
+			case "while":
+			case "until":
+				visit(command.condition, place);
+				visit(command.body, place);
+				break;
+			case "for":
+				for (const word of command.items ?? []) visitWordBodies(word);
+				visit(command.body, place);
+				break;
+		}
+		visitRedirectBodies(command.redirects);
+	};
+	visit(tree, "top");
+	return out;
+}
+
+/** True when the word's value depends on the environment or on running something: substitutions, parameters, arithmetic. */
+export function isDynamicWord(word: BashWord): boolean {
+	for (const kind of word.expansions) {
+		if (kind === "command-substitution" || kind === "parameter-expansion" || kind === "arithmetic") return true;
+		if (kind === "process-substitution") return true;
+	}
+	return false;
+}
