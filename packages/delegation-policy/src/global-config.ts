@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { isPlainObject, parseConfigJson } from "@pi-policy/policy-kernel/config";
 import { err, ok, type Result } from "@pi-policy/policy-kernel/decision";
 import {
 	createGlobalDocument,
@@ -10,7 +11,7 @@ import {
 	isThinkingDocumentError,
 	parseDelegationPolicyDocument,
 } from "@pi-policy/policy-kernel/delegation";
-import { policyConfigPaths } from "@pi-policy/policy-kernel/host";
+import { policyConfigPaths, readConfigFile } from "@pi-policy/policy-kernel/host";
 
 /** The parsed global document: the settings, and the version it was migrated from (an unversioned file). */
 export interface GlobalDefaults {
@@ -46,16 +47,29 @@ export function globalDefaultsPath(cwd: string): string {
 	return policyConfigPaths({ name: DELEGATION_POLICY_CONFIG_NAME, cwd }).global;
 }
 
+/** The `"$schema"` string of the current global document, kept when the defaults are saved; bounded read. */
+async function currentSchemaHint(target: string): Promise<string | undefined> {
+	const read = await readConfigFile(target);
+	if (read.kind !== "text") return undefined;
+	const parsed = parseConfigJson(read.text);
+	if (!parsed.ok || !isPlainObject(parsed.value)) return undefined;
+	const hint = parsed.value.$schema;
+	return typeof hint === "string" && hint.length <= 1000 ? hint : undefined;
+}
+
 /**
  * Writes the global document atomically: a temp file in the same folder, then a rename over the target, so a
- * reader sees the old or the new document and never a partial one. Returns false on any failure.
+ * reader sees the old or the new document and never a partial one. A `"$schema"` the current file names is kept.
+ * Returns false on any failure.
  */
 export async function saveGlobalDefaults(cwd: string, settings: DelegationPolicySettings): Promise<boolean> {
 	const target = globalDefaultsPath(cwd);
 	const temp = `${target}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
 	try {
 		await mkdir(dirname(target), { recursive: true });
-		await writeFile(temp, `${JSON.stringify(createGlobalDocument(settings), null, "\t")}\n`, { mode: 0o600 });
+		const hint = await currentSchemaHint(target);
+		const document = { ...(hint === undefined ? {} : { $schema: hint }), ...createGlobalDocument(settings) };
+		await writeFile(temp, `${JSON.stringify(document, null, "\t")}\n`, { mode: 0o600 });
 		await rename(temp, target);
 		return true;
 	} catch {

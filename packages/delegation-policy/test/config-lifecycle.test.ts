@@ -52,3 +52,29 @@ describe("delegation-policy: no project file", () => {
 		}
 	});
 });
+
+describe('delegation-policy: saving defaults keeps "$schema"', () => {
+	it("writes the document with the $schema the file named, and it still loads", async () => {
+		const { mkdtemp, readFile, rm, writeFile, mkdir } = await import("node:fs/promises");
+		const { tmpdir } = await import("node:os");
+		const { join } = await import("node:path");
+		const { saveGlobalDefaults, resolveGlobalDefaults } = await import("../src/global-config.ts");
+		const root = await mkdtemp(join(tmpdir(), "dp-save-"));
+		const saved = process.env.PI_CODING_AGENT_DIR;
+		process.env.PI_CODING_AGENT_DIR = root;
+		try {
+			await mkdir(join(root, "policy"), { recursive: true });
+			const file = join(root, "policy", "delegation-policy.json");
+			await writeFile(file, JSON.stringify({ $schema: "./schema.json", version: 1, intensity: "off" }));
+			expect(await saveGlobalDefaults(root, { intensity: "normal" })).toBe(true);
+			const written = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+			expect(written).toMatchObject({ $schema: "./schema.json", version: 1, intensity: "normal" });
+			const { $schema: _hint, ...document } = written;
+			expect(resolveGlobalDefaults(document)).toMatchObject({ ok: true, value: { settings: { intensity: "normal" } } });
+		} finally {
+			if (saved === undefined) delete process.env.PI_CODING_AGENT_DIR;
+			else process.env.PI_CODING_AGENT_DIR = saved;
+			await rm(root, { recursive: true, force: true });
+		}
+	});
+});
