@@ -314,6 +314,8 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 			"(lineOffset from 1, lineLimit up to 250) or a byte range (byteOffset from 0, maxBytes up to the targeted " +
 			"byte limit). The range comes back byte-identical to the original.",
 		promptSnippet: "Recover one bounded line or byte range of a preserved context-shunt artifact",
+		// It only reads an artifact, so permission extensions (guardian-review among them) need not review it.
+		annotations: { readOnlyHint: true },
 		parameters: Type.Object({
 			artifactId: Type.String({ description: "The artifact id from a context-shunt receipt." }),
 			lineOffset: Type.Optional(Type.Integer({ description: "First line, 1-indexed." })),

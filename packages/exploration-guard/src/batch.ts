@@ -9,7 +9,8 @@ const MAX_ENTRIES_SCANNED = 256;
 
 /**
  * Finds the latest assistant message on the branch and, when it issued `toolCallId`, returns how many tool
- * calls it holds and its branch position. Returns `undefined` when the batch cannot be read; the reducer then
+ * calls it holds, its branch position and the call's index in it (for a code-mode nested call, pass the parent's
+ * id: the nested calls add no transcript entries). Returns `undefined` when the batch cannot be read; the reducer then
  * never blocks the call. Never throws, and keeps nothing from the branch.
  */
 export function readBatch(
@@ -26,13 +27,13 @@ export function readBatch(
 			const content = entry.message.content;
 			if (!Array.isArray(content)) return undefined;
 			let size = 0;
-			let found = false;
+			let index = -1;
 			for (const block of content) {
 				if (!isRecord(block) || block.type !== "toolCall") continue;
+				if (block.id === toolCallId) index = size;
 				size++;
-				if (block.id === toolCallId) found = true;
 			}
-			return found ? { size, position } : undefined;
+			return index >= 0 ? { size, position, index } : undefined;
 		}
 		return undefined;
 	} catch {

@@ -3,6 +3,7 @@
 // classifier and reducer, and performs their effects (steer nudge, notice, block, audit entry).
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import {
+	classifyBashExplorationCommand,
 	classifyBroadExplorationCall,
 	classifyDelegationCall,
 	createExplorationGuardState,
@@ -10,11 +11,13 @@ import {
 	EXPLORATION_GUARD_COMMAND,
 	EXPLORATION_NOTICE_LEVELS,
 	EXPLORATION_NOTICES,
+	type ExplorationCategory,
 	type ExplorationGuardConfig,
 	ExplorationGuardConfigSchema,
 	type ExplorationGuardEffect,
 	type ExplorationGuardEvent,
 	type ExplorationGuardState,
+	type ExplorationSource,
 	explorationActivatedFields,
 	explorationBlockReason,
 	explorationNudgeText,
@@ -140,11 +143,7 @@ export function registerExplorationGuard(
 		onError: () => reportHandlerError(),
 	});
 
-	const perform = (
-		effects: readonly ExplorationGuardEffect[],
-		config: ExplorationGuardConfig,
-		ctx: ExtensionContext,
-	) => {
+	const perform = (effects: readonly ExplorationGuardEffect[], ctx: ExtensionContext) => {
 		let block = false;
 		for (const effect of effects) {
 			switch (effect.type) {
@@ -163,7 +162,7 @@ export function registerExplorationGuard(
 					break;
 				case "nudge":
 					try {
-						pi.sendUserMessage(explorationNudgeText(config), { deliverAs: "steer" });
+						pi.sendUserMessage(explorationNudgeText(effect.wording), { deliverAs: "steer" });
 					} catch {
 						diagnose("exploration-guard: nudge not delivered");
 					}
@@ -178,7 +177,7 @@ export function registerExplorationGuard(
 		if (current === undefined || disposed) return false;
 		const { state, effects } = reduceExplorationGuard(current.state, event);
 		current.state = state;
-		return perform(effects, current.config, ctx);
+		return perform(effects, ctx);
 	};
 
 	const on: ExtensionAPI["on"] = ((event: string, handler: (...args: never[]) => unknown) => {
@@ -281,35 +280,81 @@ export function registerExplorationGuard(
 	// The tool hooks only when the startup gate says the config may turn the guard on: none otherwise (no overhead).
 	if (!policy.hooks) return handle;
 
+	/** Whether bash exploration counts right now: `auto` counts it unless grep, find and ls are all active. */
+	const bashCounted = (config: ExplorationGuardConfig, activeTools: readonly string[] | undefined): boolean => {
+		if (config.bash === "off") return false;
+		if (config.bash === "count") return true;
+		const active = activeTools ?? [];
+		return !(active.includes("grep") && active.includes("find") && active.includes("ls"));
+	};
+
+	const activeToolNames = (): readonly string[] | undefined => {
+		try {
+			return pi.getActiveTools();
+		} catch {
+			return undefined;
+		}
+	};
+
+	/** The context share in use (0..1), or `undefined` when Pi does not know it. */
+	const contextShareOf = (ctx: ExtensionContext): number | undefined => {
+		try {
+			const usage = ctx.getContextUsage();
+			if (usage === undefined || usage.tokens === null || !(usage.contextWindow > 0)) return undefined;
+			const share = usage.tokens / usage.contextWindow;
+			return Number.isFinite(share) && share >= 0 ? share : undefined;
+		} catch {
+			return undefined;
+		}
+	};
+
 	on(
 		"tool_call",
 		wrapHandler((event, ctx) => {
 			const current = session;
 			if (disposed || current === undefined) return undefined;
-			if (event.parentToolCallId !== undefined) return undefined;
 			const { config } = current;
+			const nested = event.parentToolCallId !== undefined;
 			if (event.toolName === config.delegationTool) {
+				if (nested) return undefined;
 				dispatch({ type: "delegation-call", launch: classifyDelegationCall(event.input) === "launch" }, ctx);
 				return undefined;
 			}
-			const classification = classifyBroadExplorationCall(event, ctx.cwd, config.smallReadMaxLines);
-			if (classification.kind !== "broad") return undefined;
-			let delegationToolActive = false;
-			try {
-				delegationToolActive = pi.getActiveTools().includes(config.delegationTool);
-			} catch {
-				delegationToolActive = false;
+			let category: ExplorationCategory;
+			let activeTools: readonly string[] | undefined;
+			let source: ExplorationSource = nested ? "nested" : "tool";
+			if (event.toolName === "bash") {
+				if (config.bash === "off") return undefined;
+				activeTools = activeToolNames();
+				if (!bashCounted(config, activeTools)) return undefined;
+				const input = event.input as { command?: unknown } | undefined;
+				// Parsed once per call; anything but pure exploration is never counted.
+				const bash = classifyBashExplorationCommand(input?.command, ctx.cwd, config.smallReadMaxLines);
+				if (bash.kind !== "broad") return undefined;
+				category = bash.category;
+				if (!nested) source = "bash";
+			} else {
+				const classification = classifyBroadExplorationCall(event, ctx.cwd, config.smallReadMaxLines);
+				if (classification.kind !== "broad") return undefined;
+				category = classification.category;
 			}
+			activeTools ??= activeToolNames();
+			const delegationToolActive = activeTools?.includes(config.delegationTool) === true;
+			const wantsShare = config.nudgeAtContextShare !== undefined && !current.state.pressureLatched;
+			const contextShare = wantsShare ? contextShareOf(ctx) : undefined;
 			const block = dispatch(
 				{
 					type: "broad-call",
-					category: classification.category,
-					batch: readBatch(ctx, event.toolCallId),
+					category,
+					batch: readBatch(ctx, nested ? event.parentToolCallId : event.toolCallId),
 					delegationToolActive,
+					source,
+					bashCounted: bashCounted(config, activeTools),
+					...(contextShare === undefined ? {} : { contextShare }),
 				},
 				ctx,
 			);
-			return block ? { block: true, reason: explorationBlockReason(config) } : undefined;
+			return block && !nested ? { block: true, reason: explorationBlockReason(config) } : undefined;
 		}, wrapOptions("tool_call")),
 	);
 

@@ -4,6 +4,7 @@ import { stripSchemaKey } from "@pi-policy/policy-kernel/config";
 import {
 	EXPLORATION_GUARD_DEFAULTS,
 	explorationBlockReason,
+	explorationNudgeText,
 	resolveExplorationGuardConfig,
 } from "@pi-policy/policy-kernel/exploration";
 import { describe, expect, it } from "vitest";
@@ -42,7 +43,17 @@ describe("README", () => {
 
 	it.each([
 		"Not a security boundary",
-		"never inspects or regulates `bash`",
+		"reads `bash` commands only to count pure",
+		'pauses one only with `"bashBlock": true`',
+		"## Bash exploration",
+		"## Code mode",
+		"## Context pressure",
+		"## What it costs",
+		"What it sees on stock Pi",
+		"What blocking needs",
+		"`find . -name x -delete`",
+		"`ls && npm test`",
+		"`bash-blocked`",
 		"pi install npm:@pi-policy/exploration-guard",
 		"pi install ./packages/exploration-guard",
 		"/exploration-guard status",
@@ -57,6 +68,32 @@ describe("README", () => {
 		"/reload",
 	])("documents %s", (text) => {
 		expect(readme).toContain(text);
+	});
+
+	it("quotes the nudge wording exactly as the kernel builds it", () => {
+		const base = {
+			trigger: "streak" as const,
+			delegationTool: "subagent",
+			smallReadMaxLines: 400,
+			bashBlock: false,
+			bashCounted: true,
+			allowedBeforePause: 2,
+		};
+		const noDelegation = explorationNudgeText({ ...base, delegationToolActive: false, blockMode: true });
+		const warn = explorationNudgeText({ ...base, delegationToolActive: true, blockMode: false });
+		const block = explorationNudgeText({ ...base, delegationToolActive: true, blockMode: true });
+		for (const [text, quoted] of [
+			[noDelegation, "The delegation tool subagent is not active, so nothing will be blocked."],
+			[warn, "This is advice only: nothing will be blocked."],
+			[
+				block,
+				"After 2 more broad operations, isolated broad read/grep/find/ls calls will be paused until a delegated run succeeds.",
+			],
+			[block, "Bash commands are counted but never paused."],
+		] as const) {
+			expect(text).toContain(quoted);
+			expect(readme.replace(/\s+/g, " ")).toContain(quoted);
+		}
 	});
 
 	it("has a user guide that links the README", () => {

@@ -200,7 +200,7 @@ describe("root-only", () => {
 });
 
 describe("what is considered", () => {
-	it("never blocks or counts bash, write, edit, custom tools or subagent, even while blocking", async () => {
+	it("never blocks or counts bash (grep, find and ls active: bash auto leaves it alone), write, edit, custom tools or subagent, even while blocking", async () => {
 		const run = await startGuard("other tools", { mode: "block", warnAfter: 1, blockAfter: 2 });
 		const { harness } = run;
 		harness.script(

@@ -1,6 +1,8 @@
 // guardian-review: before a risky tool call runs, a deterministic floor and then a reviewer model decide allow or
-// deny, failing closed. This is the Pi shell: it binds events to the kernel (@pi-policy/policy-kernel/guardian)
-// and does the I/O: config files, the reviewer call, the dialog, the audit trail and the verdict events.
+// deny, failing closed. This is the Pi shell: the decision order lives in the kernel's pipeline reducer
+// (@pi-policy/policy-kernel/guardian); the shell gathers facts, runs the reviewer and the dialog, and carries out
+// the effects (./effects.ts).
+import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import type {
 	ExtensionAPI,
@@ -8,47 +10,30 @@ import type {
 	InputEvent,
 	ToolCallEvent,
 	ToolCallEventResult,
+	ToolExecutionEndEvent,
 } from "@earendil-works/pi-coding-agent";
-import { bucketIndex } from "@pi-policy/policy-kernel/audit";
-import { decodeEventPayload, type RiskLevel, VERDICT_CHANNEL, type VerdictV1 } from "@pi-policy/policy-kernel/events";
 import {
-	type AllowOnceState,
-	actionHash,
-	applyOutcomePolicy,
-	authorizationCounter,
-	type BreakerState,
-	breakerDenialReason,
-	breakerNotification,
+	actionIdentityText,
 	buildReviewerPrompt,
-	type DecisionSource,
-	decideFloor,
 	floorContextFor,
-	floorDenialReason,
 	formatGuardianStatus,
 	GUARDIAN_PROJECT_LOCKED_KEYS,
 	GUARDIAN_STRENGTHEN_RULES,
 	type GuardianMode,
 	type GuardianReviewConfig,
 	GuardianReviewConfigSchema,
-	type GuardianStats,
+	type GuardianState,
+	grantAllowOnce,
 	guardianDefaultsLayer,
-	HARD_DENY_RULES,
-	initialAllowOnceState,
-	initialBreakerState,
-	initialGuardianStats,
-	type OutcomePolicyRule,
-	type ReviewerVerdict,
-	type ReviewFailureReason,
-	recordDecision,
-	recordLatency,
-	recordUnavailable,
-	reduceAllowOnce,
-	reduceBreaker,
+	initialGuardianState,
+	notePrompt,
+	type PipelineStep,
+	planToolCall,
 	resolveGuardianReviewLayer,
-	riskDenialReason,
-	riskLevelCounter,
+	settleReview,
+	settleUserAnswer,
+	startTurn,
 	UNAVAILABLE_DIALOG_TITLE,
-	unavailableDenialReason,
 	unavailableDialogMessage,
 } from "@pi-policy/policy-kernel/guardian";
 import {
@@ -58,9 +43,17 @@ import {
 	toolCallBlockedResult,
 	wrapHandler,
 } from "@pi-policy/policy-kernel/host";
-import { appendReviewLog } from "./review-log.js";
-import { modelRefOf, resolveReviewerModel, runReview } from "./reviewer.js";
+import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects.js";
+import { createGitConfigFacts, mayRunGit } from "./git-config-reader.js";
+import { modelRefOf, type ReviewOutcome, resolveReviewerModel, runReview } from "./reviewer.js";
+
+export { deepFreeze } from "./effects.js";
+
 import { sessionTranscript } from "./session-transcript.js";
+import { createToolFactsLookup } from "./tool-facts.js";
+
+/** Pi's built-in tools that only read: they cannot change the repository's git config. */
+const READ_ONLY_BUILTINS = new Set(["read", "grep", "find", "ls"]);
 
 /** The package folder name: the config file is `policy/guardian-review.json`, audit entries carry this `ext`. */
 export const NAME = "guardian-review";
@@ -75,31 +68,9 @@ export interface GuardianReviewOptions {
 	readonly home?: string;
 }
 
-/** A cached decision for an identical action within one turn. */
-interface CachedDecision {
-	readonly decision: "allow" | "deny";
-	readonly reason?: string;
-	readonly riskLevel?: RiskLevel;
-}
-
-/** What one tool call resolved to. */
-interface Resolution {
-	readonly decision: "allow" | "deny";
-	readonly source: DecisionSource;
-	readonly reason?: string;
-}
-
-/** Deep-freezes a tool input so that a later `tool_call` handler cannot change what was approved. */
-export function deepFreeze<T>(value: T): T {
-	if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-		Object.freeze(value);
-		for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key]);
-	}
-	return value;
-}
-
-function verdictTool(toolName: string): VerdictV1["tool"] {
-	return toolName === "bash" || toolName === "write" || toolName === "edit" ? toolName : "other";
+/** SHA-256 (hex) of the action's canonical identity: the key of verdict reuse and allow-once grants. */
+export function actionHash(toolName: string, input: unknown): string {
+	return createHash("sha256").update(actionIdentityText(toolName, input), "utf8").digest("hex");
 }
 
 /**
@@ -147,58 +118,182 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	const now = options.now ?? Date.now;
 	const home = options.home ?? homedir();
 	const audit = createAuditWriter(pi, NAME, { onDiagnostic: diagnose });
+	const toolFacts = createToolFactsLookup(() => pi.getAllTools());
+	const gitFacts = createGitConfigFacts(home);
+	/** Allowed calls that may change files (anything but Pi's read-only built-ins) and have not finished. */
+	const inFlight = new Set<string>();
 
 	let config: GuardianReviewConfig | undefined;
 	let modeOverride: GuardianMode | undefined;
-	let breaker: BreakerState = initialBreakerState();
-	let allowOnce: AllowOnceState = initialAllowOnceState();
-	let stats: GuardianStats = initialGuardianStats();
-	let turnCache = new Map<string, CachedDecision>();
+	let state: GuardianState = initialGuardianState();
 	let chain: Promise<unknown> = Promise.resolve();
 	let reviewLogFailed = false;
 
 	const effectiveMode = (): GuardianMode => modeOverride ?? config?.mode ?? "enforce";
-	const auditMode = (): "off" | "observe" | "enforce" => effectiveMode();
-	const state = () => (breaker.tripped ? "tripped" : "armed") as "armed" | "tripped";
 
-	const emitVerdict = (payload: Omit<VerdictV1, "v">) => {
-		const candidate = { v: 1, ...payload };
-		const decoded = decodeEventPayload(VERDICT_CHANNEL, candidate);
-		if (!decoded.ok) return;
-		try {
-			pi.events.emit(VERDICT_CHANNEL, decoded.value);
-		} catch {
-			// The bus is best effort.
-		}
-	};
-
-	const loadConfig = async (ctx: ExtensionContext) => {
+	const loadConfig = async (ctx: ExtensionContext): Promise<GuardianReviewConfig> => {
 		const loaded = await policy.load(ctx);
-		const base = loaded.config ?? resolveFallback();
+		const base = loaded.config ?? defaultConfig();
 		// Fails closed: an invalid file leaves the valid one (or the defaults), always enforced.
 		config = loaded.problem !== undefined ? { ...base, mode: "enforce" } : base;
+		return config;
+	};
+
+	const performEffect = createEffectPerformer(pi, audit, () => {
+		reviewLogFailed = true;
+	});
+	/** Carries out the pipeline's effects, in order, and keeps its state. */
+	const perform = (
+		step: PipelineStep,
+		event: ToolCallEvent,
+		ctx: ExtensionContext,
+		review?: ReviewContext,
+	): PipelineStep => {
+		state = step.state;
+		for (const effect of step.effects) performEffect(effect, event, ctx, review);
+		return step;
+	};
+
+	const decideToolCall = async (
+		event: ToolCallEvent,
+		ctx: ExtensionContext,
+	): Promise<ToolCallEventResult | undefined> => {
+		const active = config ?? (await loadConfig(ctx));
+		const mode = effectiveMode();
+		if (mode === "off") return undefined;
+		const { toolName } = event;
+		const input: unknown = event.input;
+		// The repository's git config is a fact only for git commands, and only while no call that may change it runs.
+		const gitConfig =
+			toolName !== "bash" || !mayRunGit(input)
+				? "unknown"
+				: inFlight.size > 0
+					? "unknown"
+					: await gitFacts.verdict(ctx.cwd);
+		let step = perform(
+			planToolCall(state, {
+				toolName,
+				input,
+				hash: actionHash(toolName, input),
+				tool: toolFacts.of(toolName),
+				config: active,
+				mode,
+				floorContext: floorContextFor(active, ctx.cwd, home, { gitConfig }),
+				now: now(),
+				hasUI: ctx.hasUI,
+			}),
+			event,
+			ctx,
+		);
+		if (step.next.kind === "review") {
+			const call = step.next.call;
+			const prompt = buildReviewerPrompt({
+				toolName,
+				input,
+				cwd: ctx.cwd,
+				home,
+				transcript: sessionTranscript(ctx.sessionManager),
+			});
+			let review: ReviewOutcome;
+			try {
+				review = await runReview(ctx, active, prompt);
+			} catch {
+				review = { ok: false, reason: "model-error", latencyMs: 0, attempts: 0, modelRef: undefined };
+			}
+			const result = review.ok
+				? {
+						ok: true as const,
+						verdict: review.verdict.verdict,
+						latencyMs: review.latencyMs,
+						attempts: review.attempts,
+						promptTokens: prompt.estimatedTokens,
+					}
+				: review;
+			step = perform(settleReview(state, call, result), event, ctx, { toolName, prompt, review, config: active });
+			if (step.next.kind === "ask-user") {
+				const { failure } = step.next;
+				let approved = false;
+				try {
+					approved = await ctx.ui.confirm(UNAVAILABLE_DIALOG_TITLE, unavailableDialogMessage(toolName, failure), {
+						...(ctx.signal ? { signal: ctx.signal } : {}),
+					});
+				} catch {
+					approved = false;
+				}
+				step = perform(settleUserAnswer(state, call, failure, approved, review.latencyMs), event, ctx);
+			}
+		}
+		if (step.next.kind !== "done" || step.next.resolution.kind === "allow") {
+			if (!READ_ONLY_BUILTINS.has(toolName)) inFlight.add(event.toolCallId);
+			return undefined;
+		}
+		return { block: true, reason: step.next.resolution.reason };
 	};
 
 	pi.on(
 		"session_start",
 		wrapHandler(
 			async (_event, ctx) => {
-				breaker = initialBreakerState();
-				allowOnce = initialAllowOnceState();
-				stats = initialGuardianStats();
-				turnCache = new Map();
+				state = initialGuardianState();
+				toolFacts.clear();
+				gitFacts.invalidate();
+				inFlight.clear();
 				await loadConfig(ctx);
 			},
 			{ failure: "open", name: "guardian-review session_start" },
 		),
 	);
-
 	const SUBCOMMANDS = ["status", "on", "off", "observe", "allow-once"] as const;
 	pi.registerCommand("guardian", {
 		description: "guardian-review: status | on | off | observe | allow-once",
 		getArgumentCompletions: (prefix) =>
 			SUBCOMMANDS.filter((name) => name.startsWith(prefix.trim())).map((name) => ({ value: name, label: name })),
-		handler: async (args, ctx) => runCommand(args, ctx),
+		handler: async (args, ctx) => {
+			try {
+				const active = config ?? (await loadConfig(ctx));
+				const sub = args.trim().split(/\s+/)[0] ?? "";
+				const say = (text: string, level: "info" | "warning" = "info") => {
+					if (ctx.hasUI) ctx.ui.notify(text, level);
+				};
+				const known = sub === "" || (SUBCOMMANDS as readonly string[]).includes(sub);
+				if (known && !policy.hooks) {
+					// No review hooks in this process: nothing can be reviewed, so every action explains why.
+					const line = policy.statusLine() ?? "inactive";
+					if (sub === "" || sub === "status") say(`${NAME}: ${line}`);
+					else say(policy.unavailable(sub) ?? `${NAME} ${sub}: unavailable, ${line}`, "warning");
+				} else if (sub === "" || sub === "status") {
+					const closed = policy.current().state === "failed-closed" ? `${NAME}: ${policy.statusLine()}\n` : "";
+					const status = formatGuardianStatus({
+						mode: effectiveMode(),
+						reviewerModel: modelRefOf(resolveReviewerModel(ctx, active)),
+						stats: state.stats,
+						breaker: state.breaker,
+						pendingGrants: state.allowOnce.grants.filter((grant) => grant.expiresAt > now()).length,
+					});
+					say(closed + status + (reviewLogFailed ? "\nreview log: write failed" : ""));
+				} else if (sub === "on" || sub === "off" || sub === "observe") {
+					modeOverride = sub === "on" ? "enforce" : sub;
+					audit.write({ event: "mode-changed", mode: modeOverride });
+					say(`guardian-review: ${modeOverride} for this session.`);
+				} else if (sub === "allow-once") {
+					const next = grantAllowOnce(state, now());
+					state = next.state;
+					if (next.granted) {
+						audit.write({ event: "allow-once-granted", mode: effectiveMode(), category: "allow-once" });
+						say("guardian-review: the most recently denied action may run once within 5 minutes.");
+					} else {
+						say(
+							"guardian-review: there is no denied action to allow (floor hard-denies cannot be overridden).",
+							"warning",
+						);
+					}
+				} else {
+					say("usage: /guardian status | on | off | observe | allow-once", "warning");
+				}
+			} catch {
+				if (ctx.hasUI) ctx.ui.notify("guardian-review: command failed: internal error", "error");
+			}
+		},
 	});
 
 	// The review hooks only when the startup gate says the config may turn it on: none otherwise (no overhead).
@@ -208,255 +303,49 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		"input",
 		wrapHandler(
 			(event: InputEvent) => {
-				// Only a person's prompt resets the consecutive count; extension-sent input does not.
-				if (event.source !== "extension") breaker = reduceBreaker(breaker, { type: "user-prompt" }).state;
+				state = notePrompt(state, event.source === "extension");
+				toolFacts.clear();
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review input" },
 		),
 	);
-
 	pi.on(
 		"turn_start",
 		wrapHandler(
 			() => {
-				turnCache = new Map();
+				state = startTurn(state);
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review turn_start" },
 		),
 	);
 
-	const decideToolCall = async (
-		event: ToolCallEvent,
-		ctx: ExtensionContext,
-	): Promise<ToolCallEventResult | undefined> => {
-		if (config === undefined) await loadConfig(ctx);
-		const active = config as GuardianReviewConfig;
-		const mode = effectiveMode();
-		if (mode === "off") return undefined;
-		const observe = mode === "observe";
-		const toolName = event.toolName;
-		const input: unknown = event.input;
-		const floor = decideFloor(toolName, input, active, floorContextFor(active, ctx.cwd, home));
-		if (floor.kind === "out-of-scope") return undefined;
-		const hash = actionHash(toolName, input);
-		const tool = verdictTool(toolName);
-
-		const finish = (
-			resolution: Resolution,
-			extra: Partial<Omit<VerdictV1, "v">> = {},
-		): ToolCallEventResult | undefined => {
-			stats = recordDecision(stats, resolution.source, resolution.decision);
-			emitVerdict({
-				decision: resolution.decision,
-				source: resolution.source,
-				mode: observe ? "observe" : "enforce",
-				tool,
-				...extra,
-			});
-			if (observe) return undefined;
-			if (resolution.decision === "allow") {
-				deepFreeze(event.input);
+	pi.on(
+		"tool_execution_end",
+		wrapHandler(
+			(event: ToolExecutionEndEvent) => {
+				inFlight.delete(event.toolCallId);
+				if (!READ_ONLY_BUILTINS.has(event.toolName)) gitFacts.invalidate();
 				return undefined;
-			}
-			return { block: true, reason: resolution.reason ?? toolCallBlockedResult("guardian-review").reason };
-		};
-
-		const noteBreaker = (decision: "allow" | "deny") => {
-			const next = reduceBreaker(breaker, { type: "review-decided", decision });
-			breaker = next.state;
-			for (const effect of next.effects) {
-				audit.write({
-					event: "breaker-tripped",
-					mode: auditMode(),
-					state: "tripped",
-					counters: { consecutive: effect.consecutive, windowDenials: effect.windowDenials },
-				});
-				if (!observe) {
-					if (ctx.hasUI)
-						ctx.ui.notify(breakerNotification(effect.cause, effect.consecutive, effect.windowDenials), "warning");
-					ctx.abort();
-				}
-			}
-		};
-
-		if (floor.kind === "deny") {
-			audit.write({
-				event: "denied",
-				mode: auditMode(),
-				state: state(),
-				category: "floor",
-				counters: { hardDenyRule: HARD_DENY_RULES.indexOf(floor.rule) + 1 },
-			});
-			allowOnce = reduceAllowOnce(allowOnce, { type: "denied", hash, at: now(), eligible: false }).state;
-			const result = finish({ decision: "deny", source: "floor", reason: floorDenialReason(toolName, floor.rule) });
-			noteBreaker("deny");
-			return result;
-		}
-		if (floor.kind === "allow") {
-			audit.write({ event: "allowed", mode: auditMode(), state: state(), category: "floor" });
-			return finish({ decision: "allow", source: "floor" });
-		}
-
-		// The floor sent the call to review.
-		if (breaker.tripped && !observe) {
-			audit.write({ event: "denied", mode: auditMode(), state: "tripped", category: "breaker" });
-			return finish({ decision: "deny", source: "breaker", reason: breakerDenialReason(toolName) });
-		}
-		const grant = reduceAllowOnce(allowOnce, { type: "check", hash, now: now() });
-		allowOnce = grant.state;
-		if (grant.effects.some((effect) => effect.type === "consumed")) {
-			turnCache.delete(hash);
-			audit.write({ event: "allowed", mode: auditMode(), state: state(), category: "allow-once" });
-			return finish({ decision: "allow", source: "allow-once" });
-		}
-		const cached = turnCache.get(hash);
-		if (cached !== undefined) {
-			audit.write({
-				event: cached.decision === "allow" ? "allowed" : "denied",
-				mode: auditMode(),
-				state: state(),
-				category: "cache",
-				counters: { riskLevel: riskLevelCounter(cached.riskLevel) },
-			});
-			return finish(
-				{
-					decision: cached.decision,
-					source: "cache",
-					...(cached.reason === undefined ? {} : { reason: cached.reason }),
-				},
-				cached.riskLevel === undefined ? {} : { riskLevel: cached.riskLevel },
-			);
-		}
-
-		const prompt = buildReviewerPrompt({
-			toolName,
-			input,
-			cwd: ctx.cwd,
-			home,
-			transcript: sessionTranscript(ctx.sessionManager),
-		});
-		const review = await runReview(ctx, active, prompt);
-		const latencyBucket = bucketIndex(review.latencyMs);
-		if (review.ok) {
-			stats = recordLatency(stats, review.latencyMs);
-			const verdict: ReviewerVerdict = review.verdict.verdict;
-			const policy = applyOutcomePolicy(verdict);
-			const riskLevel = verdict.risk_level;
-			audit.write({
-				event: "reviewed",
-				mode: auditMode(),
-				state: state(),
-				category: "reviewer",
-				counters: {
-					riskLevel: riskLevelCounter(riskLevel),
-					userAuthorization: authorizationCounter(verdict.user_authorization),
-					latencyBucket,
-					attempts: review.attempts,
-					promptTokens: prompt.estimatedTokens,
-				},
-			});
-			const reason =
-				policy.decision === "deny" ? riskDenialReason(toolName, riskLevel, policy.rule, verdict.rationale) : undefined;
-			turnCache.set(hash, {
-				decision: policy.decision,
-				...(reason === undefined ? {} : { reason }),
-				...(riskLevel === undefined ? {} : { riskLevel }),
-			});
-			if (policy.decision === "deny") {
-				allowOnce = reduceAllowOnce(allowOnce, { type: "denied", hash, at: now(), eligible: true }).state;
-			}
-			audit.write({
-				event: policy.decision === "allow" ? "allowed" : "denied",
-				mode: auditMode(),
-				state: state(),
-				category: "reviewer",
-				counters: { riskLevel: riskLevelCounter(riskLevel), latencyBucket, policyRule: policyRuleCounter(policy.rule) },
-			});
-			writeLog(active, {
-				tool: toolName,
-				action: prompt.action,
-				decision: policy.decision,
-				source: "reviewer",
-				...(riskLevel === undefined ? {} : { riskLevel }),
-				...(verdict.user_authorization === undefined ? {} : { userAuthorization: verdict.user_authorization }),
-				...(verdict.rationale === undefined ? {} : { rationale: verdict.rationale }),
-				latencyMs: review.latencyMs,
-				...(review.modelRef === undefined ? {} : { model: review.modelRef }),
-				promptTokens: prompt.estimatedTokens,
-			});
-			const result = finish(
-				{ decision: policy.decision, source: "reviewer", ...(reason === undefined ? {} : { reason }) },
-				{
-					...(riskLevel === undefined ? {} : { riskLevel }),
-					...(verdict.user_authorization === undefined ? {} : { userAuthorization: verdict.user_authorization }),
-					latencyBucket,
-				},
-			);
-			noteBreaker(policy.decision);
-			return result;
-		}
-
-		// The review could not decide.
-		const failure: ReviewFailureReason = review.reason;
-		stats = recordUnavailable(stats, failure);
-		audit.write({
-			event: "unavailable",
-			mode: auditMode(),
-			state: state(),
-			category: failure,
-			counters: { latencyBucket, attempts: review.attempts },
-		});
-		writeLog(active, {
-			tool: toolName,
-			action: prompt.action,
-			decision: "unavailable",
-			source: "reviewer",
-			failureReason: failure,
-			latencyMs: review.latencyMs,
-			...(review.modelRef === undefined ? {} : { model: review.modelRef }),
-			promptTokens: prompt.estimatedTokens,
-		});
-		const failureFields = { failureReason: failure, latencyBucket };
-		if (observe) return finish({ decision: "deny", source: "fallback" }, failureFields);
-		if (failure !== "aborted" && active.onUnavailable === "ask" && ctx.hasUI) {
-			let approved = false;
-			try {
-				approved = await ctx.ui.confirm(UNAVAILABLE_DIALOG_TITLE, unavailableDialogMessage(toolName, failure), {
-					...(ctx.signal ? { signal: ctx.signal } : {}),
-				});
-			} catch {
-				approved = false;
-			}
-			if (approved) {
-				audit.write({ event: "user-override", mode: auditMode(), state: state(), category: "user" });
-				return finish({ decision: "allow", source: "user" }, failureFields);
-			}
-			audit.write({ event: "denied", mode: auditMode(), state: state(), category: "user" });
-			allowOnce = reduceAllowOnce(allowOnce, { type: "denied", hash, at: now(), eligible: true }).state;
-			return finish(
-				{ decision: "deny", source: "user", reason: unavailableDenialReason(toolName, failure) },
-				failureFields,
-			);
-		}
-		audit.write({ event: "denied", mode: auditMode(), state: state(), category: "fallback" });
-		allowOnce = reduceAllowOnce(allowOnce, { type: "denied", hash, at: now(), eligible: true }).state;
-		return finish(
-			{ decision: "deny", source: "fallback", reason: unavailableDenialReason(toolName, failure) },
-			failureFields,
-		);
-	};
-
-	const writeLog = (active: GuardianReviewConfig, record: Omit<Parameters<typeof appendReviewLog>[0], "time">) => {
-		if (!active.reviewLog) return;
-		void appendReviewLog({ time: new Date().toISOString(), ...record }, () => {
-			reviewLogFailed = true;
-		});
-	};
+			},
+			{ failure: "open", name: "guardian-review tool_execution_end" },
+		),
+	);
+	pi.on(
+		"agent_end",
+		wrapHandler(
+			() => {
+				inFlight.clear();
+				return undefined;
+			},
+			{ failure: "open", name: "guardian-review agent_end" },
+		),
+	);
 
 	const toolCallHandler = wrapHandler(
 		(event: ToolCallEvent, ctx: ExtensionContext) => {
+			// Sibling calls are decided one at a time, so a verdict and the breaker see them in order.
 			const run = chain.then(() => decideToolCall(event, ctx));
 			chain = run.catch(() => undefined);
 			return run;
@@ -466,9 +355,13 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			name: "guardian-review tool_call",
 			closedResult: (name: string) => (effectiveMode() === "enforce" ? toolCallBlockedResult(name) : undefined),
 			report: (diagnostic, ctx) => {
-				audit.write({ event: "handler-error", mode: auditMode() });
+				audit.write({ event: "handler-error", mode: effectiveMode() });
 				const notifyCtx = ctx as ExtensionContext | undefined;
-				if (notifyCtx?.hasUI) notifyCtx.ui.notify(diagnostic.message, "error");
+				if (notifyCtx?.hasUI) {
+					notifyCtx.ui.setStatus(STATUS_KEY, undefined);
+					notifyCtx.ui.setWorkingMessage();
+					notifyCtx.ui.notify(diagnostic.message, "error");
+				}
 			},
 		},
 	);
@@ -476,76 +369,10 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		"tool_call",
 		toolCallHandler as (event: ToolCallEvent, ctx: ExtensionContext) => Promise<ToolCallEventResult | undefined>,
 	);
-
-	async function runCommand(args: string, ctx: ExtensionContext): Promise<void> {
-		try {
-			if (config === undefined) await loadConfig(ctx);
-			const sub = args.trim().split(/\s+/)[0] ?? "";
-			const say = (text: string, level: "info" | "warning" = "info") => {
-				if (ctx.hasUI) ctx.ui.notify(text, level);
-			};
-			const known = sub === "" || (SUBCOMMANDS as readonly string[]).includes(sub);
-			if (known && !policy.hooks) {
-				// No review hooks in this process: nothing can be reviewed, so every action explains why.
-				const line = policy.statusLine() ?? "inactive";
-				if (sub === "" || sub === "status") say(`${NAME}: ${line}`);
-				else say(policy.unavailable(sub) ?? `${NAME} ${sub}: unavailable, ${line}`, "warning");
-				return;
-			}
-			switch (sub) {
-				case "":
-				case "status": {
-					const reviewer = config ? modelRefOf(resolveReviewerModel(ctx, config)) : undefined;
-					const closed = policy.current().state === "failed-closed" ? `${NAME}: ${policy.statusLine()}\n` : "";
-					say(
-						closed +
-							formatGuardianStatus({
-								mode: effectiveMode(),
-								reviewerModel: reviewer,
-								stats,
-								breaker,
-								pendingGrants: allowOnce.grants.filter((grant) => grant.expiresAt > now()).length,
-							}) +
-							(reviewLogFailed ? "\nreview log: write failed" : ""),
-					);
-					return;
-				}
-				case "on":
-				case "off":
-				case "observe": {
-					modeOverride = sub === "on" ? "enforce" : sub;
-					audit.write({ event: "mode-changed", mode: modeOverride });
-					say(`guardian-review: ${modeOverride} for this session.`);
-					return;
-				}
-				case "allow-once": {
-					const next = reduceAllowOnce(allowOnce, { type: "grant", now: now() });
-					allowOnce = next.state;
-					if (next.effects.some((effect) => effect.type === "granted")) {
-						audit.write({ event: "allow-once-granted", mode: auditMode(), category: "allow-once" });
-						say("guardian-review: the most recently denied action may run once within 5 minutes.");
-					} else {
-						say(
-							"guardian-review: there is no denied action to allow (floor hard-denies cannot be overridden).",
-							"warning",
-						);
-					}
-					return;
-				}
-				default:
-					say("usage: /guardian status | on | off | observe | allow-once", "warning");
-			}
-		} catch {
-			if (ctx.hasUI) ctx.ui.notify("guardian-review: command failed: internal error", "error");
-		}
-	}
 }
 
-function policyRuleCounter(rule: OutcomePolicyRule): number {
-	return rule === "model-outcome" ? 0 : rule === "critical-denied" ? 1 : 2;
-}
-
-function resolveFallback(): GuardianReviewConfig {
+/** The defaults, for a lifecycle that returned no config. */
+function defaultConfig(): GuardianReviewConfig {
 	const resolved = resolveGuardianReviewLayer(undefined);
 	if (resolved.ok) return resolved.value;
 	throw new Error("guardian-review: defaults unavailable");

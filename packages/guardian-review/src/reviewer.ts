@@ -8,8 +8,7 @@ import {
 	isTransientModelError,
 	type ParsedVerdict,
 	parseModelRef,
-	parseVerdictText,
-	parseVerdictToolArguments,
+	parseVerdictAnswer,
 	type ReviewerPrompt,
 	type ReviewFailureReason,
 	VERDICT_TOOL,
@@ -157,13 +156,16 @@ function errorText(error: unknown): string {
 	return typeof error === "string" ? error : "";
 }
 
-/** The verdict in an answer: the verdict tool call if present (strict), else the text (strict, then lenient). */
-export function parseAnswer(message: AssistantMessage): ReturnType<typeof parseVerdictText> {
-	const call = message.content.find((block) => block.type === "toolCall" && block.name === VERDICT_TOOL_NAME);
-	if (call !== undefined && call.type === "toolCall") return parseVerdictToolArguments(call.arguments);
-	const text = message.content
-		.filter((block) => block.type === "text")
-		.map((block) => (block.type === "text" ? block.text : ""))
-		.join("\n");
-	return parseVerdictText(text);
+/**
+ * The verdict in an answer, strictly: exactly one verdict (one `submit_verdict` call, or else one JSON verdict in
+ * the text) and nothing in the text that contradicts it. Anything else is a parse failure.
+ */
+export function parseAnswer(message: AssistantMessage): ReturnType<typeof parseVerdictAnswer> {
+	const verdictCalls: unknown[] = [];
+	const texts: string[] = [];
+	for (const block of message.content) {
+		if (block.type === "toolCall" && block.name === VERDICT_TOOL_NAME) verdictCalls.push(block.arguments);
+		else if (block.type === "text") texts.push(block.text);
+	}
+	return parseVerdictAnswer({ verdictCalls, text: texts.join("\n") });
 }

@@ -64,30 +64,30 @@ describe("the floor decides without a reviewer", () => {
 		expectNoLeak(h, ["rm -rf", "curl", "get.example.invalid", sandboxHome]);
 	});
 
-	it("allows a read-only command with no reviewer call; a redirect or `;` sends the same command to review", async () => {
+	// Issue 13: a redirect into a workspace file and a `;` chain of read-only commands are now decided by the
+	// floor; a chain with one part that is not read-only still goes to review.
+	it("allows a read-only command, its redirect into the workspace and a read-only chain with no reviewer call; a chain with a write part is reviewed", async () => {
 		h = await start({ files: { "notes.txt": "hello\n" } });
 		h.agent(
 			callTool("bash", { command: "ls" }),
 			callTool("bash", { command: "ls > listing.txt" }),
 			callTool("bash", { command: "ls; pwd" }),
+			callTool("bash", { command: "ls; touch made.txt" }),
 			"done",
 		);
-		h.reviewer(
-			verdict("allow", { risk_level: "low", user_authorization: "high" }),
-			verdict("allow", { risk_level: "low" }),
-		);
+		h.reviewer(verdict("allow", { risk_level: "low", user_authorization: "high" }));
 		await h.prompt("list the files into listing.txt");
-		const [ls, redirected, sequenced] = h.toolResults();
+		const [ls, redirected, sequenced, mixed] = h.toolResults();
 		expect(ls?.isError).toBe(false);
 		expect(h.toolResultText(ls!)).toContain("notes.txt");
-		expect(h.reviewerRequests()).toHaveLength(2);
-		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"command": "ls > listing.txt"');
-		expect(h.requestText(h.reviewerRequests()[1]!)).toContain('"command": "ls; pwd"');
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"command": "ls; touch made.txt"');
 		expect(redirected?.isError).toBe(false);
 		expect(sequenced?.isError).toBe(false);
+		expect(mixed?.isError).toBe(false);
 		expect(existsSync(join(h.cwd, "listing.txt"))).toBe(true);
-		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "reviewer", "reviewer"]);
-		expectNoLeak(h, ["listing.txt", "ls; pwd", h.cwd]);
+		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "floor", "floor", "reviewer"]);
+		expectNoLeak(h, ["listing.txt", "ls; pwd", "made.txt", h.cwd]);
 	});
 
 	it("allows edits inside the workspace from the floor and reviews one outside it", async () => {
@@ -174,12 +174,43 @@ describe("reviewer verdicts", () => {
 		expect(existsSync(join(h.cwd, "high-medium.txt"))).toBe(true);
 	});
 
-	it("reads a JSON text verdict leniently when the model does not call the tool", async () => {
+	it("reads one strict JSON text verdict when the model does not call the tool", async () => {
 		h = await start();
-		h.agent(callTool("bash", { command: "touch lenient.txt" }), "done");
-		h.reviewer('Sure.\n```json\n{"Outcome": "Allow", "risk_level": "low"}\n```');
+		h.agent(callTool("bash", { command: "touch strict.txt" }), "done");
+		h.reviewer('Sure.\n```json\n{"outcome": "allow", "risk_level": "low"}\n```');
 		await h.prompt("go");
-		expect(existsSync(join(h.cwd, "lenient.txt"))).toBe(true);
+		expect(existsSync(join(h.cwd, "strict.txt"))).toBe(true);
+	});
+
+	it.each([
+		["an upper-case outcome", '{"outcome": "ALLOW", "risk_level": "low"}'],
+		["a verdict followed by the opposite word", '{"outcome": "allow"}\nActually, deny.'],
+		["two verdicts", '{"outcome": "allow"} {"outcome": "deny"}'],
+	])("treats %s as unavailable: denied headless with the unavailable wording", async (_name, answer) => {
+		h = await start();
+		h.agent(callTool("bash", { command: "touch never.txt" }), "done");
+		h.reviewer(answer);
+		await h.prompt("go");
+		expect(existsSync(join(h.cwd, "never.txt"))).toBe(false);
+		expect(resultTexts(h)[0]).toContain("Guardian review unavailable (parse-failure)");
+		expect(h.verdicts).toEqual([
+			expect.objectContaining({ decision: "deny", source: "fallback", failureReason: "parse-failure" }),
+		]);
+	});
+
+	it("treats a verdict call contradicted by the answer's text as unavailable, and asks when a UI exists", async () => {
+		h = await start({ ui: { confirm: [false] } });
+		h.agent(callTool("bash", { command: "touch never.txt" }), "done");
+		h.reviewer({
+			...verdict("allow", { risk_level: "low" }),
+			content: [{ type: "text", text: "On reflection, deny." }, ...verdict("allow", { risk_level: "low" }).content],
+		});
+		await h.prompt("go");
+		expect(existsSync(join(h.cwd, "never.txt"))).toBe(false);
+		expect(h.ui?.calls.filter((call) => call.kind === "confirm")).toHaveLength(1);
+		expect(h.verdicts).toEqual([
+			expect.objectContaining({ decision: "deny", source: "user", failureReason: "parse-failure" }),
+		]);
 	});
 
 	it("sends the typed action and a framed transcript within budget, offering the verdict tool", async () => {

@@ -35,6 +35,7 @@ describe("README", () => {
 			mode: config.mode,
 			tools: config.tools,
 			protectedPaths: config.protectedPaths,
+			trustedCommands: config.trustedCommands,
 			floor: config.floor,
 			reviewer: {
 				fallbackToSessionModel: config.reviewer.fallbackToSessionModel,

@@ -45,6 +45,7 @@ export const AUDIT_EVENTS = {
 		"activated",
 		"warned",
 		"blocked",
+		"bash-blocked",
 		"user-allow",
 		"user-off",
 		"delegation-started",

@@ -30,8 +30,11 @@ describe("resolveExplorationGuardConfig", () => {
 				smallReadMaxLines: 400,
 				delegationTool: "subagent",
 				childEnv: ["PI_SUBAGENT_CHILD", "SELESAI_SUBAGENT_CHILD"],
+				bash: "auto",
+				bashBlock: false,
 			},
 		});
+		expect(Object.hasOwn(EXPLORATION_GUARD_DEFAULTS, "nudgeAtContextShare")).toBe(false);
 		expect(DEFAULT_CHILD_ENV).toEqual(["PI_SUBAGENT_CHILD", "SELESAI_SUBAGENT_CHILD"]);
 	});
 
@@ -43,8 +46,41 @@ describe("resolveExplorationGuardConfig", () => {
 			smallReadMaxLines: 120,
 			delegationTool: "delegate",
 			childEnv: ["MY_CHILD"],
+			bash: "count",
+			bashBlock: true,
+			nudgeAtContextShare: 0.5,
 		};
 		expect(resolveExplorationGuardConfig(raw)).toEqual({ ok: true, value: raw });
+	});
+
+	it.each([
+		["bash auto", { mode: "warn", bash: "auto" }, true, undefined],
+		["bash count", { mode: "warn", bash: "count" }, true, undefined],
+		["bash off", { mode: "warn", bash: "off" }, true, undefined],
+		["bash an unknown value", { mode: "warn", bash: "always" }, false, "bash"],
+		["bash a boolean", { mode: "warn", bash: true }, false, "bash"],
+		["bashBlock true", { mode: "block", bashBlock: true }, true, undefined],
+		["bashBlock a string", { mode: "block", bashBlock: "yes" }, false, "bashBlock"],
+		["nudgeAtContextShare at 1", { mode: "warn", nudgeAtContextShare: 1 }, true, undefined],
+		["nudgeAtContextShare small", { mode: "warn", nudgeAtContextShare: 0.01 }, true, undefined],
+		["nudgeAtContextShare 0", { mode: "warn", nudgeAtContextShare: 0 }, false, "nudgeAtContextShare"],
+		["nudgeAtContextShare above 1", { mode: "warn", nudgeAtContextShare: 1.5 }, false, "nudgeAtContextShare"],
+		["nudgeAtContextShare negative", { mode: "warn", nudgeAtContextShare: -0.2 }, false, "nudgeAtContextShare"],
+		["nudgeAtContextShare a string", { mode: "warn", nudgeAtContextShare: "0.5" }, false, "nudgeAtContextShare"],
+	])("the new keys: %s", (_name, raw, valid, key) => {
+		const result = resolveExplorationGuardConfig(raw);
+		expect(result.ok).toBe(valid);
+		if (!result.ok) {
+			expect(result.error.startsWith(`${key}:`)).toBe(true);
+			expect(result.error.length).toBeLessThan(120);
+		}
+	});
+
+	it("defaults bash to auto and bashBlock to false, and leaves the context-pressure trigger off", () => {
+		const result = resolveExplorationGuardConfig({ mode: "block" });
+		expect(result.ok && result.value.bash).toBe("auto");
+		expect(result.ok && result.value.bashBlock).toBe(false);
+		expect(result.ok && result.value.nudgeAtContextShare).toBeUndefined();
 	});
 
 	it.each([

@@ -11,7 +11,6 @@ import {
 	explorationActivatedFields,
 	explorationBlockReason,
 	explorationGateReport,
-	explorationNudgeText,
 	parseExplorationGuardCommand,
 	reduceExplorationGuard,
 	renderExplorationGuardStatus,
@@ -112,6 +111,29 @@ describe("explorationGateReport", () => {
 		});
 	});
 
+	it("reports bash-blocked pauses apart, and a blocked entry without a category still fails the gate", () => {
+		const bashBlock = { ...BLOCK, bashBlock: true };
+		const bash = (): ExplorationGuardEvent => ({ ...broad(), source: "bash" }) as ExplorationGuardEvent;
+		const opted = sessionEntries(bashBlock, [bash(), bash(), bash(), bash(), bash(), broad()]);
+		expect(opted.map((entry) => entry.event)).toContain("bash-blocked");
+		const report = explorationGateReport([opted]);
+		expect(report.bashBlocked).toBe(1);
+		expect(report.blocked).toBe(1);
+		expect(report.blockedOtherTools).toBe(0);
+		expect(report.criteria.noBlockedOtherTool).toBe(true);
+		// Without bashBlock, bash is counted and never blocked: the fifth isolated bash exploration runs.
+		const plain = sessionEntries(BLOCK, [bash(), bash(), bash(), bash(), bash()]);
+		expect(plain.map((entry) => entry.event)).not.toContain("bash-blocked");
+		expect(explorationGateReport([plain]).blocked).toBe(0);
+		// A blocked or bash-blocked entry that names no exploration category means something else was blocked.
+		for (const event of ["blocked", "bash-blocked"]) {
+			const bad = [...plain, { v: 1, ext: "exploration-guard", event, mode: "block", state: "blocking" }];
+			const figures = explorationGateReport([bad]);
+			expect(figures.blockedOtherTools).toBe(1);
+			expect(figures.criteria.noBlockedOtherTool).toBe(false);
+		}
+	});
+
 	it("splits a flat list at each activated entry and gives the same figures", () => {
 		const sessions = [
 			sessionEntries(WARN, [broad(), broad(), broad(), broad()]),
@@ -197,14 +219,6 @@ describe("wording", () => {
 			"Exploration guard: repeated broad repo exploration is paused. Delegate the remaining survey with subagent, or ask the user to run /exploration-guard allow or off. Small targeted reads remain allowed.",
 		);
 		expect(explorationBlockReason({ delegationTool: "delegate" })).toContain("with delegate,");
-	});
-
-	it("nudges towards delegation and small reads", () => {
-		const text = explorationNudgeText(BLOCK);
-		expect(text).toContain("subagent");
-		expect(text).toContain("at most 400 lines");
-		expect(text).toContain("paused");
-		expect(explorationNudgeText(WARN)).not.toContain("paused");
 	});
 
 	it("renders status with mode, state, counters, next threshold and fallback", () => {

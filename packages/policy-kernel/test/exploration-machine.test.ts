@@ -366,3 +366,131 @@ describe("reduceExplorationGuard", () => {
 		expect(validateAuditEntry({ v: 1, ext: "exploration-guard", ...child }).ok).toBe(true);
 	});
 });
+
+describe("bash, code mode and context pressure", () => {
+	type BroadCall = Extract<ExplorationGuardEvent, { type: "broad-call" }>;
+	const broadCall = (category: "read" | "grep" | "find" | "ls" = "grep", active = true): BroadCall =>
+		isolated(category, active) as BroadCall;
+	const BASH_BLOCK: ExplorationGuardConfig = { ...BLOCK, bashBlock: true };
+	const PRESSURE: ExplorationGuardConfig = { ...WARN, nudgeAtContextShare: 0.5 };
+	const bash = (active = true): BroadCall => ({ ...broadCall("grep", active), source: "bash" });
+	const nested = (parentPosition: number, index = 0, category: "read" | "grep" = "read"): BroadCall => ({
+		type: "broad-call",
+		category,
+		batch: { size: 1, position: parentPosition, index },
+		delegationToolActive: true,
+		source: "nested",
+	});
+
+	it("counts bash exploration toward the streak and nudge, and never blocks it without bashBlock", () => {
+		const { state, effects } = run(
+			BLOCK,
+			Array.from({ length: 8 }, () => bash()),
+		);
+		expect(nudges(effects)).toBe(1);
+		expect(effects.some(blocked)).toBe(false);
+		expect(state.streak).toBe(8);
+		expect(state.counters).toMatchObject({ broadAttempts: 8, bashBroad: 8, blockedBroad: 0, bashBlocked: 0 });
+		// A read after the bash streak is an isolated tool call beyond blockAfter: blocked as before.
+		const after = reduceExplorationGuard(state, isolated("read"));
+		expect(blocked([...after.effects])).toBe(true);
+		expect(after.effects.flatMap((e) => (e.type === "audit" ? [e.fields.event] : []))).toEqual(["blocked"]);
+	});
+
+	it("with bashBlock pauses the fifth isolated bash exploration with a distinct bash-blocked audit event", () => {
+		const { state, effects } = run(
+			BASH_BLOCK,
+			Array.from({ length: 5 }, () => bash()),
+		);
+		expect(effects.slice(0, 4).some(blocked)).toBe(false);
+		expect(blocked(effects[4] as ExplorationGuardEffect[])).toBe(true);
+		expect(auditEvents([effects[4] as ExplorationGuardEffect[]])).toEqual(["bash-blocked"]);
+		const entry = (effects[4] as ExplorationGuardEffect[]).find((e) => e.type === "audit");
+		expect(entry?.type === "audit" && entry.fields).toMatchObject({ category: "grep", state: "blocking" });
+		expect(state.counters).toMatchObject({ bashBlocked: 1, blockedBroad: 1 });
+		expect(validateAuditEntry({ v: 1, ext: "exploration-guard", ...(entry as { fields: object }).fields }).ok).toBe(
+			true,
+		);
+	});
+
+	it("with bashBlock still never blocks bash in a multi-tool batch, and falls back without a delegation tool", () => {
+		const batched = run(BASH_BLOCK, [
+			...Array.from({ length: 4 }, () => bash()),
+			{ ...bash(), batch: { size: 2, position: 9001 } },
+		]);
+		expect(batched.effects.some(blocked)).toBe(false);
+		const unavailable = run(
+			BASH_BLOCK,
+			Array.from({ length: 6 }, () => bash(false)),
+		);
+		expect(unavailable.effects.some(blocked)).toBe(false);
+		expect(unavailable.state.fallback).toBe(true);
+	});
+
+	it("counts a code-mode parent once, however many nested broad calls it makes, and never blocks them", () => {
+		const events: ExplorationGuardEvent[] = [];
+		for (let parent = 0; parent < 6; parent++) {
+			for (let i = 0; i < 4; i++) events.push(nested(5000 + parent * 10, 0, i % 2 === 0 ? "read" : "grep"));
+		}
+		const { state, effects } = run(BLOCK, events);
+		expect(state.streak).toBe(6);
+		expect(state.counters).toMatchObject({ broadAttempts: 6, nestedBroad: 6, blockedBroad: 0 });
+		expect(effects.some(blocked)).toBe(false);
+		expect(nudges(effects)).toBe(1);
+		// Two code-mode calls in one assistant message are two parents.
+		const two = run(WARN, [nested(7000, 0), nested(7000, 0), nested(7000, 1), nested(7000, 1)]);
+		expect(two.state.streak).toBe(2);
+	});
+
+	it("does not count a nested call whose parent could not be located", () => {
+		const { state } = run(WARN, [{ ...nested(1, 0), batch: undefined }]);
+		expect(state.streak).toBe(0);
+	});
+
+	it("nudges once per session on the first broad call over the context share, even on a short streak", () => {
+		const WIDE: ExplorationGuardConfig = { ...PRESSURE, warnAfter: 10, blockAfter: 20 };
+		const over = (share: number | undefined): ExplorationGuardEvent => ({
+			...broadCall(),
+			...(share === undefined ? {} : { contextShare: share }),
+		});
+		const { state, effects } = run(WIDE, [over(0.2), over(undefined), over(0.5), over(0.51), over(0.9), over(0.95)]);
+		expect(effects.map((step) => step.some((e) => e.type === "nudge"))).toEqual([
+			false,
+			false,
+			false,
+			true,
+			false,
+			false,
+		]);
+		const nudge = (effects[3] as ExplorationGuardEffect[]).find((e) => e.type === "nudge");
+		expect(nudge?.type === "nudge" && nudge.wording.trigger).toBe("context-pressure");
+		expect(state.counters).toMatchObject({ pressureNudges: 1, warnings: 1 });
+		expect(state.pressureLatched).toBe(true);
+	});
+
+	it("has no pressure trigger when usage is unknown or the share is not configured", () => {
+		const unknown = run(
+			{ ...PRESSURE, warnAfter: 10, blockAfter: 20 },
+			Array.from({ length: 5 }, () => isolated()),
+		);
+		expect(nudges(unknown.effects)).toBe(0);
+		const unset = run({ ...WARN, warnAfter: 10, blockAfter: 20 }, [{ ...broadCall(), contextShare: 0.99 }]);
+		expect(nudges(unset.effects)).toBe(0);
+		const nonsense = run({ ...PRESSURE, warnAfter: 10, blockAfter: 20 }, [
+			{ ...broadCall(), contextShare: Number.NaN },
+			{ ...broadCall(), contextShare: "0.9" as unknown as number },
+		]);
+		expect(nudges(nonsense.effects)).toBe(0);
+	});
+
+	it("the pressure nudge survives a delegation reset only once per session", () => {
+		const WIDE: ExplorationGuardConfig = { ...PRESSURE, warnAfter: 10, blockAfter: 20 };
+		const { effects } = run(WIDE, [
+			{ ...broadCall(), contextShare: 0.8 },
+			{ type: "delegation-call", launch: true },
+			{ type: "delegation-result", launch: true, isError: false },
+			{ ...broadCall(), contextShare: 0.9 },
+		]);
+		expect(nudges(effects)).toBe(1);
+	});
+});

@@ -1,130 +1,19 @@
-// Table tests for the guardian shell tokenizer and floor: hard-deny rules, the read-only allowlist, quoting tricks,
-// composition, and path scoping for write and edit.
-import fc from "fast-check";
+// Table tests for the guardian floor: hard-deny rules, the read-only allowlist, quoting tricks, composition, and
+// path scoping for write and edit. (The parser's own tables moved to bash-syntax.test.ts.)
 import { describe, expect, it } from "vitest";
 import {
-	allShellCommands,
 	applyGuardianDefaults,
 	decideBashFloor,
 	decideFloor,
 	type FloorContext,
 	floorContextFor,
 	isForkBomb,
-	parseShellCommand,
-	shellComposes,
 } from "../src/guardian/index.js";
 
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
 const config = applyGuardianDefaults({ mode: "enforce" });
-const context: FloorContext = floorContextFor(config, CWD, HOME);
-
-function words(command: string): string[][] {
-	const parsed = parseShellCommand(command);
-	if (!parsed.ok) throw new Error(parsed.error);
-	return allShellCommands(parsed.value).map((cmd) => cmd.words.map((word) => word.value));
-}
-
-describe("parseShellCommand", () => {
-	it.each<[string, string[][]]>([
-		["ls -la", [["ls", "-la"]]],
-		['echo "rm -rf /"', [["echo", "rm -rf /"]]],
-		["echo 'a  b' c", [["echo", "a  b", "c"]]],
-		["echo a\\ b", [["echo", "a b"]]],
-		["ls; rm -rf ~", [["ls"], ["rm", "-rf", "~"]]],
-		["a && b || c", [["a"], ["b"], ["c"]]],
-		[
-			"cat x | grep y | wc -l",
-			[
-				["cat", "x"],
-				["grep", "y"],
-				["wc", "-l"],
-			],
-		],
-		[
-			"echo $(rm -rf /)",
-			[
-				["echo", "$(rm -rf /)"],
-				["rm", "-rf", "/"],
-			],
-		],
-		["echo `whoami`", [["echo", "`whoami`"], ["whoami"]]],
-		['echo "$(date) ok"', [["echo", "$(date) ok"], ["date"]]],
-		["echo '$(date)'", [["echo", "$(date)"]]],
-		["ls > out.txt", [["ls"]]],
-		["(cd src && ls)", [["cd", "src"], ["ls"]]],
-		["FOO=1 ls", [["ls"]]],
-		["cat <<EOF\nrm -rf /\nEOF", [["cat"]]],
-		[
-			"diff <(ls a) <(ls b)",
-			[
-				["diff", "<(…)", "<(…)"],
-				["ls", "a"],
-				["ls", "b"],
-			],
-		],
-		["ls # rm -rf /", [["ls"]]],
-		["echo $'a\\nb'", [["echo", "a\nb"]]],
-		["if true; then ls; fi", [["true"], ["ls"]]],
-	])("%j", (command, expected) => {
-		expect(words(command)).toEqual(expected);
-	});
-
-	it.each([
-		["echo 'unterminated"],
-		['echo "unterminated'],
-		["echo $(ls"],
-		["echo `ls"],
-		["(ls"],
-		["cat <<EOF\nno end"],
-		["| ls"],
-		["ls >"],
-	])("rejects %j with an error instead of throwing", (command) => {
-		const parsed = parseShellCommand(command);
-		expect(parsed.ok).toBe(false);
-		if (!parsed.ok) expect(parsed.error).not.toContain(command);
-	});
-
-	it("records what composes", () => {
-		const features = (command: string) => {
-			const parsed = parseShellCommand(command);
-			if (!parsed.ok) throw new Error(parsed.error);
-			return { composes: shellComposes(parsed.value), ...parsed.value.features };
-		};
-		expect(features("ls -la").composes).toBe(false);
-		expect(features("ls | wc").composes).toBe(false);
-		expect(features("ls; pwd").sequence).toBe(true);
-		expect(features("ls && pwd").and).toBe(true);
-		expect(features("ls || pwd").or).toBe(true);
-		expect(features("ls 2>/dev/null").redirect).toBe(true);
-		expect(features("ls &").background).toBe(true);
-		expect(features("echo $(pwd)").commandSubstitution).toBe(true);
-		expect(features("echo `pwd`").commandSubstitution).toBe(true);
-		expect(features("ls;").composes).toBe(false);
-	});
-
-	it("never throws on arbitrary input", () => {
-		fc.assert(
-			fc.property(fc.string({ maxLength: 200 }), (text) => {
-				const parsed = parseShellCommand(text);
-				expect(typeof parsed.ok).toBe("boolean");
-			}),
-			{ numRuns: 500 },
-		);
-	});
-
-	it("never splits a single-quoted argument", () => {
-		fc.assert(
-			fc.property(
-				fc.string({ maxLength: 60 }).filter((s) => !s.includes("'")),
-				(inner) => {
-					expect(words(`echo '${inner}'`)).toEqual([["echo", inner]]);
-				},
-			),
-			{ numRuns: 300 },
-		);
-	});
-});
+const context: FloorContext = floorContextFor(config, CWD, HOME, { gitConfig: "safe" });
 
 describe("decideBashFloor", () => {
 	const deny = (command: string) => decideBashFloor(command, "always", context);
@@ -206,18 +95,30 @@ describe("decideBashFloor", () => {
 		expect(deny(command)).toEqual({ kind: "allow", rule: "read-only" });
 	});
 
+	// Issue 13 changed these from "composed" to allowed: a composition is allowed when every part is.
 	it.each<[string, string]>([
-		["ls > out.txt", "composed"],
-		["ls; pwd", "composed"],
-		["ls && pwd", "composed"],
-		["ls || pwd", "composed"],
-		["cat README.md 2>/dev/null", "composed"],
-		["ls &", "composed"],
+		["ls; pwd", "read-only"],
+		["ls && pwd", "read-only"],
+		["ls || pwd", "read-only"],
+		["cat README.md 2>/dev/null", "read-only"],
+		["ls &", "read-only"],
+		["(ls)", "read-only"],
+		["FOO=1 ls", "environment"],
+		["LC_ALL=C ls", "read-only"],
+		["ls > out.txt", "workspace-write"],
+	])("decides the composition %j by its parts (%s)", (command, outcome) => {
+		const decision = decideBashFloor(command, "always", context);
+		expect(
+			decision.kind === "allow" ? decision.rule : decision.kind === "review" ? decision.reason : decision.kind,
+		).toBe(outcome);
+	});
+
+	it.each<[string, string]>([
 		["echo $(pwd)", "dynamic"],
 		["echo `pwd`", "dynamic"],
 		["cat $FILE", "dynamic"],
-		["FOO=1 ls", "composed"],
-		["(ls)", "composed"],
+		["GIT_PAGER=evil ls", "environment"],
+		["ls > ~/.bashrc", "outside-workspace"],
 		["find . -exec rm {} \\;", "not-read-only"],
 		["find . -name '*.tmp' -delete", "not-read-only"],
 		["rg --pre ./evil.sh foo", "not-read-only"],
@@ -256,7 +157,12 @@ describe("decideBashFloor", () => {
 		expect(decideBashFloor("echo terraform destroy", "always", custom)).toEqual({ kind: "allow", rule: "read-only" });
 		expect(decideBashFloor("terraform plan", "always", custom)).toEqual({ kind: "review", reason: "not-read-only" });
 		expect(decideBashFloor("npm ls --depth 0", "always", custom)).toEqual({ kind: "allow", rule: "read-only" });
-		expect(decideBashFloor("npm ls > deps.txt", "always", custom)).toEqual({ kind: "review", reason: "composed" });
+		// Issue 13: a redirect into a workspace file is a workspace write, allowed where the write tool would be.
+		expect(decideBashFloor("npm ls > deps.txt", "always", custom)).toEqual({ kind: "allow", rule: "workspace-write" });
+		expect(decideBashFloor("npm ls > /etc/deps.txt", "always", custom)).toEqual({
+			kind: "review",
+			reason: "outside-workspace",
+		});
 	});
 
 	it("detects fork bombs only in their shape", () => {

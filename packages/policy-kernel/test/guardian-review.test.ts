@@ -1,10 +1,10 @@
 // Unit tests for the guardian kernel: config resolution (strengthen-only), typed actions and truncation, transcript
-// compaction, the prompt budget, verdict parsing and policy, the breaker and allow-once reducers, hashing.
+// compaction, the prompt budget, verdict parsing and policy, the breaker and allow-once reducers, action identity.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
 	ALLOW_ONCE_TTL_MS,
-	actionHash,
+	actionIdentityText,
 	applyOutcomePolicy,
 	type BreakerState,
 	buildReviewAction,
@@ -31,7 +31,6 @@ import {
 	resolveGuardianReviewConfig,
 	resolveToolPath,
 	riskDenialReason,
-	sha256Hex,
 	type TranscriptEntry,
 	truncateMiddle,
 	unavailableDenialReason,
@@ -209,17 +208,13 @@ describe("typed action", () => {
 		expect(JSON.stringify(other).length).toBeLessThan(3000);
 	});
 
-	it("hashes canonical input: key order does not matter, any change does", () => {
+	it("identifies an action by canonical input: key order does not matter, any change does", () => {
 		expect(canonicalJson({ b: 1, a: [1, { d: 2, c: 3 }] })).toBe('{"a":[1,{"c":3,"d":2}],"b":1}');
-		expect(actionHash("bash", { command: "x", timeout: 1 })).toBe(actionHash("bash", { timeout: 1, command: "x" }));
-		expect(actionHash("bash", { command: "x" })).not.toBe(actionHash("bash", { command: "x " }));
-		expect(actionHash("bash", { command: "x" })).not.toBe(actionHash("write", { command: "x" }));
-	});
-
-	it("implements SHA-256", () => {
-		expect(sha256Hex("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-		expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-		expect(sha256Hex("a".repeat(1000))).toBe("41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
+		expect(actionIdentityText("bash", { command: "x", timeout: 1 })).toBe(
+			actionIdentityText("bash", { timeout: 1, command: "x" }),
+		);
+		expect(actionIdentityText("bash", { command: "x" })).not.toBe(actionIdentityText("bash", { command: "x " }));
+		expect(actionIdentityText("bash", { command: "x" })).not.toBe(actionIdentityText("write", { command: "x" }));
 	});
 });
 
@@ -330,10 +325,11 @@ describe("verdict parsing and policy", () => {
 	});
 
 	it.each<[string, string | undefined, string | undefined]>([
-		['{"outcome":"deny","risk_level":"high"}', "deny", "strict-json"],
-		['Here you go:\n```json\n{"Outcome": "Allow", "risk_level": "LOW", "note": 1}\n```', "allow", "lenient-json"],
-		['{"x": {"y": 1}} then {"outcome":"deny"}', "deny", "lenient-json"],
-		['{"outcome":"allow","risk_level":"extreme"}', "allow", "lenient-json"],
+		['{"outcome":"deny","risk_level":"high"}', "deny", "json"],
+		['Here you go:\n```json\n{"outcome": "allow", "risk_level": "low"}\n```', "allow", "json"],
+		['{"x": {"y": 1}} then {"outcome":"deny"}', "deny", "json"],
+		['{"Outcome": "Allow", "risk_level": "LOW"}', undefined, undefined],
+		['{"outcome":"allow","risk_level":"extreme"}', undefined, undefined],
 		["I think this is fine.", undefined, undefined],
 		['{"outcome":"maybe"}', undefined, undefined],
 		['{"outcome": "allow"', undefined, undefined],
@@ -464,6 +460,7 @@ describe("status", () => {
 			breaker: { tripped: false, consecutive: 1, trips: 0 },
 			pendingGrants: 0,
 		});
+		expect(text).toContain("decided by the floor: 1 of 2 calls (50%)");
 		expect(text).toContain("allowed: floor 1");
 		expect(text).toContain("denied: reviewer 1");
 		expect(text).toContain("median review latency: 20 ms");

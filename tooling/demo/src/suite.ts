@@ -149,7 +149,7 @@ function agentSteps(): Array<AssistantMessage | string | ((request: ModelRequest
 	];
 }
 
-/** The reviewer's verdict for the one call the floor sends to review (the long test loop). */
+/** The reviewer's verdict for the calls sent to review (the long test loop and the subagent delegation). */
 function reviewerVerdict(): AssistantMessage {
 	return callTool("submit_verdict", {
 		outcome: "allow",

@@ -31,8 +31,9 @@ describe("pnpm demo: the suite session", () => {
 		expect(policy.totals.preserved).toBeGreaterThanOrEqual(1);
 		expect(policy.totals.recovered).toBe(1);
 		expect(policy.totals.guardian["floor deny"]).toBe(1);
-		expect(policy.totals.guardian["reviewer allow"]).toBe(1);
-		expect(policy.reviewerCalls).toBe(1);
+		// The long test loop, and the subagent delegation: a tool that is not built in and not annotated read-only.
+		expect(policy.totals.guardian["reviewer allow"]).toBe(2);
+		expect(policy.reviewerCalls).toBe(2);
 		expect(policy.totals.bytes).toBeLessThan(stock.totals.bytes * 0.5);
 	});
 

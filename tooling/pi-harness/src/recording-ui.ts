@@ -1,4 +1,5 @@
-// A recording ExtensionUIContext: captures notify, setStatus and dialogs, and answers dialogs from a script.
+// A recording ExtensionUIContext: captures notify, setStatus, setWorkingMessage and dialogs, and answers dialogs
+// from a script.
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 
 /**
@@ -23,6 +24,7 @@ export const plainTheme: unknown = new Proxy(
 export type UiCall =
 	| { kind: "notify"; message: string; level: "info" | "warning" | "error" }
 	| { kind: "setStatus"; key: string; text: string | undefined }
+	| { kind: "setWorkingMessage"; text: string | undefined }
 	| { kind: "confirm"; title: string; message: string; answer: boolean }
 	| { kind: "select"; title: string; options: string[]; answer: string | undefined }
 	| { kind: "input"; title: string; answer: string | undefined }
@@ -93,7 +95,9 @@ export function createRecordingUi(options: RecordingUiOptions = {}): RecordingUi
 			if (text === undefined) statuses.delete(key);
 			else statuses.set(key, text);
 		},
-		setWorkingMessage() {},
+		setWorkingMessage(text?: string) {
+			calls.push({ kind: "setWorkingMessage", text });
+		},
 		setWorkingVisible() {},
 		setWorkingIndicator() {},
 		setHiddenThinkingLabel() {},
@@ -148,7 +152,8 @@ export function createRecordingUi(options: RecordingUiOptions = {}): RecordingUi
 			const texts: string[] = [];
 			for (const call of calls) {
 				if (call.kind === "notify") texts.push(call.message);
-				else if (call.kind === "setStatus" && call.text !== undefined) texts.push(call.text);
+				else if ((call.kind === "setStatus" || call.kind === "setWorkingMessage") && call.text !== undefined)
+					texts.push(call.text);
 				else if (call.kind === "setWidget" && call.lines) texts.push(...call.lines);
 				else if (call.kind === "confirm") texts.push(call.title, call.message);
 				else if (call.kind === "select") texts.push(call.title, ...call.options);

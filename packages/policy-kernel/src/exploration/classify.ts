@@ -12,6 +12,7 @@ export const EXPLORATION_EXEMPTIONS = [
 	"narrow-limit",
 	"outside-cwd",
 	"invalid-input",
+	"shallow-listing",
 ] as const;
 
 /** One of {@link EXPLORATION_EXEMPTIONS}. */
@@ -176,6 +177,25 @@ function isExcludedRead(segments: readonly string[]): boolean {
 	// Case-insensitive file systems: compare the instruction files without case too.
 	const upper = name.toUpperCase();
 	return upper === "SKILL.MD" || upper === "AGENTS.MD" || upper === "CLAUDE.MD";
+}
+
+/**
+ * Where `path` lies relative to `cwd`, as the classifier sees it: `cwd` (also an empty path), `ancestor`,
+ * `inside` (strictly within the cwd) or `outside`. Pure; never throws for string input.
+ */
+export function explorationPathScope(path: string, cwd: string): "cwd" | "ancestor" | "inside" | "outside" {
+	return locate(path, cwd).kind;
+}
+
+/**
+ * True when reading `path` is never counted: SKILL.md, AGENTS.md, CLAUDE.md, a package manifest or lockfile,
+ * or a file under docs/, .pi/, .pi-subagents/, node_modules/ or dist/ (relative to the cwd when inside it).
+ */
+export function isExcludedExplorationRead(path: string, cwd: string): boolean {
+	const scope = locate(path, cwd);
+	const segments =
+		scope.kind === "inside" ? scope.relative : scope.kind === "outside" ? scope.segments : ([] as string[]);
+	return isExcludedRead(segments);
 }
 
 function ownValue(input: Record<string, unknown>, key: string): unknown {

@@ -2,9 +2,19 @@
 import { type Static, Type } from "typebox";
 import { isPlainObject, parseWithSchema, validateIntegerInRange } from "../config.js";
 import { err, ok, type Result } from "../decision.js";
-import { EXPLORATION_GUARD_MODES, type ExplorationGuardMode } from "./vocabulary.js";
+import {
+	EXPLORATION_BASH_MODES,
+	EXPLORATION_GUARD_MODES,
+	type ExplorationBashMode,
+	type ExplorationGuardMode,
+} from "./vocabulary.js";
 
-export { EXPLORATION_GUARD_MODES, type ExplorationGuardMode } from "./vocabulary.js";
+export {
+	EXPLORATION_BASH_MODES,
+	EXPLORATION_GUARD_MODES,
+	type ExplorationBashMode,
+	type ExplorationGuardMode,
+} from "./vocabulary.js";
 
 /** Environment variables that mark a subagent child process by default (pi-subagents, and the fork it came from). */
 export const DEFAULT_CHILD_ENV = ["PI_SUBAGENT_CHILD", "SELESAI_SUBAGENT_CHILD"] as const;
@@ -67,6 +77,27 @@ export const ExplorationGuardConfigSchema = Type.Object(
 				description: 'Variables that mark a child process when set to "1"; the guard then registers nothing.',
 			}),
 		),
+		bash: Type.Optional(
+			Type.Enum([...EXPLORATION_BASH_MODES], {
+				description:
+					'Count read-only exploration run through bash (rg, grep -r, find, ls -R, cat, sed -n ...): "auto" (default) ' +
+					'when grep, find and ls are not all active tools, "count" always, "off" never.',
+			}),
+		),
+		bashBlock: Type.Optional(
+			Type.Boolean({
+				description:
+					"Block mode may also pause a pure bash exploration command. Default false: bash is counted, never blocked.",
+			}),
+		),
+		nudgeAtContextShare: Type.Optional(
+			Type.Number({
+				exclusiveMinimum: 0,
+				maximum: 1,
+				description:
+					"Opt-in: once the context window is more than this share full, the next broad operation nudges (once per session).",
+			}),
+		),
 	},
 	{ additionalProperties: false },
 );
@@ -82,6 +113,12 @@ export interface ExplorationGuardConfig {
 	readonly smallReadMaxLines: number;
 	readonly delegationTool: string;
 	readonly childEnv: readonly string[];
+	/** Whether bash exploration counts: `auto` (when grep, find and ls are not all active), `count`, `off`. */
+	readonly bash: ExplorationBashMode;
+	/** Block mode may pause a pure bash exploration command (never any other bash command). */
+	readonly bashBlock: boolean;
+	/** Opt-in context-pressure share in (0, 1]; absent means no pressure trigger. */
+	readonly nudgeAtContextShare?: number;
 }
 
 /** The defaults; `mode` is `off`, so a missing file leaves the guard inert. */
@@ -92,6 +129,8 @@ export const EXPLORATION_GUARD_DEFAULTS: ExplorationGuardConfig = Object.freeze(
 	smallReadMaxLines: 400,
 	delegationTool: "subagent",
 	childEnv: Object.freeze([...DEFAULT_CHILD_ENV]),
+	bash: "auto",
+	bashBlock: false,
 });
 
 /**
@@ -124,6 +163,9 @@ export function resolveExplorationGuardConfig(raw: unknown): Result<ExplorationG
 			smallReadMaxLines: input.smallReadMaxLines ?? EXPLORATION_GUARD_DEFAULTS.smallReadMaxLines,
 			delegationTool: input.delegationTool ?? EXPLORATION_GUARD_DEFAULTS.delegationTool,
 			childEnv: Object.freeze([...(input.childEnv ?? EXPLORATION_GUARD_DEFAULTS.childEnv)]),
+			bash: input.bash ?? EXPLORATION_GUARD_DEFAULTS.bash,
+			bashBlock: input.bashBlock ?? EXPLORATION_GUARD_DEFAULTS.bashBlock,
+			...(input.nudgeAtContextShare === undefined ? {} : { nudgeAtContextShare: input.nudgeAtContextShare }),
 		}),
 	);
 }

@@ -46,8 +46,16 @@ export interface ExplorationGateReport {
 	readonly bypassRate: number | null;
 	/** `blocked` entries (block mode). */
 	readonly blocked: number;
-	/** `blocked` entries without a read/grep/find/ls category: must be 0 (write, edit and bash are never blocked). */
+	/**
+	 * `blocked` and `bash-blocked` entries without a read/grep/find/ls category: must be 0. Write, edit, custom
+	 * tools and non-exploration bash are never blocked; a `blocked` entry always names its tool's category.
+	 */
 	readonly blockedOtherTools: number;
+	/**
+	 * `bash-blocked` entries: pure bash exploration commands paused because the user opted in with
+	 * `bashBlock: true`. Reported apart from `blocked`; each carries the command's exploration category.
+	 */
+	readonly bashBlocked: number;
 	/** Guard activations flagged as child sessions: must be 0. */
 	readonly childActivations: number;
 	/** `handler-error` entries: must be 0. */
@@ -167,6 +175,7 @@ export function explorationGateReport(inputs: readonly unknown[]): ExplorationGa
 	let bypassSessions = 0;
 	let blocked = 0;
 	let blockedOtherTools = 0;
+	let bashBlocked = 0;
 	let childActivations = 0;
 	let handlerErrors = 0;
 	let configInvalid = 0;
@@ -195,6 +204,10 @@ export function explorationGateReport(inputs: readonly unknown[]): ExplorationGa
 					break;
 				case "blocked":
 					blocked++;
+					if (entry.category === undefined) blockedOtherTools++;
+					break;
+				case "bash-blocked":
+					bashBlocked++;
 					if (entry.category === undefined) blockedOtherTools++;
 					break;
 				case "user-allow":
@@ -264,6 +277,7 @@ export function explorationGateReport(inputs: readonly unknown[]): ExplorationGa
 		bypassRate,
 		blocked,
 		blockedOtherTools,
+		bashBlocked,
 		childActivations,
 		handlerErrors,
 		configInvalid,

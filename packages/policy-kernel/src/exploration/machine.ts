@@ -31,6 +31,14 @@ export interface ExplorationGuardCounters {
 	readonly delegationsFailed: number;
 	/** Times a block was replaced by warn-only fallback because the delegation tool was not active. */
 	readonly delegationUnavailable: number;
+	/** Broad events counted from bash exploration commands. */
+	readonly bashBroad: number;
+	/** Broad events counted from code-mode nested calls (one per parent call). */
+	readonly nestedBroad: number;
+	/** Pure bash exploration commands paused (block mode with `bashBlock`). */
+	readonly bashBlocked: number;
+	/** Nudges sent because the context window passed `nudgeAtContextShare`. */
+	readonly pressureNudges: number;
 }
 
 /** The guard's in-memory state for one root session. */
@@ -53,16 +61,32 @@ export interface ExplorationGuardState {
 	readonly pendingLaunches: number;
 	/** Otherwise-blocked broad calls the user still permits. */
 	readonly allowance: number;
-	/** Position (in the session branch) of the last multi-tool batch that was counted; a count, not an id. */
-	readonly countedBatch: number | undefined;
+	/**
+	 * The last multi-tool batch or code-mode parent call that was counted, as a branch position (and, for a
+	 * parent call, its index in that message); positions, not ids.
+	 */
+	readonly countedBatch: string | undefined;
+	/** The once-per-session context-pressure nudge was sent. */
+	readonly pressureLatched: boolean;
 	readonly counters: ExplorationGuardCounters;
 }
 
-/** Where a call sits in its assistant message: `size` tool calls, the message at branch position `position`. */
+/**
+ * Where a call sits in its assistant message: `size` tool calls, the message at branch position `position`.
+ * For a code-mode nested call, the batch is its parent call's: `index` is the parent's place in the message.
+ */
 export interface ExplorationBatch {
 	readonly size: number;
 	readonly position: number;
+	readonly index?: number;
 }
+
+/**
+ * Where a broad event came from: a read/grep/find/ls `tool` call, a pure exploration `bash` command (counted,
+ * blocked only with `bashBlock`), or a `nested` call inside a code-mode parent (one count per parent, never
+ * blocked: the script cannot see sibling results).
+ */
+export type ExplorationSource = "tool" | "bash" | "nested";
 
 /** What the shell reports to the reducer. */
 export type ExplorationGuardEvent =
@@ -73,6 +97,12 @@ export type ExplorationGuardEvent =
 			readonly batch: ExplorationBatch | undefined;
 			/** Whether the delegation tool is among `pi.getActiveTools()` right now. */
 			readonly delegationToolActive: boolean;
+			/** Default `tool`. */
+			readonly source?: ExplorationSource;
+			/** The share of the context window in use (0..1), when known; only read with `nudgeAtContextShare`. */
+			readonly contextShare?: number;
+			/** Whether bash exploration counts in this session (for the nudge wording). */
+			readonly bashCounted?: boolean;
 	  }
 	| { readonly type: "delegation-call"; readonly launch: boolean }
 	| { readonly type: "delegation-result"; readonly launch: boolean; readonly isError: boolean }
@@ -86,6 +116,7 @@ export type ExplorationAuditEvent =
 	| "activated"
 	| "warned"
 	| "blocked"
+	| "bash-blocked"
 	| "threshold-reached"
 	| "user-allow"
 	| "user-off"
@@ -106,9 +137,29 @@ export interface ExplorationAuditFields {
 /** Short UI notices; the shell shows them with `ctx.ui.notify` when a UI exists. */
 export type ExplorationNotice = "warned" | "blocked" | "fallback-unavailable" | "fallback-failed";
 
+/** Everything the nudge wording depends on (see `explorationNudgeText`): state, never arguments. */
+export interface ExplorationNudgeState {
+	/** `streak`: the count reached `warnAfter`; `context-pressure`: the context window passed the share. */
+	readonly trigger: "streak" | "context-pressure";
+	readonly delegationTool: string;
+	/** Whether the delegation tool is active right now. */
+	readonly delegationToolActive: boolean;
+	/** Block mode, not in warn-only fallback. */
+	readonly blockMode: boolean;
+	/** Block mode may pause pure bash exploration too (`bashBlock`). */
+	readonly bashBlock: boolean;
+	/** Bash exploration counts in this session. */
+	readonly bashCounted: boolean;
+	/** Broad operations still allowed before isolated ones are paused (block mode), from this state. */
+	readonly allowedBeforePause: number;
+	readonly smallReadMaxLines: number;
+	/** The configured context share (context-pressure nudges only). */
+	readonly contextShare?: number;
+}
+
 /** What the shell must do after an event. */
 export type ExplorationGuardEffect =
-	| { readonly type: "nudge" }
+	| { readonly type: "nudge"; readonly wording: ExplorationNudgeState }
 	| { readonly type: "block" }
 	| { readonly type: "notify"; readonly notice: ExplorationNotice }
 	| { readonly type: "audit"; readonly fields: ExplorationAuditFields };
@@ -130,6 +181,10 @@ const ZERO_COUNTERS: ExplorationGuardCounters = Object.freeze({
 	delegationsSucceeded: 0,
 	delegationsFailed: 0,
 	delegationUnavailable: 0,
+	bashBroad: 0,
+	nestedBroad: 0,
+	bashBlocked: 0,
+	pressureNudges: 0,
 });
 
 /** The state of a freshly started, enabled root session (`tracking`, all counters zero). */
@@ -145,6 +200,7 @@ export function createExplorationGuardState(config: ExplorationGuardConfig): Exp
 		pendingLaunches: 0,
 		allowance: 0,
 		countedBatch: undefined,
+		pressureLatched: false,
 		counters: ZERO_COUNTERS,
 	};
 }
@@ -157,7 +213,7 @@ export function explorationGuardStateName(state: ExplorationGuardState): Explora
 	return state.phase;
 }
 
-/** The aggregate counters written into audit entries: counts only, at most 13 keys. */
+/** The aggregate counters written into audit entries: counts only, at most 16 keys. */
 export function explorationAuditCounters(state: ExplorationGuardState): AuditCounters {
 	const c = state.counters;
 	return {
@@ -172,6 +228,10 @@ export function explorationAuditCounters(state: ExplorationGuardState): AuditCou
 		delegationsSucceeded: c.delegationsSucceeded,
 		delegationsFailed: c.delegationsFailed,
 		delegationUnavailable: c.delegationUnavailable,
+		bashBroad: c.bashBroad,
+		nestedBroad: c.nestedBroad,
+		bashBlocked: c.bashBlocked,
+		pressureNudges: c.pressureNudges,
 	};
 }
 
@@ -209,27 +269,65 @@ function isCategory(value: unknown): value is ExplorationCategory {
 	return value === "read" || value === "grep" || value === "find" || value === "ls";
 }
 
+function nudgeWording(
+	state: ExplorationGuardState,
+	trigger: ExplorationNudgeState["trigger"],
+	delegationToolActive: boolean,
+	bashCounted: boolean,
+): ExplorationNudgeState {
+	const { config } = state;
+	return {
+		trigger,
+		delegationTool: config.delegationTool,
+		delegationToolActive,
+		blockMode: config.mode === "block" && !state.fallback,
+		bashBlock: config.bashBlock,
+		bashCounted,
+		allowedBeforePause: Math.max(0, config.blockAfter - state.streak),
+		smallReadMaxLines: config.smallReadMaxLines,
+		...(trigger === "context-pressure" && config.nudgeAtContextShare !== undefined
+			? { contextShare: config.nudgeAtContextShare }
+			: {}),
+	};
+}
+
+function batchKey(batch: ExplorationBatch, source: ExplorationSource): string {
+	return source === "nested" ? `${batch.position}:${batch.index ?? 0}` : `${batch.position}`;
+}
+
 function onBroadCall(
 	state: ExplorationGuardState,
 	category: ExplorationCategory,
 	batch: ExplorationBatch | undefined,
 	delegationToolActive: boolean,
+	source: ExplorationSource,
+	contextShare: number | undefined,
+	bashCounted: boolean,
 ): ExplorationGuardTransition {
-	const inBatch = batch !== undefined && batch.size > 1;
-	if (inBatch && state.countedBatch === batch.position) return { state, effects: [] };
-	const isolated = batch !== undefined && batch.size <= 1;
+	// A code-mode parent counts once; with no readable parent there is no way to count it once: not counted.
+	if (source === "nested" && batch === undefined) return { state, effects: [] };
+	const grouped = batch !== undefined && (batch.size > 1 || source === "nested");
+	const key = grouped ? batchKey(batch, source) : undefined;
+	if (key !== undefined && state.countedBatch === key) return { state, effects: [] };
+	const isolated = batch !== undefined && batch.size <= 1 && source !== "nested";
+	const blockable = source === "tool" || (source === "bash" && state.config.bashBlock);
 	const attempt = state.streak + 1;
 	const { config } = state;
 	const base: ExplorationGuardState = {
 		...state,
 		streak: attempt,
-		countedBatch: inBatch ? batch.position : state.countedBatch,
-		counters: bumped(state.counters, { broadAttempts: 1 }),
+		countedBatch: key ?? state.countedBatch,
+		counters: bumped(state.counters, {
+			broadAttempts: 1,
+			...(source === "bash" ? { bashBroad: 1 } : {}),
+			...(source === "nested" ? { nestedBroad: 1 } : {}),
+		}),
 	};
 	const effects: ExplorationGuardEffect[] = [];
 	let next = base;
 	const wouldBlock =
 		config.mode === "block" &&
+		blockable &&
 		isolated &&
 		attempt > config.blockAfter &&
 		!state.fallback &&
@@ -248,25 +346,41 @@ function onBroadCall(
 		} else if (state.allowance > 0) {
 			next = { ...next, allowance: state.allowance - 1, counters: bumped(next.counters, { userAllowed: 1 }) };
 		} else {
-			next = { ...next, phase: "blocking", counters: bumped(next.counters, { blockedBroad: 1 }) };
+			const bash = source === "bash";
+			next = {
+				...next,
+				phase: "blocking",
+				counters: bumped(next.counters, bash ? { blockedBroad: 1, bashBlocked: 1 } : { blockedBroad: 1 }),
+			};
 			effects.push(
 				{ type: "block" },
-				{ type: "audit", fields: explorationAuditFields(next, "blocked", category) },
+				{ type: "audit", fields: explorationAuditFields(next, bash ? "bash-blocked" : "blocked", category) },
 				{ type: "notify", notice: "blocked" },
 			);
 			return { state: next, effects };
 		}
 	}
 	next = { ...next, counters: bumped(next.counters, { allowedBroad: 1 }) };
-	if (!next.warningLatched && attempt >= config.warnAfter) {
+	const pressure =
+		config.nudgeAtContextShare !== undefined &&
+		!next.pressureLatched &&
+		typeof contextShare === "number" &&
+		Number.isFinite(contextShare) &&
+		contextShare > config.nudgeAtContextShare;
+	const streakNudge = !next.warningLatched && attempt >= config.warnAfter;
+	if (pressure || streakNudge) {
 		next = {
 			...next,
 			warningLatched: true,
+			pressureLatched: next.pressureLatched || pressure,
 			phase: next.phase === "blocking" ? "blocking" : "warned",
-			counters: bumped(next.counters, { warnings: 1 }),
+			counters: bumped(next.counters, pressure ? { warnings: 1, pressureNudges: 1 } : { warnings: 1 }),
 		};
 		effects.push(
-			{ type: "nudge" },
+			{
+				type: "nudge",
+				wording: nudgeWording(next, pressure ? "context-pressure" : "streak", delegationToolActive, bashCounted),
+			},
 			{ type: "notify", notice: "warned" },
 			{ type: "audit", fields: explorationAuditFields(next, "warned", category) },
 		);
@@ -313,7 +427,10 @@ function onDelegationResult(state: ExplorationGuardState, isError: boolean): Exp
  *   and is never blocked; an unknown batch is never blocked either). At `warnAfter` it nudges once per streak.
  *   In block mode an isolated call beyond `blockAfter` is blocked, unless warn-only fallback is active, a
  *   delegated launch is pending, the user's allowance covers it, or the delegation tool is not active (then
- *   it falls back to warn-only and permits the call).
+ *   it falls back to warn-only and permits the call). A `bash` source is counted but blocked only with
+ *   `bashBlock` (audit `bash-blocked`); a `nested` (code-mode) source counts once per parent call and is never
+ *   blocked, and is not counted when its parent cannot be located. When `nudgeAtContextShare` is set and
+ *   `contextShare` exceeds it, the first such broad call nudges even on a short streak, once per session.
  * - `delegation-call` with `launch`: marks a launch pending. Management calls change nothing.
  * - `delegation-result` of a launch: success resets the streak and the warning latch; an error moves to
  *   warn-only fallback for the rest of the session.
@@ -339,7 +456,16 @@ export function reduceExplorationGuard(
 				Number.isInteger(event.batch.position)
 					? event.batch
 					: undefined;
-			return onBroadCall(state, event.category, batch, event.delegationToolActive === true);
+			const source: ExplorationSource = event.source === "bash" || event.source === "nested" ? event.source : "tool";
+			return onBroadCall(
+				state,
+				event.category,
+				batch,
+				event.delegationToolActive === true,
+				source,
+				typeof event.contextShare === "number" ? event.contextShare : undefined,
+				event.bashCounted === true,
+			);
 		}
 		case "delegation-call": {
 			if (event.launch !== true) return { state, effects: [] };

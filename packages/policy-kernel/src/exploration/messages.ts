@@ -5,6 +5,7 @@ import type { ExplorationGuardConfig } from "./config.js";
 import {
 	type ExplorationGuardState,
 	type ExplorationNotice,
+	type ExplorationNudgeState,
 	explorationGuardStateName,
 	MAX_USER_ALLOWANCE,
 } from "./machine.js";
@@ -21,16 +22,54 @@ export function explorationBlockReason(config: Pick<ExplorationGuardConfig, "del
 	);
 }
 
-/** The one steer nudge sent when the streak reaches `warnAfter`. */
-export function explorationNudgeText(
-	config: Pick<ExplorationGuardConfig, "delegationTool" | "smallReadMaxLines" | "mode">,
-): string {
-	const tail = config.mode === "block" ? " Further broad calls will be paused until a delegated run succeeds." : "";
-	return (
-		"Exploration guard: this session keeps making broad read/grep/find/ls calls across the repository. " +
-		`Delegate the remaining survey with ${config.delegationTool} and keep to narrow searches and small ` +
-		`targeted reads (a path with a limit of at most ${config.smallReadMaxLines} lines).${tail}`
-	);
+/** The start of every nudge; the session tests and the README key on it. */
+export const EXPLORATION_NUDGE_PREFIX = "Exploration guard: ";
+
+function plural(n: number, word: string): string {
+	return `${n} more ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * The steer nudge, worded from the guard's actual state and nothing else, so it only says what is true:
+ *
+ * - the trigger: the streak reached `warnAfter`, or the context window passed `nudgeAtContextShare`;
+ * - without an active delegation tool: nothing will be blocked; it suggests narrower reads or enabling
+ *   pi-subagents;
+ * - with one, in warn mode (or warn-only fallback): it suggests delegating and says nothing will be blocked;
+ * - with one, in block mode: it names the exact threshold ("after N more broad operations"), what can be
+ *   paused (read/grep/find/ls calls, and pure bash exploration only with `bashBlock`), and that bash is
+ *   counted but never paused otherwise.
+ *
+ * Built from fixed strings, validated config values and counts only. Pure.
+ */
+export function explorationNudgeText(state: ExplorationNudgeState): string {
+	const seen = state.bashCounted
+		? "broad read/grep/find/ls calls and bash searches, listings and file reads"
+		: "broad read/grep/find/ls calls";
+	const share =
+		state.contextShare === undefined ? "" : ` over ${Math.round(state.contextShare * 100)}% of the context window`;
+	const opening =
+		state.trigger === "context-pressure"
+			? `${EXPLORATION_NUDGE_PREFIX}the context is${share === "" ? " filling up" : share} and this session is still making ${seen} across the repository.`
+			: `${EXPLORATION_NUDGE_PREFIX}this session keeps making ${seen} across the repository.`;
+	const narrow = `keep to narrow searches and small targeted reads (a path with a limit of at most ${state.smallReadMaxLines} lines)`;
+	if (!state.delegationToolActive) {
+		return (
+			`${opening} The delegation tool ${state.delegationTool} is not active, so nothing will be blocked. ` +
+			`To save context, ${narrow}, or enable pi-subagents to delegate the survey.`
+		);
+	}
+	const advice = `Delegate the remaining survey with ${state.delegationTool} and ${narrow}.`;
+	if (!state.blockMode) return `${opening} ${advice} This is advice only: nothing will be blocked.`;
+	const what = state.bashBlock
+		? "isolated broad read/grep/find/ls calls and pure bash exploration commands"
+		: "isolated broad read/grep/find/ls calls";
+	const when =
+		state.allowedBeforePause > 0
+			? `After ${plural(state.allowedBeforePause, "broad operation")}, ${what} will be paused`
+			: `From the next broad operation, ${what} will be paused`;
+	const bash = state.bashCounted && !state.bashBlock ? " Bash commands are counted but never paused." : "";
+	return `${opening} ${advice} ${when} until a delegated run succeeds.${bash}`;
 }
 
 /** The UI notices, fixed strings. */
@@ -76,6 +115,8 @@ export function renderExplorationGuardStatus(state: ExplorationGuardState): stri
 		`Allowance left: ${state.allowance}`,
 		`Delegation: started ${c.delegationsStarted}, succeeded ${c.delegationsSucceeded}, failed ${c.delegationsFailed}, pending ${state.pendingLaunches}`,
 		`Fallback (warn-only): ${state.fallback ? "active" : "inactive"}`,
+		`Bash: ${config.bash}${config.bashBlock ? ", may block pure exploration commands" : ", never blocked"}; counted ${c.bashBroad}, blocked ${c.bashBlocked}`,
+		`Code mode nested: counted ${c.nestedBroad}; context pressure: ${config.nudgeAtContextShare === undefined ? "off" : `nudge over ${Math.round(config.nudgeAtContextShare * 100)}%`}${state.pressureLatched ? " (sent)" : ""}`,
 	].join("\n");
 }
 

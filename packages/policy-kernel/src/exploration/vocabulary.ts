@@ -25,3 +25,9 @@ export const EXPLORATION_CATEGORIES = ["read", "grep", "find", "ls"] as const;
 
 /** One of {@link EXPLORATION_CATEGORIES}. */
 export type ExplorationCategory = (typeof EXPLORATION_CATEGORIES)[number];
+
+/** How bash exploration counts: `auto` when grep, find and ls are not all active tools, `count` always, `off` never. */
+export const EXPLORATION_BASH_MODES = ["auto", "count", "off"] as const;
+
+/** One of {@link EXPLORATION_BASH_MODES}. */
+export type ExplorationBashMode = (typeof EXPLORATION_BASH_MODES)[number];

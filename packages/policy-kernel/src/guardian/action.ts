@@ -1,9 +1,8 @@
 // The typed action the reviewer sees: one JSON object per tool call, every string truncated from the middle with
-// an explicit omission marker. Also canonical JSON and the action hash used by verdict reuse and allow-once.
+// an explicit omission marker. Also the identity text the shell hashes for verdict reuse and allow-once.
 import { canonicalJson, isRecord } from "../json.js";
 import { splitLines, utf8ByteLength } from "../text.js";
 import { resolveToolPath } from "./paths.js";
-import { sha256Hex } from "./sha256.js";
 
 export { canonicalJson } from "../json.js";
 
@@ -192,9 +191,10 @@ function boundValue(value: unknown, limits: ActionLimits, depth: number): unknow
 }
 
 /**
- * The hash of an exact action: SHA-256 (hex) of the canonical JSON of `{ tool, input }`. Used to reuse a
- * verdict for an identical action within a turn and to match an allow-once grant. Never throws.
+ * The text that identifies an exact action: the canonical JSON of `{ tool, input }`. The shell hashes it
+ * (SHA-256) into the key that reuses a verdict for an identical action within a turn and matches an
+ * allow-once grant. Never throws.
  */
-export function actionHash(toolName: string, input: unknown): string {
-	return sha256Hex(canonicalJson({ tool: String(toolName), input }));
+export function actionIdentityText(toolName: string, input: unknown): string {
+	return canonicalJson({ tool: String(toolName), input });
 }

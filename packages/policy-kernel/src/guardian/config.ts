@@ -6,7 +6,6 @@ import {
 	mergeConfigLayers,
 	parseWithSchema,
 	strengthenByOrder,
-	strengthenEach,
 	strengthenFlag,
 	strengthenNumber,
 	strengthenUnion,
@@ -35,17 +34,61 @@ export const REVIEWER_TIMEOUT_RANGE = { min: 5_000, max: 180_000 } as const;
 /** Bounds of `reviewer.maxOutputTokens`. */
 export const REVIEWER_MAX_OUTPUT_TOKENS_RANGE = { min: 64, max: 8_192 } as const;
 
-/** The default protected globs (see the README for their matching rules). */
-export const DEFAULT_PROTECTED_PATHS = [".env*", ".git/", "~/.ssh", "~/.aws", "~/.config/gh", "*.pem", "id_*"] as const;
+/**
+ * The default protected globs (see the README for their matching rules): secrets in the workspace, keys and
+ * credentials in the home directory, shell histories, package-registry and container credentials, cloud
+ * credential folders and the system's password hashes.
+ */
+export const DEFAULT_PROTECTED_PATHS = [
+	".env*",
+	".git/",
+	"~/.ssh",
+	"~/.aws",
+	"~/.config/gh",
+	"*.pem",
+	"id_*",
+	".bash_history",
+	".zsh_history",
+	".sh_history",
+	".history",
+	"fish_history",
+	".python_history",
+	".node_repl_history",
+	".psql_history",
+	".mysql_history",
+	".lesshst",
+	"~/.netrc",
+	"~/.npmrc",
+	"~/.pypirc",
+	"~/.docker/config.json",
+	"~/.kube/config",
+	"~/.gnupg",
+	"~/.config/gcloud",
+	"~/.azure",
+	"~/.oci",
+	"~/.config/doctl",
+	"~/.git-credentials",
+	"/etc/shadow",
+	"/etc/gshadow",
+] as const;
 
-/** The default per-tool scopes; tools not listed are `off`. */
+/**
+ * The default scopes of the built-in tools. A built-in tool not listed (read, grep, find, ls) is `off`; a tool
+ * that is not built in is `always` unless its annotations say read-only (see {@link resolveToolScope}).
+ */
 export const DEFAULT_TOOL_SCOPES: Readonly<Record<string, ToolScope>> = Object.freeze({
 	bash: "always",
 	write: "outside-workspace",
 	edit: "outside-workspace",
 });
 
-const ToolNamePattern = "^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,63}$";
+/** Pi's built-in tools: their `sourceInfo.path` is `builtin:<name>`. */
+export const BUILTIN_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls", "powershell"] as const;
+
+/** A tool name, or a glob of tool names where `*` matches any run of characters and `?` one character. */
+const ToolNamePattern = "^[A-Za-z0-9_*?][A-Za-z0-9_.:*?-]{0,63}$";
+/** A trusted command: the words it starts with, as the user would type them. */
+const TrustedCommandPattern = Type.String({ minLength: 1, maxLength: 200, pattern: "\\S" });
 const CommandPattern = Type.String({ minLength: 1, maxLength: 200 });
 
 /** The JSON schema of `policy/guardian-review.json`. Every key is optional; see {@link resolveGuardianReviewConfig}. */
@@ -59,6 +102,7 @@ export const GuardianReviewConfigSchema = Type.Object(
 			}),
 		),
 		protectedPaths: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 })),
+		trustedCommands: Type.Optional(Type.Array(TrustedCommandPattern, { maxItems: 100 })),
 		floor: Type.Optional(
 			Type.Object(
 				{
@@ -100,9 +144,14 @@ export type GuardianReviewConfigInput = Static<typeof GuardianReviewConfigSchema
 /** The effective config, with every default applied. */
 export interface GuardianReviewConfig {
 	readonly mode: GuardianMode;
-	/** Scope per tool name; a tool not listed is `off`. */
+	/** Scope per tool name or tool-name glob; see {@link resolveToolScope} for tools not listed. */
 	readonly tools: Readonly<Record<string, ToolScope>>;
 	readonly protectedPaths: readonly string[];
+	/**
+	 * Workspace commands allowed without a model (opt-in, global config only), matched by the floor on the
+	 * parsed command, never by substring. Empty by default.
+	 */
+	readonly trustedCommands: readonly string[];
 	readonly floor: {
 		/** Extra hard-deny command patterns, on top of the built-in rules (which are always on). */
 		readonly hardDeny: readonly string[];
@@ -125,6 +174,7 @@ export const DEFAULT_GUARDIAN_REVIEW_CONFIG: GuardianReviewConfig = Object.freez
 	mode: "off",
 	tools: DEFAULT_TOOL_SCOPES,
 	protectedPaths: DEFAULT_PROTECTED_PATHS,
+	trustedCommands: Object.freeze([]) as readonly string[],
 	floor: Object.freeze({ hardDeny: [], readOnly: [] }),
 	reviewer: Object.freeze({ model: undefined, fallbackToSessionModel: true, timeoutMs: 60_000, maxOutputTokens: 1024 }),
 	onUnavailable: "ask",
@@ -142,6 +192,7 @@ export function applyGuardianDefaults(input: GuardianReviewConfigInput | undefin
 		mode: layer.mode ?? defaults.mode,
 		tools: { ...defaults.tools, ...(layer.tools ?? {}) },
 		protectedPaths: [...(layer.protectedPaths ?? defaults.protectedPaths)],
+		trustedCommands: [...(layer.trustedCommands ?? defaults.trustedCommands)],
 		floor: {
 			hardDeny: [...(layer.floor?.hardDeny ?? [])],
 			readOnly: [...(layer.floor?.readOnly ?? [])],
@@ -157,14 +208,41 @@ export function applyGuardianDefaults(input: GuardianReviewConfigInput | undefin
 	};
 }
 
+const strengthenScope = strengthenByOrder(TOOL_SCOPES);
+
+/**
+ * Tool scopes from a project layer: a key the global layer has may only be raised. A key it lacks is taken when
+ * it names a built-in tool without a default scope (those are `off`, so any scope raises them), and otherwise
+ * (a tool that is not built in, or a glob, whose default may be `always`) only at `always`.
+ */
+function strengthenToolScopes(globalValue: unknown, projectValue: unknown): unknown {
+	if (!isPlainObject(projectValue)) return globalValue;
+	const base = isPlainObject(globalValue) ? globalValue : {};
+	const result: Record<string, unknown> = { ...base };
+	for (const [key, scope] of Object.entries(projectValue)) {
+		const offBuiltin =
+			(BUILTIN_TOOL_NAMES as readonly string[]).includes(key) && !Object.hasOwn(DEFAULT_TOOL_SCOPES, key);
+		const merged = Object.hasOwn(base, key)
+			? strengthenScope(base[key], scope)
+			: offBuiltin || scope === "always"
+				? strengthenScope("off", scope)
+				: undefined;
+		if (merged !== undefined) {
+			Object.defineProperty(result, key, { value: merged, enumerable: true, writable: true, configurable: true });
+		}
+	}
+	return result;
+}
+
 /**
  * The strengthen-only rules for a project layer. A project may raise `mode`, widen tool scopes, add protected
  * paths and hard-deny patterns, shorten the timeout, turn `onUnavailable` to `deny`, and turn on the review
- * log. It may not add read-only patterns, change the reviewer model or its fallback, or lower anything.
+ * log. It may not add read-only patterns or trusted commands, change the reviewer model or its fallback, or
+ * lower anything.
  */
 export const GUARDIAN_STRENGTHEN_RULES = Object.freeze({
 	mode: strengthenByOrder(GUARDIAN_MODES),
-	tools: strengthenEach(strengthenByOrder(TOOL_SCOPES)),
+	tools: strengthenToolScopes,
 	protectedPaths: strengthenUnion(),
 	"floor.hardDeny": strengthenUnion(),
 	"reviewer.timeoutMs": strengthenNumber("lower"),
@@ -226,6 +304,7 @@ function toRaw(config: GuardianReviewConfig): GuardianReviewConfigInput {
 		mode: config.mode,
 		tools: cloneJson({ ...config.tools }),
 		protectedPaths: [...config.protectedPaths],
+		trustedCommands: [...config.trustedCommands],
 		floor: { hardDeny: [...config.floor.hardDeny], readOnly: [...config.floor.readOnly] },
 		reviewer: {
 			fallbackToSessionModel: config.reviewer.fallbackToSessionModel,
@@ -239,9 +318,69 @@ function toRaw(config: GuardianReviewConfig): GuardianReviewConfigInput {
 	return isPlainObject(raw) ? (raw as GuardianReviewConfigInput) : {};
 }
 
-/** The scope of `toolName` under `config` (`off` when not listed). */
+/** The scope configured for `toolName`: its exact key, else the first glob key matching it, else undefined. */
+export function configuredToolScope(config: GuardianReviewConfig, toolName: string): ToolScope | undefined {
+	if (Object.hasOwn(config.tools, toolName)) return config.tools[toolName] as ToolScope;
+	for (const key of Object.keys(config.tools)) {
+		if ((key.includes("*") || key.includes("?")) && toolNameGlobMatches(key, toolName)) return config.tools[key];
+	}
+	return undefined;
+}
+
+/**
+ * The scope of `toolName` under `config` when nothing is known about the tool: its configured scope, else
+ * `off`. The pipeline passes the floor a config already resolved with {@link resolveToolScope}.
+ */
 export function toolScopeFor(config: GuardianReviewConfig, toolName: string): ToolScope {
-	return Object.hasOwn(config.tools, toolName) ? (config.tools[toolName] as ToolScope) : "off";
+	return configuredToolScope(config, toolName) ?? "off";
+}
+
+/** What Pi reports about a tool (`pi.getAllTools()`): whether it is built in, and its MCP-style hints. */
+export interface ToolFacts {
+	/** True for Pi's own tools (`sourceInfo.path` is `builtin:<name>`). */
+	readonly builtin: boolean;
+	readonly readOnlyHint?: boolean;
+	readonly destructiveHint?: boolean;
+}
+
+/**
+ * The effective scope of one tool call:
+ * - a configured key (exact, then the first matching glob) decides, except that a tool whose annotations say
+ *   destructive is raised to `always` from `protected-only` or `outside-workspace`;
+ * - otherwise a built-in tool takes its default ({@link DEFAULT_TOOL_SCOPES}, else `off`);
+ * - otherwise a tool that is not built in is `always`, unless its annotations say read-only and not destructive,
+ *   then `off`. Missing hints take the MCP defaults (not read-only, may be destructive).
+ */
+export function resolveToolScope(config: GuardianReviewConfig, toolName: string, facts: ToolFacts): ToolScope {
+	const destructive = !facts.builtin && facts.destructiveHint === true;
+	const configured = configuredToolScope(config, toolName);
+	if (configured !== undefined) return destructive && configured !== "off" ? "always" : configured;
+	if (facts.builtin)
+		return Object.hasOwn(DEFAULT_TOOL_SCOPES, toolName) ? (DEFAULT_TOOL_SCOPES[toolName] as ToolScope) : "off";
+	return facts.readOnlyHint === true && !destructive ? "off" : "always";
+}
+
+/** Full-match of a tool-name glob (`*` any run, `?` one character); linear, no regular expression. */
+export function toolNameGlobMatches(glob: string, name: string): boolean {
+	let g = 0;
+	let n = 0;
+	let star = -1;
+	let mark = 0;
+	while (n < name.length) {
+		const c = glob[g];
+		if (c === "?" || (c !== undefined && c !== "*" && c === name[n])) {
+			g++;
+			n++;
+		} else if (c === "*") {
+			star = g++;
+			mark = n;
+		} else if (star >= 0) {
+			g = star + 1;
+			n = ++mark;
+		} else return false;
+	}
+	while (glob[g] === "*") g++;
+	return g === glob.length;
 }
 
 /** Splits `"provider/id"` into its parts, or undefined when malformed. */
@@ -254,11 +393,12 @@ export function parseModelRef(ref: string | undefined): { provider: string; id: 
 
 /**
  * Keys a trusted project file may not set at all (the config lifecycle ignores them there): adding read-only
- * patterns would weaken the floor, and the reviewer model, its fallback and its output budget are the global
- * file's choice. Every other key has a strengthen rule in {@link GUARDIAN_STRENGTHEN_RULES}.
+ * patterns or trusted commands would weaken the floor, and the reviewer model, its fallback and its output budget
+ * are the global file's choice. Every other key has a strengthen rule in {@link GUARDIAN_STRENGTHEN_RULES}.
  */
 export const GUARDIAN_PROJECT_LOCKED_KEYS = Object.freeze([
 	"floor.readOnly",
+	"trustedCommands",
 	"reviewer.model",
 	"reviewer.fallbackToSessionModel",
 	"reviewer.maxOutputTokens",

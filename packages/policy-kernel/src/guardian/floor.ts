@@ -1,8 +1,20 @@
-// The deterministic floor of guardian-review: hard-deny rules and a read-only allowlist over the parsed shell
-// command, and path scoping for write, edit and other tools. Decides without a model whenever it can.
-import { isRecord } from "../json.js";
-import type { GuardianReviewConfig, ToolScope } from "./config.js";
-import { toolScopeFor } from "./config.js";
+// The deterministic floor of guardian-review: hard-deny rules and a flag-aware read-only vocabulary judged over the
+// one bash syntax tree (parsed once), workspace writes by redirect, opt-in trusted commands, and path scoping for
+// write, edit and other tools. Decides without a model whenever it can; anything it cannot see goes to review.
+import {
+	type BashCommand,
+	type BashList,
+	type BashRedirect,
+	type BashSimpleCommand,
+	type BashWord,
+	isDynamicWord,
+	MAX_BASH_COMMAND_CHARS,
+	parseBashSyntax,
+	pipelinesOf,
+	simpleCommandsOf,
+} from "../bash/index.js";
+import { type GuardianReviewConfig, TOOL_SCOPES, type ToolScope, toolScopeFor } from "./config.js";
+import type { GitConfigVerdict } from "./git-config.js";
 import {
 	classifyPath,
 	globMatches,
@@ -11,16 +23,8 @@ import {
 	type PathContext,
 	resolveToolPath,
 } from "./paths.js";
-import {
-	allShellCommands,
-	parseShellCommand,
-	type ShellCommand,
-	type ShellParse,
-	type ShellWord,
-	shellComposes,
-} from "./shell.js";
 
-/** Built-in hard-deny rules (always on), plus `custom-pattern` for `floor.hardDeny` entries. */
+/** Built-in hard-deny rules (always on), plus `custom-pattern` for `floor.hardDeny` entries. Order is stable. */
 export const HARD_DENY_RULES = [
 	"recursive-delete-root",
 	"recursive-delete-home",
@@ -46,12 +50,26 @@ export const REVIEW_REASONS = [
 	"unparsed",
 	"scope-always",
 	"no-path",
+	"too-long",
+	"git-config",
+	"environment",
+	"writes",
 ] as const;
 /** One of {@link REVIEW_REASONS}. */
 export type ReviewReason = (typeof REVIEW_REASONS)[number];
 
-/** Why the floor allowed a call without a model. */
-export const FLOOR_ALLOW_RULES = ["read-only", "workspace-path", "no-protected-path"] as const;
+/**
+ * Why the floor allowed a call without a model: `read-only` (every part read-only), `workspace-write` (a redirect,
+ * heredoc, `mkdir` or `touch` into a workspace file the write tool may write), `trusted-command` (a
+ * `trustedCommands` entry matched), and the path rules of write, edit and other tools.
+ */
+export const FLOOR_ALLOW_RULES = [
+	"read-only",
+	"workspace-path",
+	"no-protected-path",
+	"workspace-write",
+	"trusted-command",
+] as const;
 /** One of {@link FLOOR_ALLOW_RULES}. */
 export type FloorAllowRule = (typeof FLOOR_ALLOW_RULES)[number];
 
@@ -62,7 +80,7 @@ export type FloorDecision =
 	| { readonly kind: "allow"; readonly rule: FloorAllowRule }
 	| { readonly kind: "review"; readonly reason: ReviewReason };
 
-/** The built-in read-only commands (the command name; subcommand and option rules apply to some). */
+/** The built-in read-only commands (flag and operand rules apply to many; see {@link decideBashFloor}). */
 export const BUILTIN_READ_ONLY_COMMANDS = [
 	"ls",
 	"cat",
@@ -77,7 +95,10 @@ export const BUILTIN_READ_ONLY_COMMANDS = [
 	"git",
 	"pwd",
 	"echo",
+	"printf",
 	"which",
+	"type",
+	"command",
 	"file",
 	"stat",
 	"du",
@@ -86,16 +107,116 @@ export const BUILTIN_READ_ONLY_COMMANDS = [
 	"basename",
 	"dirname",
 	"realpath",
+	"readlink",
 	"date",
 	"whoami",
+	"id",
 	"uname",
 	"true",
+	"false",
+	":",
+	"test",
+	"[",
+	"sed",
+	"nl",
+	"cut",
+	"tr",
+	"uniq",
+	"sort",
+	"paste",
+	"rev",
+	"seq",
+	"expr",
+	"tac",
+	"column",
+	"diff",
+	"cmp",
+	"comm",
+	"base64",
+	"jq",
+	"md5sum",
+	"sha1sum",
+	"sha256sum",
+	"cksum",
+	"od",
+	"strings",
+	"cd",
+	"sleep",
+	"set",
+	"exit",
 ] as const;
 
-/** Git subcommands allowed by the read-only floor. */
-export const READ_ONLY_GIT_SUBCOMMANDS = ["status", "diff", "log", "show", "blame", "ls-files", "rev-parse"] as const;
+/** Git subcommands whose read-only forms the floor allows (only when the repository config was found safe). */
+export const READ_ONLY_GIT_SUBCOMMANDS = [
+	"status",
+	"diff",
+	"log",
+	"show",
+	"blame",
+	"ls-files",
+	"rev-parse",
+	"branch",
+	"remote",
+	"describe",
+	"ls-tree",
+	"cat-file",
+	"rev-list",
+	"show-ref",
+	"shortlog",
+	"grep",
+	"stash",
+	"tag",
+] as const;
 
-const FIND_ACTIONS_THAT_WRITE = new Set([
+/**
+ * Environment prefixes (`NAME=value cmd`) that change no program, path lookup or pager; any other assignment
+ * sends the command to review (`GIT_*`, `PAGER`, `LD_PRELOAD`, `PATH`, `BASH_ENV`, ...).
+ */
+export const SAFE_ENVIRONMENT_NAMES = [
+	"LANG",
+	"LANGUAGE",
+	"TZ",
+	"COLUMNS",
+	"LINES",
+	"TERM",
+	"NO_COLOR",
+	"FORCE_COLOR",
+	"CLICOLOR",
+	"CLICOLOR_FORCE",
+	"PYTHONDONTWRITEBYTECODE",
+	"PYTHONUNBUFFERED",
+	"PYTHONIOENCODING",
+	"PYTHONHASHSEED",
+	"PYTHONWARNINGS",
+	"PYTHONPATH",
+	"CI",
+] as const;
+
+/** Version probes allowed read-only: `<tool> --version` (and `-V` for Python). */
+const VERSION_PROBES = new Set([
+	"python",
+	"python2",
+	"python3",
+	"pip",
+	"pip3",
+	"node",
+	"npm",
+	"pnpm",
+	"yarn",
+	"go",
+	"cargo",
+	"rustc",
+	"java",
+	"gcc",
+	"make",
+	"pytest",
+	"ruby",
+	"perl",
+	"tsc",
+	"git",
+]);
+
+const FIND_ACTIONS_THAT_WRITE_OR_RUN = new Set([
 	"-exec",
 	"-execdir",
 	"-ok",
@@ -112,6 +233,7 @@ const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "https",
 const SOURCE_COMMANDS = new Set(["eval", "source", "."]);
 const DEVICE_SAFE = /^\/dev\/(null|zero|u?random|stdout|stderr|stdin|tty|fd\/\d+)$/;
 const DISK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|md|dm-|mapper\/|loop|rdisk)/;
+const HARMLESS_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
 const PROTECTED_BRANCHES = new Set(["main", "master"]);
 const FIND_UNFILTERED_EXPRESSIONS = new Set(["-delete", "-depth", "-xdev", "-mount", "-print"]);
 
@@ -121,24 +243,56 @@ export interface FloorContext extends PathContext {
 	readonly hardDenyPatterns: readonly string[];
 	/** Extra read-only patterns (`floor.readOnly`). */
 	readonly readOnlyPatterns: readonly string[];
+	/**
+	 * Opt-in trusted command patterns (`trustedCommands`), matched word by word on the syntax tree: each word is a
+	 * glob, `<workspace file>` stands for one literal path inside the workspace that is not protected, and any
+	 * further words may follow. Default empty.
+	 */
+	readonly trustedCommands?: readonly string[];
+	/** The shell's verdict on the repository's git config and its includes; anything but `safe` reviews git. */
+	readonly gitConfig?: GitConfigVerdict;
+	/** The write tool's scope: redirects and heredocs into files are judged as it would be. */
+	readonly writeScope?: ToolScope;
+	/** The scope for reads outside the workspace: the stricter of the write and edit scopes. */
+	readonly readScope?: ToolScope;
 }
 
-/** Builds a {@link FloorContext} from the effective config. */
-export function floorContextFor(config: GuardianReviewConfig, cwd: string, home: string): FloorContext {
+/** Facts the shell gathers for the floor (I/O results, passed in as values). */
+export interface FloorFacts {
+	/** The verdict on the repository's git config (see `judgeGitConfigText`); `unknown` when not checked. */
+	readonly gitConfig?: GitConfigVerdict;
+}
+
+function stricterScope(a: ToolScope, b: ToolScope): ToolScope {
+	return TOOL_SCOPES.indexOf(a) >= TOOL_SCOPES.indexOf(b) ? a : b;
+}
+
+/** Builds a {@link FloorContext} from the effective config and the shell's facts. */
+export function floorContextFor(
+	config: GuardianReviewConfig,
+	cwd: string,
+	home: string,
+	facts: FloorFacts = {},
+): FloorContext {
+	const writeScope = toolScopeFor(config, "write");
 	return {
 		cwd,
 		home,
 		protectedPaths: config.protectedPaths,
 		hardDenyPatterns: config.floor.hardDeny,
 		readOnlyPatterns: config.floor.readOnly,
+		trustedCommands: config.trustedCommands,
+		gitConfig: facts.gitConfig ?? "unknown",
+		writeScope,
+		readScope: stricterScope(writeScope, toolScopeFor(config, "edit")),
 	};
 }
 
 /**
  * Decides one tool call with the floor. Tools whose scope is `off` are `out-of-scope`. bash goes through the
- * hard-deny rules, then the read-only allowlist, then its scope. write, edit and other tools are classified
- * by their `path` argument against the workspace and the protected globs. Never throws: anything it cannot
- * parse goes to review.
+ * hard-deny rules, then the judgement of its syntax tree, then its scope. write, edit and other tools are
+ * classified by their `path` argument against the workspace and the protected globs. Never throws: anything it
+ * cannot parse goes to review.
  */
 export function decideFloor(
 	toolName: string,
@@ -160,6 +314,10 @@ export function decideFloor(
 	}
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** The path argument of a write, edit or custom tool: `path`, `file_path` or `filePath`. */
 export function toolPathArgument(input: unknown): string | undefined {
 	if (!isRecord(input)) return undefined;
@@ -174,8 +332,7 @@ function decidePathFloor(input: unknown, scope: ToolScope, context: FloorContext
 	if (scope === "always") return { kind: "review", reason: "scope-always" };
 	const path = toolPathArgument(input);
 	if (path === undefined) return { kind: "review", reason: "no-path" };
-	const pathClass = classifyPath(path, context);
-	return decideByPathClasses([pathClass], scope);
+	return decideByPathClasses([classifyPath(path, context)], scope);
 }
 
 function decideByPathClasses(classes: readonly PathClass[], scope: ToolScope): FloorDecision {
@@ -186,29 +343,40 @@ function decideByPathClasses(classes: readonly PathClass[], scope: ToolScope): F
 }
 
 /**
- * The floor for one bash command: hard-deny rules first (over every simple command, substitutions and
- * `sh -c` strings included), then the read-only allowlist (void when the command composes), then the scope.
+ * The floor for one bash command. The command is parsed once ({@link parseBashSyntax}); then, over the tree:
+ * 1. hard-deny rules over every simple command and pipeline, substitutions and literal `bash -c` scripts included;
+ * 2. the judgement: every simple command must be read-only (a flag-aware vocabulary), a trusted command, or a
+ *    workspace write, and every path it reads must be neither protected nor (when reads outside are scoped)
+ *    outside the workspace; compositions (`;`, `&&`, `||`, pipes, subshells, groups, `cd DIR &&`, if/while/for,
+ *    literal nested scripts) are allowed when every part is;
+ * 3. for scopes other than `always`, the path classes of every word.
+ * Over-long input, unparseable text, `eval`, and substitutions or variables in command position go to review.
  */
 export function decideBashFloor(command: string, scope: ToolScope, context: FloorContext): FloorDecision {
+	if (typeof command !== "string") return { kind: "review", reason: "unparsed" };
+	if (command.length > MAX_BASH_COMMAND_CHARS) return { kind: "review", reason: "too-long" };
 	if (isForkBomb(command)) return { kind: "deny", rule: "fork-bomb" };
-	const parsed = parseShellCommand(command);
-	if (!parsed.ok) return { kind: "review", reason: "unparsed" };
-	const rule = findHardDeny(parsed.value, context, 0);
+	const parsed = parseBashSyntax(command);
+	if (!parsed.ok) return { kind: "review", reason: parsed.reason === "too-long" ? "too-long" : "unparsed" };
+	const rule = findHardDeny(parsed.tree, context);
 	if (rule !== undefined) return { kind: "deny", rule };
-	const readOnly = classifyReadOnly(parsed.value, context);
-	if (readOnly === "read-only") return { kind: "allow", rule: "read-only" };
-	if (scope === "always") return { kind: "review", reason: readOnly };
-	return decideBashByPaths(parsed.value, scope, context);
+	const judged = judgeBashTree(parsed.tree, context);
+	if (judged.ok) return { kind: "allow", rule: judged.rule };
+	if (scope === "always") return { kind: "review", reason: judged.reason };
+	return decideBashByPaths(parsed.tree, scope, context);
 }
 
-function decideBashByPaths(parse: ShellParse, scope: ToolScope, context: FloorContext): FloorDecision {
-	if (shellComposes(parse) && (parse.features.commandSubstitution || parse.features.processSubstitution)) {
-		return { kind: "review", reason: "dynamic" };
-	}
+function decideBashByPaths(tree: BashList, scope: ToolScope, context: FloorContext): FloorDecision {
 	const classes: PathClass[] = [];
-	for (const cmd of allShellCommands(parse)) {
-		for (const word of [...cmd.words.slice(1), ...cmd.redirects.flatMap((r) => (r.target ? [r.target] : []))]) {
-			if (word.dynamic) return { kind: "review", reason: "dynamic" };
+	for (const cmd of simpleCommandsOf(tree)) {
+		const words = [
+			...cmd.assignments.map((assignment) => assignment.value),
+			...cmd.words.slice(1),
+			...cmd.redirects.map((redirect) => redirect.target),
+		];
+		if (cmd.words[0] !== undefined && isDynamicWord(cmd.words[0])) return { kind: "review", reason: "dynamic" };
+		for (const word of words) {
+			if (isDynamicWord(word)) return { kind: "review", reason: "dynamic" };
 			const candidate = pathCandidate(word);
 			if (candidate === undefined) continue;
 			const pathClass = classifyPath(candidate, context);
@@ -218,19 +386,29 @@ function decideBashByPaths(parse: ShellParse, scope: ToolScope, context: FloorCo
 	return decideByPathClasses(classes, scope);
 }
 
-/** The path a word may name: the value after `=` for `key=value` words, the word itself otherwise. */
-function pathCandidate(word: ShellWord): string | undefined {
+/** The path a word may name: the value after `=` for `--opt=value` and `key=value` words, the word itself otherwise. */
+function pathCandidate(word: BashWord): string | undefined {
 	let value = word.value;
 	if (value.startsWith("-")) {
 		const eq = value.indexOf("=");
 		if (eq < 0) return undefined;
 		value = value.slice(eq + 1);
-	} else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(value) && !word.quoted) {
+	} else if (!word.quoted && isAssignmentShaped(value)) {
 		value = value.slice(value.indexOf("=") + 1);
 	}
 	if (value.length === 0) return undefined;
-	if (word.tilde && !value.startsWith("~")) return undefined;
 	return value;
+}
+
+function isAssignmentShaped(value: string): boolean {
+	const eq = value.indexOf("=");
+	if (eq <= 0) return false;
+	for (let i = 0; i < eq; i++) {
+		const c = value[i] as string;
+		const ok = (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_" || (i > 0 && c >= "0" && c <= "9");
+		if (!ok) return false;
+	}
+	return true;
 }
 
 function looksLikePath(value: string): boolean {
@@ -243,8 +421,7 @@ function looksLikePath(value: string): boolean {
 /** The command after stripping wrappers such as sudo, env, nice, timeout, nohup, command, exec and xargs. */
 interface EffectiveCommand {
 	readonly name: string;
-	readonly args: readonly ShellWord[];
-	readonly command: ShellCommand;
+	readonly args: readonly BashWord[];
 }
 
 const WRAPPERS_WITH_ARG_OPTIONS: Record<string, Set<string>> = {
@@ -267,33 +444,47 @@ const WRAPPERS_WITH_ARG_OPTIONS: Record<string, Set<string>> = {
 };
 
 function basename(value: string): string {
-	const parts = value.split("/");
-	return parts[parts.length - 1] ?? value;
+	return value.slice(value.lastIndexOf("/") + 1);
 }
 
-/** Strips wrapper commands; returns the effective command (or undefined when only wrappers remain). */
-function effectiveCommand(command: ShellCommand): EffectiveCommand | undefined {
+function isDuration(value: string): boolean {
+	let i = 0;
+	let digits = 0;
+	while (i < value.length && value[i] !== undefined && (value[i] as string) >= "0" && (value[i] as string) <= "9") {
+		i++;
+		digits++;
+	}
+	if (value[i] === ".") {
+		i++;
+		while (i < value.length && (value[i] as string) >= "0" && (value[i] as string) <= "9") i++;
+	}
+	if (i < value.length && "smhd".includes(value[i] as string)) i++;
+	return digits > 0 && i === value.length;
+}
+
+/** Strips wrapper commands (for the hard-deny rules); returns the effective command, or undefined when only wrappers remain. */
+function effectiveCommand(command: BashSimpleCommand): EffectiveCommand | undefined {
 	let words = command.words;
 	for (let guard = 0; guard < 8 && words.length > 0; guard++) {
-		const name = basename((words[0] as ShellWord).value);
+		const name = basename((words[0] as BashWord).value);
 		const argOptions = WRAPPERS_WITH_ARG_OPTIONS[name];
-		if (argOptions === undefined || (words[0] as ShellWord).quoted) break;
+		if (argOptions === undefined) break;
 		let i = 1;
 		while (i < words.length) {
-			const value = (words[i] as ShellWord).value;
+			const value = (words[i] as BashWord).value;
 			if (value === "--") {
 				i++;
 				break;
 			}
-			if (name === "env" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(value)) {
+			if (name === "env" && isAssignmentShaped(value)) {
 				i++;
 				continue;
 			}
-			if (name === "timeout" && /^\d+(\.\d+)?[smhd]?$/.test(value)) {
+			if (name === "timeout" && isDuration(value)) {
 				i++;
 				break;
 			}
-			if (name === "nice" && /^-\d+$/.test(value)) {
+			if (name === "nice" && value.length > 1 && value.startsWith("-") && isDuration(value.slice(1))) {
 				i++;
 				continue;
 			}
@@ -303,106 +494,118 @@ function effectiveCommand(command: ShellCommand): EffectiveCommand | undefined {
 		words = words.slice(i);
 	}
 	if (words.length === 0) return undefined;
-	return { name: basename((words[0] as ShellWord).value), args: words.slice(1), command };
+	return { name: basename((words[0] as BashWord).value), args: words.slice(1) };
 }
 
-/** The text passed to `sh -c`, `bash -c` or `eval`, when literal. */
-function nestedShellSources(effective: EffectiveCommand): string[] {
-	const sources: string[] = [];
-	if (SHELLS.has(effective.name)) {
-		for (let i = 0; i < effective.args.length; i++) {
-			const value = (effective.args[i] as ShellWord).value;
-			if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(value)) {
-				const next = effective.args[i + 1];
-				if (next) sources.push(next.value);
-				break;
-			}
-			if (!value.startsWith("-")) break;
-		}
-	}
-	if (effective.name === "eval" && effective.args.length > 0)
-		sources.push(effective.args.map((a) => a.value).join(" "));
-	return sources;
-}
-
-function findHardDeny(parse: ShellParse, context: FloorContext, depth: number): HardDenyRule | undefined {
-	if (depth > 4) return undefined;
-	const downloadInSubstitution = parse.substitutions.some((inner) => containsDownloader(inner));
-	for (const pipeline of parse.pipelines) {
+/** The first hard-deny rule any part of the tree matches. */
+function findHardDeny(tree: BashList, context: FloorContext): HardDenyRule | undefined {
+	for (const { pipeline } of pipelinesOf(tree)) {
 		let downloaderSeen = false;
-		for (const command of pipeline) {
-			const effective = effectiveCommand(command);
-			const redirectRule = checkRedirects(command);
+		for (const command of pipeline.commands) {
+			if (command.kind !== "simple") continue;
+			const redirectRule = checkRedirects(command.redirects);
 			if (redirectRule) return redirectRule;
+			const effective = effectiveCommand(command);
 			if (effective === undefined) continue;
+			const runsCode =
+				SHELLS.has(effective.name) ||
+				SOURCE_COMMANDS.has(effective.name) ||
+				INTERPRETERS.has(interpreterBase(effective.name));
 			if (DOWNLOADERS.has(effective.name)) downloaderSeen = true;
-			else if (downloaderSeen && (SHELLS.has(effective.name) || INTERPRETERS.has(interpreterBase(effective.name)))) {
-				return "download-to-shell";
-			}
-			if (
-				downloadInSubstitution &&
-				(SHELLS.has(effective.name) ||
-					SOURCE_COMMANDS.has(effective.name) ||
-					INTERPRETERS.has(interpreterBase(effective.name))) &&
-				effective.args.some((arg) => arg.dynamic)
-			) {
+			else if (downloaderSeen && runsCode && !SOURCE_COMMANDS.has(effective.name)) return "download-to-shell";
+			if (runsCode && effective.args.some((arg) => arg.substitutions.some(containsDownloader))) {
 				return "download-to-shell";
 			}
 			const rule = checkCommand(effective, context);
 			if (rule) return rule;
-			for (const source of nestedShellSources(effective)) {
+			if (effective.name === "eval" && effective.args.length > 0) {
+				const source = effective.args.map((arg) => arg.value).join(" ");
 				if (isForkBomb(source)) return "fork-bomb";
-				const nested = parseShellCommand(source);
+				const nested = parseBashSyntax(source);
 				if (nested.ok) {
-					const nestedRule = findHardDeny(nested.value, context, depth + 1);
+					const nestedRule = findHardDeny(nested.tree, context);
 					if (nestedRule) return nestedRule;
 				}
 			}
+			const script = command.script;
+			if (script === undefined && SHELLS.has(effective.name)) {
+				// A wrapped shell (`sudo bash -c '...'`): parse its literal script for the rules too.
+				const nested = nestedScriptOf(effective);
+				if (nested !== undefined) {
+					if (isForkBomb(nested)) return "fork-bomb";
+					const parsed = parseBashSyntax(nested);
+					if (parsed.ok) {
+						const nestedRule = findHardDeny(parsed.tree, context);
+						if (nestedRule) return nestedRule;
+					}
+				}
+			} else if (script !== undefined && !script.ok) {
+				const nested = nestedScriptOf(effective);
+				if (nested !== undefined && isForkBomb(nested)) return "fork-bomb";
+			}
 		}
 	}
-	for (const inner of parse.substitutions) {
-		const rule = findHardDeny(inner, context, depth + 1);
-		if (rule) return rule;
+	return undefined;
+}
+
+/** The literal text after `-c` (in any short-flag bundle) of a shell command. */
+function nestedScriptOf(effective: EffectiveCommand): string | undefined {
+	for (let i = 0; i < effective.args.length; i++) {
+		const value = (effective.args[i] as BashWord).value;
+		if (value.startsWith("-") && !value.startsWith("--") && value.includes("c")) {
+			return effective.args[i + 1]?.literal;
+		}
+		if (!value.startsWith("-")) return undefined;
 	}
 	return undefined;
 }
 
 function interpreterBase(name: string): string {
-	return name.replace(/[\d.]+$/, "") || name;
+	let end = name.length;
+	while (
+		end > 0 &&
+		((name[end - 1] as string) === "." || ((name[end - 1] as string) >= "0" && (name[end - 1] as string) <= "9"))
+	)
+		end--;
+	return end > 0 ? name.slice(0, end) : name;
 }
 
-function containsDownloader(parse: ShellParse): boolean {
-	for (const command of allShellCommands(parse)) {
+function containsDownloader(list: BashList): boolean {
+	for (const command of simpleCommandsOf(list)) {
 		const effective = effectiveCommand(command);
 		if (effective && DOWNLOADERS.has(effective.name)) return true;
 	}
 	return false;
 }
 
-function checkRedirects(command: ShellCommand): HardDenyRule | undefined {
-	for (const redirect of command.redirects) {
+function checkRedirects(redirects: readonly BashRedirect[]): HardDenyRule | undefined {
+	for (const redirect of redirects) {
 		if (!redirect.op.includes(">")) continue;
-		const target = redirect.target?.value ?? "";
-		if (DISK_DEVICE.test(target)) return "disk-overwrite";
+		if (DISK_DEVICE.test(redirect.target.value)) return "disk-overwrite";
 	}
 	return undefined;
 }
 
 type TargetKind = "root" | "home" | "workspace" | "other";
 
+/** `${NAME}` written as `$NAME` (for comparing a few fixed spellings). */
+function stripBraces(value: string): string {
+	return value.replace(/\$\{(HOME|PWD)\}/g, "$$$1");
+}
+
 /** What a path word names for the recursive-deletion rules. */
-function classifyTarget(word: ShellWord, context: FloorContext): TargetKind {
+function classifyTarget(word: BashWord, context: FloorContext): TargetKind {
 	const value = word.value;
 	const home = normalizeAbsolutePath(context.home);
 	const cwd = normalizeAbsolutePath(context.cwd);
-	if (word.dynamic) {
-		const v = value.replace(/["']/g, "");
-		if (/^\$(\{HOME\}|HOME)(\/\*?)?\/?$/.test(v)) return "home";
-		if (/^\$(\{PWD\}|PWD)(\/\*?)?\/?$/.test(v) || /^\$\(pwd\)(\/\*?)?\/?$/.test(v)) return "workspace";
+	if (word.expansions.includes("parameter-expansion") || word.expansions.includes("command-substitution")) {
+		const v = stripBraces(value.replace(/["']/g, ""));
+		if (v === "$HOME" || v === "$HOME/" || v === "$HOME/*") return "home";
+		if (v === "$PWD" || v === "$PWD/" || v === "$PWD/*" || v === "$(pwd)" || v === "$(pwd)/*") return "workspace";
 		return "other";
 	}
 	let path = value;
-	if (word.tilde) {
+	if (word.expansions.includes("tilde")) {
 		if (path === "~" || path === "~/" || path === "~/*" || /^~\/+\.?\/*\*?$/.test(path)) return "home";
 		path = resolveToolPath(path, cwd, home);
 	}
@@ -432,9 +635,9 @@ function targetRule(kind: TargetKind): HardDenyRule | undefined {
 	return undefined;
 }
 
-function splitOptions(args: readonly ShellWord[]): { options: string[]; operands: ShellWord[] } {
+function splitOptions(args: readonly BashWord[]): { options: string[]; operands: BashWord[] } {
 	const options: string[] = [];
-	const operands: ShellWord[] = [];
+	const operands: BashWord[] = [];
 	let endOfOptions = false;
 	for (const arg of args) {
 		if (!endOfOptions && arg.value === "--") {
@@ -471,20 +674,19 @@ function checkCommand(effective: EffectiveCommand, context: FloorContext): HardD
 			(arg) => arg.value.startsWith("-") || arg.value === "!" || arg.value === "(",
 		);
 		const expression = args.slice(firstExpression < 0 ? args.length : firstExpression).map((arg) => arg.value);
-		const unfiltered = expression.every((value) => FIND_UNFILTERED_EXPRESSIONS.has(value));
-		if (unfiltered) {
+		if (expression.every((value) => FIND_UNFILTERED_EXPRESSIONS.has(value))) {
 			for (const arg of args.slice(0, firstExpression < 0 ? args.length : firstExpression)) {
 				const rule = targetRule(classifyTarget(arg, context));
 				if (rule) return rule;
 			}
 		}
 	}
-	if (/^mkfs(\..+)?$/.test(name) || name === "mke2fs" || name === "wipefs") return "make-filesystem";
+	if (name === "mkfs" || name.startsWith("mkfs.") || name === "mke2fs" || name === "wipefs") return "make-filesystem";
 	if (name === "dd") {
 		for (const arg of args) {
-			const match = /^of=(.+)$/.exec(arg.value);
-			if (match && (match[1] as string).startsWith("/dev/") && !DEVICE_SAFE.test(match[1] as string))
-				return "disk-overwrite";
+			if (!arg.value.startsWith("of=")) continue;
+			const target = arg.value.slice(3);
+			if (target.startsWith("/dev/") && !DEVICE_SAFE.test(target)) return "disk-overwrite";
 		}
 	}
 	if (name === "shred" && operands.some((operand) => DISK_DEVICE.test(operand.value))) return "disk-overwrite";
@@ -499,12 +701,23 @@ function checkCommand(effective: EffectiveCommand, context: FloorContext): HardD
 		}
 	}
 	if (name === "git" && isForcePushToProtectedBranch(args)) return "force-push-protected-branch";
-	if (matchesAnyPattern(effective, context.hardDenyPatterns)) return "custom-pattern";
+	if (matchesAnyPattern([name, ...args.map((arg) => arg.value)], context.hardDenyPatterns)) return "custom-pattern";
 	return undefined;
 }
 
 function isWorldWritableMode(mode: string): boolean {
-	return /^0?777$/.test(mode) || /^(a|ugo|augo)?[+=]rwx$/.test(mode) || mode === "a+rwx,o+w";
+	return (
+		mode === "777" ||
+		mode === "0777" ||
+		mode === "a+rwx" ||
+		mode === "ugo+rwx" ||
+		mode === "augo+rwx" ||
+		mode === "+rwx" ||
+		mode === "a=rwx" ||
+		mode === "ugo=rwx" ||
+		mode === "=rwx" ||
+		mode === "a+rwx,o+w"
+	);
 }
 
 const GIT_GLOBAL_OPTIONS_WITH_ARG = new Set([
@@ -517,98 +730,50 @@ const GIT_GLOBAL_OPTIONS_WITH_ARG = new Set([
 	"--config-env",
 ]);
 
-function gitSubcommand(args: readonly ShellWord[]): {
+function gitSubcommand(args: readonly BashWord[]): {
 	sub: string | undefined;
-	rest: readonly ShellWord[];
-	globals: string[];
+	rest: readonly BashWord[];
+	globals: BashWord[];
 } {
-	const globals: string[] = [];
+	const globals: BashWord[] = [];
 	let i = 0;
 	while (i < args.length) {
-		const value = (args[i] as ShellWord).value;
-		if (!value.startsWith("-")) break;
-		globals.push(value);
-		i += GIT_GLOBAL_OPTIONS_WITH_ARG.has(value) ? 2 : 1;
+		const word = args[i] as BashWord;
+		if (!word.value.startsWith("-")) break;
+		globals.push(word);
+		if (GIT_GLOBAL_OPTIONS_WITH_ARG.has(word.value)) {
+			const value = args[i + 1];
+			if (value !== undefined) globals.push(value);
+			i += 2;
+		} else i++;
 	}
 	return { sub: args[i]?.value, rest: args.slice(i + 1), globals };
 }
 
-function isForcePushToProtectedBranch(args: readonly ShellWord[]): boolean {
+function isForcePushToProtectedBranch(args: readonly BashWord[]): boolean {
 	const { sub, rest } = gitSubcommand(args);
 	if (sub !== "push") return false;
 	const { options, operands } = splitOptions(rest);
 	const forceFlag =
-		options.some((option) => /^--force(-with-lease(=.*)?|-if-includes)?$/.test(option)) || hasShortFlag(options, "f");
+		options.some(
+			(option) =>
+				option === "--force" ||
+				option === "--force-with-lease" ||
+				option.startsWith("--force-with-lease=") ||
+				option === "--force-if-includes",
+		) || hasShortFlag(options, "f");
 	const refspecs = operands.slice(1).map((operand) => operand.value);
 	return refspecs.some((refspec) => {
 		const plus = refspec.startsWith("+");
-		const destination = (refspec.includes(":") ? refspec.slice(refspec.lastIndexOf(":") + 1) : refspec)
-			.replace(/^\+/, "")
-			.replace(/^refs\/heads\//, "");
+		let destination = refspec.includes(":") ? refspec.slice(refspec.lastIndexOf(":") + 1) : refspec;
+		if (destination.startsWith("+")) destination = destination.slice(1);
+		if (destination.startsWith("refs/heads/")) destination = destination.slice("refs/heads/".length);
 		return (forceFlag || plus) && PROTECTED_BRANCHES.has(destination);
 	});
 }
 
-/** True when the effective command's words start with the pattern's words (each a glob). */
-function matchesAnyPattern(effective: EffectiveCommand, patterns: readonly string[]): boolean {
-	const words = [effective.name, ...effective.args.map((arg) => arg.value)];
+function matchesAnyPattern(words: readonly string[], patterns: readonly string[]): boolean {
 	return patterns.some((pattern) => patternMatchesWords(pattern, words));
-}
-
-/** True for the classic fork bomb `:(){ :|:& };:` and its renamed variants, whitespace ignored. */
-export function isForkBomb(command: string): boolean {
-	if (typeof command !== "string") return false;
-	const compact = command.replace(/\s+/g, "");
-	return /([A-Za-z_:][A-Za-z0-9_:]*)\(\)\{\1\|\1&;?\}/.test(compact);
-}
-
-// ------------------------------------------------------------------------------------------------------------
-// Read-only
-
-type ReadOnlyOutcome = "read-only" | Exclude<ReviewReason, "scope-always" | "outside-workspace" | "no-path">;
-
-/**
- * Classifies a parsed command for the read-only allowlist. It is read-only only when it is one pipeline of
- * allowlisted commands with no redirect, sequence, `&&`, `||`, substitution, subshell, assignment or
- * expansion, and no argument names a protected path.
- */
-export function classifyReadOnly(parse: ShellParse, context: FloorContext): ReadOnlyOutcome {
-	if (parse.pipelines.length === 0) return "not-read-only";
-	if (shellComposes(parse)) return parse.features.commandSubstitution ? "dynamic" : "composed";
-	const pipeline = parse.pipelines[0] as readonly ShellCommand[];
-	for (const command of pipeline) {
-		if (command.words.some((word) => word.dynamic)) return "dynamic";
-		if (!isReadOnlyCommand(command, context)) return "not-read-only";
-		for (const word of command.words.slice(1)) {
-			const candidate = pathCandidate(word);
-			if (candidate !== undefined && classifyPath(candidate, context) === "protected") return "protected-path";
-		}
-	}
-	return "read-only";
-}
-
-function isReadOnlyCommand(command: ShellCommand, context: FloorContext): boolean {
-	const first = command.words[0];
-	if (first === undefined || first.quoted) return false;
-	const words = command.words.map((word) => word.value);
-	if (context.readOnlyPatterns.some((pattern) => patternMatchesWords(pattern, words))) return true;
-	const name = first.value;
-	if (!(BUILTIN_READ_ONLY_COMMANDS as readonly string[]).includes(name)) return false;
-	const args = words.slice(1);
-	switch (name) {
-		case "find":
-			return !args.some((arg) => FIND_ACTIONS_THAT_WRITE.has(arg));
-		case "rg":
-			return !args.some((arg) => arg === "--pre" || arg.startsWith("--pre="));
-		case "git": {
-			const { sub, rest, globals } = gitSubcommand(command.words.slice(1));
-			if (globals.some((option) => option !== "--no-pager" && option !== "-P" && option !== "-C")) return false;
-			if (sub === undefined || !(READ_ONLY_GIT_SUBCOMMANDS as readonly string[]).includes(sub)) return false;
-			return !rest.some((arg) => /^--(output|ext-diff)(=|$)/.test(arg.value));
-		}
-		default:
-			return true;
-	}
 }
 
 function patternMatchesWords(pattern: string, words: readonly string[]): boolean {
@@ -618,4 +783,1002 @@ function patternMatchesWords(pattern: string, words: readonly string[]): boolean
 		.filter((part) => part.length > 0);
 	if (parts.length === 0 || parts.length > words.length) return false;
 	return parts.every((part, index) => globMatches(part, words[index] as string));
+}
+
+/**
+ * True for the classic fork bomb `:(){ :|:& };:` and its renamed variants, whitespace ignored. One linear scan:
+ * each `(){` is checked against the name before it.
+ */
+export function isForkBomb(command: string): boolean {
+	if (typeof command !== "string") return false;
+	let compact = "";
+	for (let i = 0; i < command.length; i++) {
+		const c = command[i] as string;
+		if (c !== " " && c !== "\t" && c !== "\n" && c !== "\r") compact += c;
+	}
+	let at = compact.indexOf("(){");
+	while (at >= 0) {
+		let start = at;
+		while (start > 0 && isForkNameChar(compact[start - 1] as string)) start--;
+		const name = compact.slice(start, at);
+		if (name.length > 0 && !(name[0] as string).match(/[0-9]/)) {
+			const body = `${name}|${name}&`;
+			const after = at + 3;
+			if (compact.startsWith(body, after)) {
+				let end = after + body.length;
+				if (compact[end] === ";") end++;
+				if (compact[end] === "}") return true;
+			}
+		}
+		at = compact.indexOf("(){", at + 3);
+	}
+	return false;
+}
+
+function isForkNameChar(c: string): boolean {
+	return (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c === "_" || c === ":";
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// Judgement: read-only vocabulary, workspace writes, trusted commands
+
+/** The outcome of judging a tree or a part of it. */
+export type BashJudgement =
+	| { readonly ok: true; readonly rule: "read-only" | "workspace-write" | "trusted-command" }
+	| { readonly ok: false; readonly reason: ReviewReason };
+
+const RULE_RANK = { "read-only": 0, "trusted-command": 1, "workspace-write": 2 } as const;
+
+/** The virtual working directory while walking a list; undefined once a `cd` went somewhere unknown. */
+interface WalkState {
+	cwd: string | undefined;
+}
+
+class Judge {
+	rule: "read-only" | "workspace-write" | "trusted-command" = "read-only";
+	constructor(readonly context: FloorContext) {}
+
+	allow(rule: "read-only" | "workspace-write" | "trusted-command"): void {
+		if (RULE_RANK[rule] > RULE_RANK[this.rule]) this.rule = rule;
+	}
+}
+
+class Review extends Error {
+	constructor(readonly reason: ReviewReason) {
+		super(reason);
+	}
+}
+
+/**
+ * Judges a parsed command: allowed when every simple command in it (substitutions and literal nested scripts
+ * included) is read-only, trusted or a workspace write and reads no protected path; otherwise the first reason to
+ * review. Pure; never throws.
+ */
+export function judgeBashTree(tree: BashList, context: FloorContext): BashJudgement {
+	const judge = new Judge(context);
+	try {
+		judgeList(tree, { cwd: normalizeAbsolutePath(context.cwd) }, judge);
+		return { ok: true, rule: judge.rule };
+	} catch (error) {
+		if (error instanceof Review) return { ok: false, reason: error.reason };
+		return { ok: false, reason: "unparsed" };
+	}
+}
+
+function judgeList(list: BashList, state: WalkState, judge: Judge): void {
+	if (list.statements.length === 0) throw new Review("not-read-only");
+	for (const statement of list.statements) {
+		for (const pipeline of statement.pipelines) {
+			if (pipeline.commands.length === 1) judgeCommand(pipeline.commands[0] as BashCommand, state, judge);
+			else for (const command of pipeline.commands) judgeCommand(command, { cwd: state.cwd }, judge);
+		}
+	}
+}
+
+function judgeCommand(command: BashCommand, state: WalkState, judge: Judge): void {
+	switch (command.kind) {
+		case "simple":
+			judgeSimple(command, state, judge);
+			return;
+		case "group":
+			judgeList(command.body, state, judge);
+			break;
+		case "subshell":
+			judgeList(command.body, { cwd: state.cwd }, judge);
+			break;
+		default: {
+			// if/while/until/for: bodies may run or not, so a cd inside leaves the directory unknown.
+			const inner = { cwd: state.cwd };
+			if (command.kind === "if") {
+				for (const clause of command.clauses) {
+					judgeList(clause.condition, inner, judge);
+					judgeList(clause.body, inner, judge);
+				}
+				if (command.elseBody) judgeList(command.elseBody, inner, judge);
+			} else if (command.kind === "for") {
+				for (const word of command.items ?? []) judgeOperandWord(word, state, judge, true);
+				judgeList(command.body, inner, judge);
+			} else {
+				judgeList(command.condition, inner, judge);
+				judgeList(command.body, inner, judge);
+			}
+			if (inner.cwd !== state.cwd) state.cwd = undefined;
+		}
+	}
+	judgeRedirects(command.redirects, state, judge);
+}
+
+function judgeSubstitutions(word: BashWord, state: WalkState, judge: Judge): void {
+	for (const body of word.substitutions) judgeList(body, { cwd: state.cwd }, judge);
+}
+
+function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge): void {
+	for (const assignment of command.assignments) {
+		judgeSubstitutions(assignment.value, state, judge);
+		if (!isSafeEnvironmentName(assignment.name)) throw new Review("environment");
+		if (isDynamicWord(assignment.value)) throw new Review("dynamic");
+	}
+	for (const word of command.words) judgeSubstitutions(word, state, judge);
+	judgeRedirects(command.redirects, state, judge);
+	if (command.words.length === 0) return;
+	const words = unwrap(command.words);
+	const first = words[0];
+	if (first === undefined) throw new Review("not-read-only");
+	if (first.literal === undefined) throw new Review("dynamic");
+	const name = commandName(first.literal);
+	if (name === undefined) {
+		if (matchTrusted(words, state, judge)) return;
+		throw new Review("not-read-only");
+	}
+	const args = words.slice(1);
+	if (name === "eval" || SOURCE_COMMANDS.has(name)) throw new Review("dynamic");
+	if (command.script !== undefined && words === command.words) {
+		if (!command.script.ok) throw new Review(command.script.reason === "too-deep" ? "unparsed" : "dynamic");
+		const flags = args.slice(0, args.findIndex((arg) => arg.literal?.includes("c")) + 1);
+		if (args.length !== flags.length + 1 || !flags.every((flag) => SAFE_SHELL_FLAGS.test(flag.literal ?? ""))) {
+			throw new Review("not-read-only");
+		}
+		judgeList(command.script.tree, { cwd: state.cwd }, judge);
+		return;
+	}
+	const verdict = judgeVocabulary(name, args, state, judge);
+	if (verdict === "allowed") return;
+	if (matchTrusted(words, state, judge)) return;
+	if (judge.context.readOnlyPatterns.length > 0) {
+		const values = words.map((word) => word.value);
+		if (judge.context.readOnlyPatterns.some((pattern) => patternMatchesWords(pattern, values))) {
+			for (const arg of args) judgeOperandWord(arg, state, judge, false);
+			return;
+		}
+	}
+	throw new Review(verdict);
+}
+
+const SAFE_SHELL_FLAGS = /^-[elxuc]{1,6}$/;
+
+function isSafeEnvironmentName(name: string): boolean {
+	return (SAFE_ENVIRONMENT_NAMES as readonly string[]).includes(name) || name === "LC_ALL" || name.startsWith("LC_");
+}
+
+/** The command name for the vocabulary: a bare name, or `/bin/x`, `/usr/bin/x`, `/usr/local/bin/x`. */
+function commandName(literal: string): string | undefined {
+	if (!literal.includes("/")) return literal;
+	for (const dir of ["/bin/", "/usr/bin/", "/usr/local/bin/"]) {
+		if (literal.startsWith(dir) && !literal.slice(dir.length).includes("/")) return literal.slice(dir.length);
+	}
+	return undefined;
+}
+
+/** Strips `time`, `timeout [opts] DURATION`, `nice [-n N]` and `command NAME` (not `command -v`) for the judgement. */
+function unwrap(words: readonly BashWord[]): readonly BashWord[] {
+	let rest = words;
+	for (let guard = 0; guard < 4; guard++) {
+		const name = rest[0]?.literal;
+		if (name === "time" && rest.length > 1 && !rest[1]?.literal?.startsWith("-")) rest = rest.slice(1);
+		else if (name === "timeout") {
+			let i = 1;
+			while (i < rest.length && rest[i]?.literal?.startsWith("-")) {
+				const option = rest[i]?.literal as string;
+				i += option === "-s" || option === "-k" || option === "--signal" || option === "--kill-after" ? 2 : 1;
+			}
+			if (!isDuration(rest[i]?.literal ?? "")) return rest;
+			rest = rest.slice(i + 1);
+		} else if (name === "nice") {
+			let i = 1;
+			if (rest[1]?.literal === "-n") i = 3;
+			else if (rest[1]?.literal?.startsWith("-") && isDuration(rest[1].literal.slice(1))) i = 2;
+			rest = rest.slice(i);
+		} else if (name === "command" && rest.length > 1 && !rest[1]?.literal?.startsWith("-")) rest = rest.slice(1);
+		else return rest;
+	}
+	return rest;
+}
+
+/** Judges one operand as a path the command reads (`read`) or only names. */
+function judgeOperandWord(word: BashWord, state: WalkState, judge: Judge, read: boolean): void {
+	if (word.expansions.includes("process-substitution")) return;
+	if (isDynamicWord(word)) throw new Review("dynamic");
+	const candidate = pathCandidate(word);
+	if (candidate === undefined) return;
+	judgeReadPath(candidate, state, judge, read);
+}
+
+function resolveIn(path: string, state: WalkState, judge: Judge): string | undefined {
+	const home = normalizeAbsolutePath(judge.context.home);
+	if (path === "~" || path.startsWith("~/") || path.startsWith("/")) return resolveToolPath(path, "/", home);
+	if (path.startsWith("~")) return undefined;
+	if (state.cwd === undefined) return undefined;
+	return resolveToolPath(path, state.cwd, home);
+}
+
+function classifyResolved(path: string, judge: Judge): PathClass {
+	return classifyPath(path, judge.context);
+}
+
+/** A path the command reads: protected → review; outside the workspace → review when reads outside are scoped. */
+function judgeReadPath(path: string, state: WalkState, judge: Judge, read: boolean): void {
+	if (HARMLESS_TARGETS.has(path)) return;
+	const resolved = resolveIn(path, state, judge);
+	if (resolved === undefined) throw new Review("dynamic");
+	const pathClass = classifyResolved(resolved, judge);
+	if (pathClass === "protected" || mayMatchProtected(path, judge)) throw new Review("protected-path");
+	if (read && pathClass === "outside") {
+		const scope = judge.context.readScope ?? "outside-workspace";
+		if (scope === "outside-workspace" || scope === "always") throw new Review("outside-workspace");
+	}
+}
+
+/** True when a glob word's file-name part could expand to a name a file-name protected glob matches. */
+function mayMatchProtected(path: string, judge: Judge): boolean {
+	const last = path.slice(path.lastIndexOf("/") + 1);
+	if (!last.includes("*") && !last.includes("?") && !last.includes("[")) return false;
+	for (const glob of judge.context.protectedPaths) {
+		if (glob.includes("/")) continue;
+		let example = "";
+		for (const c of glob) example += c === "*" ? "" : c === "?" ? "x" : c;
+		if (example.startsWith(".") && !last.startsWith(".")) continue;
+		if (globMatches(last, example)) return true;
+	}
+	return false;
+}
+
+/** A path the command writes: judged like the write tool (protected always reviewed). */
+function judgeWritePath(word: BashWord, state: WalkState, judge: Judge): void {
+	if (isDynamicWord(word) || word.expansions.includes("glob") || word.expansions.includes("brace")) {
+		throw new Review("dynamic");
+	}
+	const path = word.value;
+	if (HARMLESS_TARGETS.has(path)) return;
+	const resolved = resolveIn(path, state, judge);
+	if (resolved === undefined) throw new Review("dynamic");
+	const pathClass = classifyResolved(resolved, judge);
+	if (pathClass === "protected") throw new Review("protected-path");
+	const scope = judge.context.writeScope ?? "outside-workspace";
+	if (scope === "always") throw new Review("writes");
+	if (scope === "outside-workspace" && pathClass === "outside") throw new Review("outside-workspace");
+	judge.allow("workspace-write");
+}
+
+function judgeRedirects(redirects: readonly BashRedirect[], state: WalkState, judge: Judge): void {
+	for (const redirect of redirects) {
+		const target = redirect.target;
+		if (redirect.op === "<<" || redirect.op === "<<-") {
+			const heredoc = redirect.heredoc;
+			if (heredoc === undefined) throw new Review("unparsed");
+			for (const body of heredoc.substitutions) judgeList(body, { cwd: state.cwd }, judge);
+			if (heredoc.expansions.length > 0) throw new Review("dynamic");
+			continue;
+		}
+		judgeSubstitutions(target, state, judge);
+		if (redirect.op === "<<<") {
+			if (isDynamicWord(target)) throw new Review("dynamic");
+			continue;
+		}
+		if ((redirect.op === ">&" || redirect.op === "<&") && isFdTarget(target.value)) continue;
+		if (redirect.op === "<") {
+			judgeOperandWord(target, state, judge, true);
+			continue;
+		}
+		if (redirect.op === "<>") judgeOperandWord(target, state, judge, true);
+		judgeWritePath(target, state, judge);
+	}
+}
+
+function isFdTarget(value: string): boolean {
+	if (value === "-") return true;
+	if (value.length === 0 || value.length > 3) return false;
+	for (const c of value) if (c < "0" || c > "9") return false;
+	return true;
+}
+
+type VocabularyVerdict = "allowed" | ReviewReason;
+
+/** Options of a command, the words after them and whether `--` ended the options. */
+function optionsAndOperands(args: readonly BashWord[]): { options: BashWord[]; operands: BashWord[] } {
+	const options: BashWord[] = [];
+	const operands: BashWord[] = [];
+	let ended = false;
+	for (const arg of args) {
+		if (!ended && arg.value === "--") {
+			ended = true;
+			continue;
+		}
+		if (!ended && arg.value.startsWith("-") && arg.value.length > 1) options.push(arg);
+		else operands.push(arg);
+	}
+	return { options, operands };
+}
+
+function anyOption(options: readonly BashWord[], test: (option: string) => boolean): boolean {
+	return options.some((option) => test(option.value));
+}
+
+function longOption(option: string, name: string): boolean {
+	return option === name || option.startsWith(`${name}=`);
+}
+
+/** A short-option bundle (`-ni`) containing the flag; long options never match. */
+function shortFlag(option: string, flag: string): boolean {
+	return option.startsWith("-") && !option.startsWith("--") && option.slice(1).includes(flag);
+}
+
+function readAll(words: readonly BashWord[], state: WalkState, judge: Judge): void {
+	for (const word of words) judgeOperandWord(word, state, judge, true);
+}
+
+function noDynamic(words: readonly BashWord[]): void {
+	for (const word of words) if (isDynamicWord(word)) throw new Review("dynamic");
+}
+
+/** Judges a command of the read-only vocabulary; `allowed`, or why it is not. */
+function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
+	const { options, operands } = optionsAndOperands(args);
+	if (options.some((option) => option.literal === undefined)) return "dynamic";
+	switch (name) {
+		case "echo":
+		case "printf":
+		case "true":
+		case "false":
+		case ":":
+		case "test":
+		case "[":
+		case "seq":
+		case "expr":
+		case "id":
+		case "whoami":
+		case "uname":
+		case "basename":
+		case "dirname":
+		case "realpath":
+		case "readlink":
+		case "sleep":
+		case "pwd":
+		case "exit":
+		case "tr":
+			noDynamic(args);
+			return "allowed";
+		case "which":
+		case "type":
+			noDynamic(args);
+			return "allowed";
+		case "command":
+			noDynamic(args);
+			return args.length >= 2 && (args[0]?.literal === "-v" || args[0]?.literal === "-V") ? "allowed" : "not-read-only";
+		case "set":
+			// Shell options only; `set` alone prints every variable.
+			if (args.length === 0) return "not-read-only";
+			noDynamic(args);
+			return args.every(
+				(arg) =>
+					/^[-+][a-zA-Z]+$/.test(arg.value) ||
+					arg.value === "pipefail" ||
+					arg.value === "errexit" ||
+					arg.value === "nounset" ||
+					arg.value === "xtrace",
+			)
+				? "allowed"
+				: "not-read-only";
+		case "cd": {
+			if (args.length > 1) return "not-read-only";
+			const target = args[0];
+			if (target === undefined) {
+				state.cwd = normalizeAbsolutePath(judge.context.home);
+				return "allowed";
+			}
+			if (target.literal === "-") {
+				state.cwd = undefined;
+				return "allowed";
+			}
+			judgeOperandWord(target, state, judge, true);
+			if (target.expansions.includes("glob") || target.expansions.includes("brace")) {
+				state.cwd = undefined;
+				return "allowed";
+			}
+			state.cwd = resolveIn(target.value, state, judge);
+			return "allowed";
+		}
+		case "ls":
+		case "cat":
+		case "head":
+		case "tail":
+		case "wc":
+		case "nl":
+		case "cut":
+		case "paste":
+		case "rev":
+		case "tac":
+		case "column":
+		case "diff":
+		case "cmp":
+		case "comm":
+		case "stat":
+		case "du":
+		case "df":
+		case "md5sum":
+		case "sha1sum":
+		case "sha256sum":
+		case "cksum":
+		case "od":
+		case "strings":
+			readAll(args, state, judge);
+			return "allowed";
+		case "uniq":
+			// uniq INPUT OUTPUT writes OUTPUT.
+			if (operands.length > 1) return "writes";
+			readAll(args, state, judge);
+			return "allowed";
+		case "sort":
+			if (
+				anyOption(options, (o) => shortFlag(o, "o") || longOption(o, "--output") || longOption(o, "--compress-program"))
+			)
+				return "writes";
+			readAll(args, state, judge);
+			return "allowed";
+		case "tree":
+			if (anyOption(options, (o) => o === "-o" || longOption(o, "--output"))) return "writes";
+			readAll(args, state, judge);
+			return "allowed";
+		case "date":
+			if (anyOption(options, (o) => shortFlag(o, "s") || longOption(o, "--set"))) return "writes";
+			readAll(args, state, judge);
+			return "allowed";
+		case "base64":
+			if (anyOption(options, (o) => o === "-o" || longOption(o, "--output"))) return "writes";
+			readAll(args, state, judge);
+			return "allowed";
+		case "file":
+			if (anyOption(options, (o) => shortFlag(o, "C") || o === "--compile")) return "writes";
+			readAll(args, state, judge);
+			return "allowed";
+		case "grep":
+		case "egrep":
+		case "fgrep":
+			return judgeSearch(args, options, state, judge, false);
+		case "rg":
+			if (
+				anyOption(
+					options,
+					(o) =>
+						longOption(o, "--pre") ||
+						longOption(o, "--pre-glob") ||
+						longOption(o, "--hostname-bin") ||
+						longOption(o, "--search-zip") ||
+						(shortFlag(o, "z") && !o.includes("=")),
+				)
+			)
+				return "not-read-only";
+			return judgeSearch(args, options, state, judge, true);
+		case "find":
+			return judgeFind(args, state, judge);
+		case "sed":
+			return judgeSed(args, state, judge);
+		case "jq":
+			return judgeJq(args, state, judge);
+		case "git":
+			return judgeGit(args, state, judge);
+		default:
+			if (VERSION_PROBES.has(name) && args.length === 1) {
+				const flag = args[0]?.literal;
+				if (
+					flag === "--version" ||
+					(flag === "-V" && name.startsWith("python")) ||
+					(flag === "version" && name === "go")
+				)
+					return "allowed";
+			}
+			if ((name === "pip" || name === "pip3") && isPipListing(args)) return "allowed";
+			return "not-read-only";
+	}
+}
+
+function isPipListing(args: readonly BashWord[]): boolean {
+	const sub = args[0]?.literal;
+	if (sub !== "list" && sub !== "show" && sub !== "freeze") return false;
+	return args.slice(1).every((arg) => arg.literal !== undefined && !arg.literal.includes("/"));
+}
+
+/** grep and rg: the first operand is the pattern unless `-e`/`-f`/`--regexp`/`--file` (or `rg --files`) is given. */
+function judgeSearch(
+	args: readonly BashWord[],
+	options: readonly BashWord[],
+	state: WalkState,
+	judge: Judge,
+	ripgrep: boolean,
+): VocabularyVerdict {
+	noDynamic(args);
+	const explicitPattern = anyOption(
+		options,
+		(o) =>
+			o === "-e" || o === "-f" || longOption(o, "--regexp") || longOption(o, "--file") || (ripgrep && o === "--files"),
+	);
+	const valueOptions = ripgrep ? RG_VALUE_OPTIONS : GREP_VALUE_OPTIONS;
+	// Walk the words in order so that option values are not mistaken for the pattern.
+	let patternSkipped = explicitPattern;
+	let ended = false;
+	for (let i = 0; i < args.length; i++) {
+		const word = args[i] as BashWord;
+		const value = word.value;
+		if (!ended && value === "--") {
+			ended = true;
+			continue;
+		}
+		if (!ended && value.startsWith("-") && value.length > 1) {
+			if (value === "-f" || value === "--file") {
+				const file = args[i + 1];
+				if (file !== undefined) judgeOperandWord(file, state, judge, true);
+				i++;
+				continue;
+			}
+			if (value === "-e" || value === "--regexp") {
+				i++;
+				continue;
+			}
+			if (valueOptions.has(value)) {
+				i++;
+				continue;
+			}
+			judgeOperandWord(word, state, judge, true);
+			continue;
+		}
+		if (!patternSkipped) {
+			patternSkipped = true;
+			continue;
+		}
+		judgeOperandWord(word, state, judge, true);
+	}
+	return "allowed";
+}
+
+const GREP_VALUE_OPTIONS = new Set([
+	"-A",
+	"-B",
+	"-C",
+	"-m",
+	"-d",
+	"-D",
+	"--include",
+	"--exclude",
+	"--exclude-dir",
+	"--color",
+	"--colour",
+	"--label",
+	"--max-count",
+	"--context",
+]);
+const RG_VALUE_OPTIONS = new Set([
+	"-A",
+	"-B",
+	"-C",
+	"-m",
+	"-g",
+	"-t",
+	"-T",
+	"-M",
+	"-j",
+	"--glob",
+	"--iglob",
+	"--type",
+	"--type-not",
+	"--max-count",
+	"--max-columns",
+	"--context",
+	"--after-context",
+	"--before-context",
+	"--color",
+	"--colors",
+	"--max-depth",
+	"--maxdepth",
+	"--threads",
+	"--sort",
+	"--sortr",
+	"--replace",
+	"-r",
+	"--encoding",
+	"-E",
+	"--type-add",
+	"--max-filesize",
+]);
+
+/** find: paths before the expression; actions that write or run anything send it to review. */
+function judgeFind(args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
+	noDynamic(args);
+	let inExpression = false;
+	for (const arg of args) {
+		const value = arg.value;
+		if (FIND_ACTIONS_THAT_WRITE_OR_RUN.has(value)) return "not-read-only";
+		if (!inExpression && (value === "-H" || value === "-L" || value === "-P")) continue;
+		if (!inExpression && (value.startsWith("-") || value === "!" || value === "(")) inExpression = true;
+		if (!inExpression) judgeOperandWord(arg, state, judge, true);
+	}
+	return "allowed";
+}
+
+/** sed: print-only scripts (no `w`, `e`, `r`, in-place edits or script files). */
+function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
+	noDynamic(args);
+	const scripts: string[] = [];
+	const files: BashWord[] = [];
+	let explicit = false;
+	let ended = false;
+	for (let i = 0; i < args.length; i++) {
+		const word = args[i] as BashWord;
+		const value = word.value;
+		if (!ended && value === "--") {
+			ended = true;
+			continue;
+		}
+		if (!ended && value.startsWith("-") && value.length > 1) {
+			if (value === "-e" || value === "--expression") {
+				const script = args[i + 1];
+				if (script === undefined) return "unparsed";
+				scripts.push(script.value);
+				explicit = true;
+				i++;
+				continue;
+			}
+			if (value.startsWith("--expression=")) {
+				scripts.push(value.slice("--expression=".length));
+				explicit = true;
+				continue;
+			}
+			if (value.startsWith("--")) {
+				if (!SED_SAFE_LONG.has(value) && !value.startsWith("--line-length=")) return "writes";
+				continue;
+			}
+			// Short bundles: n, E, r, s, u, z are safe; i (in place), f (script file), e and anything else are not.
+			const bundle = value.slice(1);
+			if (bundle === "l") {
+				i++;
+				continue;
+			}
+			for (const c of bundle) if (!"nErsuz".includes(c)) return "writes";
+			continue;
+		}
+		if (!explicit && scripts.length === 0) {
+			scripts.push(value);
+			continue;
+		}
+		files.push(word);
+	}
+	if (scripts.length === 0) return "unparsed";
+	for (const script of scripts) if (!isPrintOnlySedScript(script)) return "writes";
+	readAll(files, state, judge);
+	return "allowed";
+}
+
+const SED_SAFE_LONG = new Set([
+	"--quiet",
+	"--silent",
+	"--regexp-extended",
+	"--separate",
+	"--unbuffered",
+	"--null-data",
+	"--posix",
+	"--debug",
+	"--sandbox",
+]);
+
+/**
+ * True when a sed script only prints and edits the stream: commands from `p P = l q Q d D n N g G h H x z y s`,
+ * blocks, labels and branches, with `s` flags among `g p i I m M` and digits. `w`, `W`, `r`, `R`, `e`, `F`, `v`,
+ * `a`, `i`, `c` and the `s` flags `w` and `e` are refused. One linear scan.
+ */
+export function isPrintOnlySedScript(script: string): boolean {
+	let i = 0;
+	const n = script.length;
+	const skipBlank = () => {
+		while (i < n && (script[i] === " " || script[i] === "\t" || script[i] === "\n" || script[i] === ";")) i++;
+	};
+	const readRegex = (delim: string): boolean => {
+		while (i < n) {
+			const c = script[i];
+			if (c === "\\") {
+				i += 2;
+				continue;
+			}
+			if (c === "\n") return false;
+			if (c === delim) {
+				i++;
+				return true;
+			}
+			i++;
+		}
+		return false;
+	};
+	const readAddress = (): boolean => {
+		const c = script[i];
+		if (c === undefined) return true;
+		if (c >= "0" && c <= "9") {
+			while (i < n && (script[i] as string) >= "0" && (script[i] as string) <= "9") i++;
+			if (script[i] === "~") {
+				i++;
+				while (i < n && (script[i] as string) >= "0" && (script[i] as string) <= "9") i++;
+			}
+			return true;
+		}
+		if (c === "$") {
+			i++;
+			return true;
+		}
+		if (c === "/") {
+			i++;
+			if (!readRegex("/")) return false;
+			while (script[i] === "I" || script[i] === "M") i++;
+			return true;
+		}
+		if (c === "\\") {
+			const delim = script[i + 1];
+			if (delim === undefined || delim === "\n") return false;
+			i += 2;
+			if (!readRegex(delim)) return false;
+			while (script[i] === "I" || script[i] === "M") i++;
+			return true;
+		}
+		return true;
+	};
+	for (;;) {
+		skipBlank();
+		if (i >= n) return true;
+		if (!readAddress()) return false;
+		if (script[i] === ",") {
+			i++;
+			if (script[i] === "+" || script[i] === "~") i++;
+			if (!readAddress()) return false;
+		}
+		while (script[i] === " " || script[i] === "\t") i++;
+		if (script[i] === "!") i++;
+		while (script[i] === " " || script[i] === "\t") i++;
+		const command = script[i];
+		if (command === undefined) return false;
+		i++;
+		if ("pP=lqQdDnNgGhHxz{}".includes(command)) {
+			if (command === "q" || command === "Q" || command === "l")
+				while (i < n && (script[i] as string) >= "0" && (script[i] as string) <= "9") i++;
+			continue;
+		}
+		if (command === ":" || command === "b" || command === "t" || command === "T") {
+			while (i < n && script[i] !== ";" && script[i] !== "\n") i++;
+			continue;
+		}
+		if (command === "s" || command === "y") {
+			const delim = script[i];
+			if (delim === undefined || delim === "\n" || delim === "\\") return false;
+			i++;
+			if (!readRegex(delim) || !readRegex(delim)) return false;
+			if (command === "y") continue;
+			while (i < n && script[i] !== ";" && script[i] !== "\n" && script[i] !== "}") {
+				const flag = script[i] as string;
+				if (!"gpiImM0123456789 \t".includes(flag)) return false;
+				i++;
+			}
+			continue;
+		}
+		return false;
+	}
+}
+
+/** jq without reading the environment and with file operands judged as reads (jq cannot write files). */
+function judgeJq(args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
+	noDynamic(args);
+	let filterSeen = false;
+	let ended = false;
+	for (let i = 0; i < args.length; i++) {
+		const word = args[i] as BashWord;
+		const value = word.value;
+		if (!ended && value === "--") {
+			ended = true;
+			continue;
+		}
+		if (!ended && value.startsWith("-") && value.length > 1) {
+			if (value === "-f" || value === "--from-file" || value === "-L") return "not-read-only";
+			if (value === "--args" || value === "--jsonargs") return filterSeen ? "allowed" : "not-read-only";
+			if (value === "--arg" || value === "--argjson") {
+				i += 2;
+				continue;
+			}
+			if (value === "--slurpfile" || value === "--rawfile") {
+				const file = args[i + 2];
+				if (file !== undefined) judgeOperandWord(file, state, judge, true);
+				i += 2;
+				continue;
+			}
+			if (value === "--indent" || value === "--tab") {
+				if (value === "--indent") i++;
+				continue;
+			}
+			continue;
+		}
+		if (!filterSeen) {
+			filterSeen = true;
+			if (value.includes("env") || value.includes("$__loc__") || value.includes("input_filename")) return "environment";
+			continue;
+		}
+		judgeOperandWord(word, state, judge, true);
+	}
+	return "allowed";
+}
+
+const GIT_SAFE_GLOBALS = new Set([
+	"--no-pager",
+	"-P",
+	"--no-optional-locks",
+	"--literal-pathspecs",
+	"--no-replace-objects",
+]);
+
+/** git: read-only subcommands and forms, only when the repository config was checked and runs no program. */
+function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
+	noDynamic(args);
+	const { sub, rest, globals } = gitSubcommand(args);
+	if (globals.some((option) => !GIT_SAFE_GLOBALS.has(option.value))) return "not-read-only";
+	if (sub === undefined) return "not-read-only";
+	if (sub === "--version" || (sub === "version" && rest.length === 0)) return "allowed";
+	if (!(READ_ONLY_GIT_SUBCOMMANDS as readonly string[]).includes(sub)) return "not-read-only";
+	if (!gitFormIsReadOnly(sub, rest)) return "not-read-only";
+	if (judge.context.gitConfig !== "safe") return "git-config";
+	for (const arg of rest) {
+		if (arg.value.startsWith("-")) {
+			judgeOperandWord(arg, state, judge, true);
+			continue;
+		}
+		judgeOperandWord(arg, state, judge, true);
+		// rev:path names a file's content in history; judge the path part too.
+		const colon = arg.value.indexOf(":");
+		if (colon >= 0 && colon < arg.value.length - 1) judgeReadPath(arg.value.slice(colon + 1), state, judge, false);
+	}
+	return "allowed";
+}
+
+const GIT_WRITING_OPTIONS = ["--output", "--ext-diff", "--open-files-in-pager", "-O", "--paginate"];
+
+function gitFormIsReadOnly(sub: string, rest: readonly BashWord[]): boolean {
+	const values = rest.map((arg) => arg.value);
+	if (values.some((value) => GIT_WRITING_OPTIONS.some((option) => value === option || value.startsWith(`${option}=`))))
+		return false;
+	if (sub === "grep" && values.some((value) => /^-[A-Za-z]*O/.test(value))) return false;
+	switch (sub) {
+		case "branch":
+			return values.every(
+				(value) =>
+					[
+						"-a",
+						"--all",
+						"-r",
+						"--remotes",
+						"-l",
+						"--list",
+						"-v",
+						"-vv",
+						"--verbose",
+						"--show-current",
+						"--no-color",
+						"--color",
+					].includes(value) ||
+					value.startsWith("--sort=") ||
+					value.startsWith("--format=") ||
+					value.startsWith("--contains") ||
+					value.startsWith("--merged") ||
+					value.startsWith("--no-merged") ||
+					(values.includes("--list") || values.includes("-l") ? !value.startsWith("-") : false),
+			);
+		case "remote":
+			return (
+				values.length === 0 ||
+				(values.length === 1 && (values[0] === "-v" || values[0] === "--verbose")) ||
+				(values[0] === "get-url" && values.length === 2)
+			);
+		case "stash":
+			return values[0] === "list" || (values[0] === "show" && values.length <= 3);
+		case "tag":
+			return (
+				values.length === 0 ||
+				(values.every(
+					(value) =>
+						value === "-l" ||
+						value === "--list" ||
+						value.startsWith("--sort=") ||
+						value.startsWith("--contains") ||
+						!value.startsWith("-"),
+				) &&
+					(values.length === 0 || values.includes("-l") || values.includes("--list")))
+			);
+		case "rev-parse":
+			return !values.some((value) => value === "--local-env-vars" || value === "--parseopt" || value === "--sq-quote");
+		default:
+			return true;
+	}
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// Trusted commands
+
+interface TrustedToken {
+	readonly kind: "glob" | "workspace-file";
+	readonly text: string;
+}
+
+const compiledTrusted = new Map<string, readonly TrustedToken[] | undefined>();
+
+/** Splits a trusted-command pattern into word tokens; `<workspace file>` (or `<workspace path>`) is one token. */
+export function parseTrustedCommandPattern(pattern: string): readonly TrustedToken[] | undefined {
+	const cached = compiledTrusted.get(pattern);
+	if (cached !== undefined || compiledTrusted.has(pattern)) return cached;
+	const tokens: TrustedToken[] = [];
+	let i = 0;
+	let valid = true;
+	while (i < pattern.length) {
+		const c = pattern[i] as string;
+		if (c === " " || c === "\t") {
+			i++;
+			continue;
+		}
+		if (c === "<") {
+			const close = pattern.indexOf(">", i);
+			const inner = close < 0 ? "" : pattern.slice(i + 1, close).trim();
+			if (inner !== "workspace file" && inner !== "workspace path") {
+				valid = false;
+				break;
+			}
+			tokens.push({ kind: "workspace-file", text: inner });
+			i = close + 1;
+			continue;
+		}
+		let end = i;
+		while (end < pattern.length && pattern[end] !== " " && pattern[end] !== "\t") end++;
+		tokens.push({ kind: "glob", text: pattern.slice(i, end) });
+		i = end;
+	}
+	const result = valid && tokens.length > 0 && tokens[0]?.kind === "glob" ? tokens : undefined;
+	if (compiledTrusted.size < 1_000) compiledTrusted.set(pattern, result);
+	return result;
+}
+
+/** True (and recorded) when the words match a trusted pattern; their remaining paths are still judged. */
+function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge): boolean {
+	const patterns = judge.context.trustedCommands ?? [];
+	if (patterns.length === 0) return false;
+	for (const pattern of patterns) {
+		const tokens = parseTrustedCommandPattern(pattern);
+		if (tokens === undefined || tokens.length > words.length) continue;
+		let matched = true;
+		for (let i = 0; i < tokens.length && matched; i++) {
+			const token = tokens[i] as TrustedToken;
+			const word = words[i] as BashWord;
+			if (word.literal === undefined) matched = false;
+			else if (token.kind === "glob") matched = globMatches(token.text, word.literal);
+			else matched = isWorkspaceFile(word.literal, state, judge);
+		}
+		if (!matched) continue;
+		for (const word of words.slice(tokens.length)) judgeOperandWord(word, state, judge, true);
+		judge.allow("trusted-command");
+		return true;
+	}
+	return false;
+}
+
+function isWorkspaceFile(literal: string, state: WalkState, judge: Judge): boolean {
+	if (literal.startsWith("-") || literal.length === 0) return false;
+	const resolved = resolveIn(literal, state, judge);
+	if (resolved === undefined) return false;
+	return classifyResolved(resolved, judge) === "workspace";
 }

@@ -1,4 +1,4 @@
-// @pi-policy/policy-kernel/guardian: the pure core of guardian-review. Config resolution, a shell tokenizer, the
+// @pi-policy/policy-kernel/guardian: the pure core of guardian-review. Config resolution, the
 // deterministic floor, path scoping, the reviewer prompt and verdict, the outcome policy, the denial breaker,
 // allow-once grants, wording and status counters. No I/O.
 export * from "./action.js";
@@ -6,10 +6,10 @@ export * from "./allow-once.js";
 export * from "./breaker.js";
 export * from "./config.js";
 export * from "./floor.js";
+export * from "./git-config.js";
 export * from "./paths.js";
+export * from "./pipeline.js";
 export * from "./prompt.js";
-export * from "./sha256.js";
-export * from "./shell.js";
 export * from "./stats.js";
 export * from "./transcript.js";
 export * from "./verdict.js";

@@ -67,13 +67,23 @@ function globToRegExpSource(glob: string): string {
 	return source;
 }
 
-/** True when `text` matches the glob in full. */
+/** Compiled globs (a glob that does not compile maps to null), bounded so odd input cannot grow it without end. */
+const compiledGlobs = new Map<string, RegExp | null>();
+const MAX_COMPILED_GLOBS = 2_000;
+
+/** True when `text` matches the glob in full. Each glob is compiled once. */
 export function globMatches(glob: string, text: string): boolean {
-	try {
-		return new RegExp(`^${globToRegExpSource(glob)}$`).test(text);
-	} catch {
-		return false;
+	let compiled = compiledGlobs.get(glob);
+	if (compiled === undefined) {
+		try {
+			compiled = new RegExp(`^${globToRegExpSource(glob)}$`);
+		} catch {
+			compiled = null;
+		}
+		if (compiledGlobs.size >= MAX_COMPILED_GLOBS) compiledGlobs.clear();
+		compiledGlobs.set(glob, compiled);
 	}
+	return compiled !== null && compiled.test(text);
 }
 
 /**

@@ -59,7 +59,17 @@ export function median(values: readonly number[]): number | undefined {
 		: ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-/** The `/guardian status` text: mode, reviewer model, counters by source and outcome, breaker, median latency. */
+/** How many decisions the floor made without a model, out of all decisions. */
+export function floorShare(stats: GuardianStats): { readonly floor: number; readonly total: number } {
+	let total = 0;
+	for (const source of DECISION_SOURCES) total += (stats.allowed[source] ?? 0) + (stats.denied[source] ?? 0);
+	return { floor: (stats.allowed.floor ?? 0) + (stats.denied.floor ?? 0), total };
+}
+
+/**
+ * The `/guardian status` text: mode, reviewer model, the share decided by the floor, counters by source and
+ * outcome, breaker, median latency.
+ */
 export function formatGuardianStatus(input: {
 	readonly mode: string;
 	readonly reviewerModel: string | undefined;
@@ -77,9 +87,11 @@ export function formatGuardianStatus(input: {
 			.map(([reason, count]) => `${reason} ${count}`)
 			.join(", ") || "none";
 	const latency = median(stats.latenciesMs);
+	const share = floorShare(stats);
 	return [
 		`guardian-review: ${input.mode}`,
 		`reviewer: ${input.reviewerModel ?? "session model"}`,
+		`decided by the floor: ${share.floor} of ${share.total} calls${share.total === 0 ? "" : ` (${Math.round((100 * share.floor) / share.total)}%)`}`,
 		`allowed: ${bySource(stats.allowed)}`,
 		`denied: ${bySource(stats.denied)}`,
 		`unavailable: ${unavailable}`,

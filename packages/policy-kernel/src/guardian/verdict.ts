@@ -1,4 +1,4 @@
-// The reviewer's verdict: its tool schema, forced tool choice per API, strict-then-lenient parsing, and the
+// The reviewer's verdict: its tool schema, forced tool choice per API, strict parsing of the answer, and the
 // outcome policy (critical always denies; high needs medium or higher user authorization).
 import { type Static, Type } from "typebox";
 import { Value } from "typebox/value";
@@ -38,8 +38,8 @@ export const VERDICT_TOOL = Object.freeze({
 	parameters: VerdictToolParametersSchema,
 });
 
-/** How a verdict was parsed. */
-export type VerdictParse = "tool-call" | "strict-json" | "lenient-json";
+/** How a verdict was parsed: from the forced verdict tool call, or from a JSON object in the answer's text. */
+export type VerdictParse = "tool-call" | "json";
 
 /** A parsed verdict with its rationale bounded. */
 export interface ParsedVerdict {
@@ -47,13 +47,24 @@ export interface ParsedVerdict {
 	readonly parse: VerdictParse;
 }
 
+/** Longest answer text read for a verdict, in characters; a longer answer is a parse failure. */
+export const MAX_VERDICT_TEXT_CHARS = 64_000;
+
+/** Keys that mark an object as a verdict (after lower-casing and `-` to `_`). */
+const VERDICT_KEYS = new Set(["outcome", "verdict", "decision"]);
+const ALLOW_WORD = /\ballow(?:s|ed|ing)?\b/i;
+const DENY_WORD = /\bden(?:y|ies|ied|ying)\b/i;
+
 function bound(verdict: ReviewerVerdict): ReviewerVerdict {
 	if (verdict.rationale === undefined) return verdict;
 	const rationale = verdict.rationale.replace(/\s+/g, " ").trim().slice(0, MAX_RATIONALE_CHARS);
 	return { ...verdict, rationale };
 }
 
-/** Parses the arguments of a `submit_verdict` tool call strictly. */
+/**
+ * Parses the arguments of a `submit_verdict` tool call strictly: they must match the schema exactly, with
+ * `outcome` one of the lowercase values and no unknown keys.
+ */
 export function parseVerdictToolArguments(args: unknown): Result<ParsedVerdict> {
 	try {
 		if (Value.Check(VerdictToolParametersSchema, args)) {
@@ -65,46 +76,71 @@ export function parseVerdictToolArguments(args: unknown): Result<ParsedVerdict> 
 	return err("verdict: invalid tool arguments");
 }
 
-/**
- * Parses a text answer: strictly first (the whole text, trimmed, is one JSON object matching the verdict schema),
- * then leniently (the first complete JSON object in the text whose `outcome` is allow or deny, case-insensitive;
- * unknown keys and invalid optional fields are dropped). Anything else is a parse failure.
- */
-export function parseVerdictText(text: unknown): Result<ParsedVerdict> {
-	if (typeof text !== "string") return err("verdict: parse failure");
-	const trimmed = text.trim();
-	try {
-		const whole = JSON.parse(trimmed) as unknown;
-		if (Value.Check(VerdictToolParametersSchema, whole)) {
-			return ok({ verdict: bound(whole as ReviewerVerdict), parse: "strict-json" });
-		}
-	} catch {
-		// not strict JSON
-	}
-	for (const candidate of jsonObjectCandidates(trimmed)) {
-		const lenient = lenientVerdict(candidate);
-		if (lenient !== undefined) return ok({ verdict: bound(lenient), parse: "lenient-json" });
-	}
-	return err("verdict: parse failure");
+/** True when `text` holds the outcome word opposite to `outcome` (allow against deny, deny against allow). */
+function contradicts(text: string, outcome: ReviewerVerdict["outcome"]): boolean {
+	return (outcome === "allow" ? DENY_WORD : ALLOW_WORD).test(text);
 }
 
-/** Yields each complete top-level `{...}` object in `text` that parses as JSON, in order (at most 20 tries). */
-function* jsonObjectCandidates(text: string): Generator<Record<string, unknown>> {
-	let tries = 0;
+/**
+ * Parses a text answer strictly. The text must hold exactly one verdict object (a JSON object with an
+ * `outcome`, `verdict` or `decision` key), that object must match the schema exactly (lowercase enum values,
+ * no unknown keys), and the text outside it must not name the opposite outcome. Anything else (no verdict, two,
+ * an upper-case `"ALLOW"`, a verdict followed by "Actually, deny.") is a parse failure.
+ */
+export function parseVerdictText(text: unknown): Result<ParsedVerdict> {
+	if (typeof text !== "string" || text.length > MAX_VERDICT_TEXT_CHARS) return err("verdict: parse failure");
+	const verdicts: Array<{ value: Record<string, unknown>; start: number; end: number }> = [];
+	for (const object of topLevelJsonObjects(text)) {
+		if (Object.keys(object.value).some((key) => VERDICT_KEYS.has(key.toLowerCase().replace(/-/g, "_")))) {
+			verdicts.push(object);
+		}
+	}
+	const only = verdicts.length === 1 ? verdicts[0] : undefined;
+	if (only === undefined) return err("verdict: parse failure");
+	if (!Value.Check(VerdictToolParametersSchema, only.value)) return err("verdict: parse failure");
+	const verdict = only.value as ReviewerVerdict;
+	const outside = `${text.slice(0, only.start)} ${text.slice(only.end)}`;
+	if (contradicts(outside, verdict.outcome)) return err("verdict: contradicting answer");
+	return ok({ verdict: bound(verdict), parse: "json" });
+}
+
+/**
+ * Parses a whole reviewer answer: the arguments of every `submit_verdict` call in it, and its text. With a
+ * verdict call, there must be exactly one, valid strictly, and the text must not name the opposite outcome;
+ * without one, the text is parsed with {@link parseVerdictText}.
+ */
+export function parseVerdictAnswer(answer: {
+	readonly verdictCalls: readonly unknown[];
+	readonly text: string;
+}): Result<ParsedVerdict> {
+	if (answer.verdictCalls.length === 0) return parseVerdictText(answer.text);
+	if (answer.verdictCalls.length > 1) return err("verdict: more than one verdict");
+	const parsed = parseVerdictToolArguments(answer.verdictCalls[0]);
+	if (!parsed.ok) return parsed;
+	if (answer.text.length > MAX_VERDICT_TEXT_CHARS || contradicts(answer.text, parsed.value.verdict.outcome)) {
+		return err("verdict: contradicting answer");
+	}
+	return parsed;
+}
+
+/**
+ * Each top-level `{...}` span of `text` that parses as a JSON object, with its bounds, in order. One linear scan:
+ * after a span closes, the scan continues behind it; a span that does not parse is skipped as text.
+ */
+function* topLevelJsonObjects(text: string): Generator<{ value: Record<string, unknown>; start: number; end: number }> {
 	let start = text.indexOf("{");
-	while (start >= 0 && tries < 20) {
-		tries++;
-		const end = matchingBrace(text, start);
-		if (end < 0) return;
+	while (start >= 0) {
+		const close = matchingBrace(text, start);
+		if (close < 0) return;
 		try {
-			const value = JSON.parse(text.slice(start, end + 1)) as unknown;
+			const value = JSON.parse(text.slice(start, close + 1)) as unknown;
 			if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-				yield value as Record<string, unknown>;
+				yield { value: value as Record<string, unknown>, start, end: close + 1 };
 			}
 		} catch {
-			// not JSON; try the next brace
+			// not JSON: treated as text
 		}
-		start = text.indexOf("{", start + 1);
+		start = text.indexOf("{", close + 1);
 	}
 }
 
@@ -126,28 +162,6 @@ function matchingBrace(text: string, start: number): number {
 		}
 	}
 	return -1;
-}
-
-function lenientVerdict(object: Record<string, unknown>): ReviewerVerdict | undefined {
-	const lower = new Map<string, unknown>();
-	for (const [key, value] of Object.entries(object)) lower.set(key.toLowerCase().replace(/-/g, "_"), value);
-	const outcome = normalize(lower.get("outcome"));
-	if (outcome !== "allow" && outcome !== "deny") return undefined;
-	const risk = normalize(lower.get("risk_level"));
-	const authorization = normalize(lower.get("user_authorization"));
-	const rationale = lower.get("rationale");
-	return {
-		outcome,
-		...((RISK_LEVELS as readonly string[]).includes(risk ?? "") ? { risk_level: risk as RiskLevel } : {}),
-		...((USER_AUTHORIZATION_LEVELS as readonly string[]).includes(authorization ?? "")
-			? { user_authorization: authorization as ReviewerVerdict["user_authorization"] }
-			: {}),
-		...(typeof rationale === "string" ? { rationale: rationale.slice(0, 2000) } : {}),
-	};
-}
-
-function normalize(value: unknown): string | undefined {
-	return typeof value === "string" ? value.trim().toLowerCase() : undefined;
 }
 
 /** Which rule of the outcome policy decided. */
@@ -176,7 +190,7 @@ export function applyOutcomePolicy(verdict: ReviewerVerdict): PolicyOutcome {
 
 /**
  * The API-specific `toolChoice` option that forces a call of `toolName`, or `undefined` when the API has no
- * way to force one (then the answer is parsed from text, leniently).
+ * way to force one (then the verdict is read from the answer's text, as strictly).
  */
 export function forcedToolChoiceFor(api: string, toolName: string = VERDICT_TOOL_NAME): unknown {
 	switch (api) {

@@ -2,6 +2,7 @@
 // Reasons for the agent may carry the reviewer's rationale; user-facing texts carry enums and counts only.
 import type { RiskLevel } from "../events.js";
 import type { HardDenyRule } from "./floor.js";
+import type { DecisionSource } from "./stats.js";
 import type { OutcomePolicyRule } from "./verdict.js";
 
 /** Why a review could not decide. */
@@ -91,4 +92,30 @@ export function breakerNotification(
 	return cause === "consecutive"
 		? `Guardian ended the turn after ${consecutive} consecutive denials. Review what the agent is trying to do before continuing.`
 		: `Guardian ended the turn after ${windowDenials} denials among recent reviews. Review what the agent is trying to do before continuing.`;
+}
+
+/** The footer status while a review runs (cleared when it ends). */
+export const REVIEW_IN_PROGRESS_STATUS = "guardian: reviewing a tool call…";
+
+/** The working message while a review runs (the default returns when it ends). */
+export const REVIEW_IN_PROGRESS_WORKING_MESSAGE = "Guardian is reviewing the next tool call…";
+
+const SOURCE_TEXT: Record<DecisionSource, string> = {
+	floor: "floor rule",
+	reviewer: "reviewer",
+	user: "user",
+	cache: "reviewer",
+	"allow-once": "allow-once",
+	fallback: "review unavailable",
+	breaker: "breaker",
+};
+
+/**
+ * The notification of a denial. It names the source (floor rule, reviewer, user, the unavailable-review fallback
+ * or the breaker) and an enum detail such as the rule or risk level; never the command, path or rationale.
+ */
+export function denialNotification(toolName: string, source: DecisionSource, detail: string | undefined): string {
+	const tool = toolName === "bash" || toolName === "write" || toolName === "edit" ? toolName : "tool";
+	const by = detail ?? SOURCE_TEXT[source] ?? source;
+	return `guardian-review denied a ${tool} call (source: ${by}).`;
 }

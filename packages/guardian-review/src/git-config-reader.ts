@@ -1,0 +1,154 @@
+// Reads the repository's git config for the floor: the config git would read for a repository at the working
+// directory (the common `config`, a worktree's `config.worktree`, and every file they include, conditional
+// includes too), plus the hook git may run while reading. The kernel judges the text
+// (@pi-policy/policy-kernel/guardian git-config); this module only finds and reads files: asynchronously,
+// bounded in files, bytes and depth, and cached until a tool call that may have changed them has run.
+import { readFile, stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import {
+	combineGitConfigVerdicts,
+	GIT_HOOKS_RUN_BY_READS,
+	type GitConfigVerdict,
+	gitConfigIncludes,
+	judgeGitConfigText,
+	MAX_GIT_CONFIG_CHARS,
+	MAX_GIT_CONFIG_INCLUDE_DEPTH,
+	parseGitConfig,
+} from "@pi-policy/policy-kernel/guardian";
+
+/** At most this many config files are read for one verdict; more makes it `unknown`. */
+export const MAX_GIT_CONFIG_FILES = 32;
+/** At most this many parent folders are searched for `.git`. */
+const MAX_PARENT_DEPTH = 64;
+/** Environment variables that point git at another repository or config, which this reader does not follow. */
+const REDIRECTING_ENV = ["GIT_DIR", "GIT_COMMON_DIR", "GIT_CONFIG", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS"];
+
+/** Where a repository keeps its files. */
+interface GitLocation {
+	/** The repository's own git folder (`.git`, or `.git/worktrees/<name>` for a linked worktree). */
+	readonly gitDir: string;
+	/** The folder shared by all worktrees (holds `config` and `hooks`). */
+	readonly commonDir: string;
+}
+
+async function kindOf(path: string): Promise<"file" | "dir" | "missing" | "other"> {
+	try {
+		const info = await stat(path);
+		return info.isFile() ? "file" : info.isDirectory() ? "dir" : "other";
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR"
+			? "missing"
+			: "other";
+	}
+}
+
+async function readBounded(path: string): Promise<string | undefined> {
+	const info = await stat(path);
+	if (!info.isFile() || info.size > MAX_GIT_CONFIG_CHARS * 4) return undefined;
+	const text = await readFile(path, "utf8");
+	return text.length > MAX_GIT_CONFIG_CHARS ? undefined : text;
+}
+
+/** Finds the repository containing `cwd`, following a `.git` file (`gitdir: …`) and `commondir`. */
+async function locateRepository(cwd: string): Promise<GitLocation | "none" | "unknown"> {
+	let dir = resolve(cwd);
+	for (let depth = 0; depth < MAX_PARENT_DEPTH; depth++) {
+		const dotGit = join(dir, ".git");
+		const kind = await kindOf(dotGit);
+		if (kind === "dir") return { gitDir: dotGit, commonDir: await commonDirOf(dotGit) };
+		if (kind === "file") {
+			const text = await readBounded(dotGit);
+			const match = text === undefined ? null : /^gitdir:\s*(.+?)\s*$/m.exec(text.slice(0, 4096));
+			if (match?.[1] === undefined) return "unknown";
+			const gitDir = isAbsolute(match[1]) ? match[1] : resolve(dir, match[1]);
+			return { gitDir, commonDir: await commonDirOf(gitDir) };
+		}
+		if (kind === "other") return "unknown";
+		const parent = dirname(dir);
+		if (parent === dir) return "none";
+		dir = parent;
+	}
+	return "unknown";
+}
+
+async function commonDirOf(gitDir: string): Promise<string> {
+	const path = join(gitDir, "commondir");
+	if ((await kindOf(path)) !== "file") return gitDir;
+	const text = ((await readBounded(path)) ?? "").trim();
+	return text === "" ? gitDir : isAbsolute(text) ? text : resolve(gitDir, text);
+}
+
+/**
+ * The verdict on the config of the repository at `cwd`: `safe` when no file git would read has a key that runs a
+ * program and no read-time hook exists; `unsafe` when one has or exists; `unknown` when anything could not be
+ * read or went past a bound. Outside a repository there is no repository config: `safe`. Never throws.
+ */
+export async function readGitConfigVerdict(cwd: string, home: string): Promise<GitConfigVerdict> {
+	try {
+		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return "unknown";
+		const location = await locateRepository(cwd);
+		if (location === "none") return "safe";
+		if (location === "unknown") return "unknown";
+		for (const hook of GIT_HOOKS_RUN_BY_READS) {
+			if ((await kindOf(join(location.commonDir, "hooks", hook))) !== "missing") return "unsafe";
+		}
+		const verdicts: GitConfigVerdict[] = [];
+		const queue: Array<{ path: string; depth: number }> = [
+			{ path: join(location.commonDir, "config"), depth: 0 },
+			{ path: join(location.gitDir, "config.worktree"), depth: 0 },
+		];
+		let files = 0;
+		while (queue.length > 0) {
+			const next = queue.shift() as { path: string; depth: number };
+			if (++files > MAX_GIT_CONFIG_FILES || next.depth > MAX_GIT_CONFIG_INCLUDE_DEPTH) return "unknown";
+			const kind = await kindOf(next.path);
+			if (kind === "missing") continue; // git skips a missing config or include
+			if (kind !== "file") return "unknown";
+			const text = await readBounded(next.path);
+			if (text === undefined) return "unknown";
+			const verdict = judgeGitConfigText(text);
+			if (verdict === "unsafe") return "unsafe";
+			verdicts.push(verdict);
+			const parsed = parseGitConfig(text);
+			if (!parsed.ok) continue;
+			for (const include of gitConfigIncludes(parsed.value)) {
+				const raw = include.path;
+				const path = raw.startsWith("~/")
+					? join(home, raw.slice(2))
+					: isAbsolute(raw)
+						? raw
+						: resolve(dirname(next.path), raw);
+				queue.push({ path, depth: next.depth + 1 });
+			}
+		}
+		return combineGitConfigVerdicts(verdicts);
+	} catch {
+		return "unknown";
+	}
+}
+
+/** True when a bash command may run git, so the floor needs the config fact (a cheap substring check). */
+export function mayRunGit(input: unknown): boolean {
+	const command = (input as { command?: unknown } | null)?.command;
+	return typeof command === "string" && command.includes("git");
+}
+
+/**
+ * The session's cached verdict: read once when a git command is first judged, reused until `invalidate()`
+ * (after any tool call that may have written files, and on session start) or until the working directory changes.
+ */
+export function createGitConfigFacts(home: string): {
+	verdict(cwd: string): Promise<GitConfigVerdict>;
+	invalidate(): void;
+} {
+	let cached: { cwd: string; verdict: Promise<GitConfigVerdict> } | undefined;
+	return {
+		verdict(cwd) {
+			if (cached === undefined || cached.cwd !== cwd) cached = { cwd, verdict: readGitConfigVerdict(cwd, home) };
+			return cached.verdict;
+		},
+		invalidate() {
+			cached = undefined;
+		},
+	};
+}

@@ -1,0 +1,128 @@
+// Real Pi sessions over real git repositories: `git status` is allowed with no reviewer call in a clean
+// repository, and reviewed where the repository's config (or a file it includes) sets core.fsmonitor, which would
+// make `git status` run a program. The shell reads the config asynchronously and caches it until a call that may
+// have changed files has run.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readGitConfigVerdict } from "../src/git-config-reader.ts";
+import {
+	callTool,
+	createGuardianHarness,
+	type GuardianHarness,
+	type GuardianHarnessOptions,
+	resultTexts,
+	verdict,
+} from "./helpers.ts";
+
+let h: GuardianHarness | undefined;
+let sandboxHome: string;
+
+beforeEach(() => {
+	sandboxHome = mkdtempSync(join(tmpdir(), "guardian-home-"));
+});
+afterEach(async () => {
+	await h?.dispose();
+	h = undefined;
+	await rm(sandboxHome, { recursive: true, force: true });
+});
+
+const gitEnv = () => ({
+	...process.env,
+	HOME: sandboxHome,
+	GIT_CONFIG_NOSYSTEM: "1",
+	GIT_AUTHOR_NAME: "t",
+	GIT_AUTHOR_EMAIL: "t@example.invalid",
+	GIT_COMMITTER_NAME: "t",
+	GIT_COMMITTER_EMAIL: "t@example.invalid",
+});
+
+function git(cwd: string, ...args: string[]): void {
+	execFileSync("git", args, { cwd, env: gitEnv(), stdio: "ignore" });
+}
+
+async function startInRepo(options: GuardianHarnessOptions = {}): Promise<GuardianHarness> {
+	const harness = await createGuardianHarness({
+		ui: false,
+		env: { HOME: sandboxHome, GIT_CONFIG_NOSYSTEM: "1" },
+		guardianOptions: { home: sandboxHome },
+		files: { "README.md": "hello\n" },
+		...options,
+	});
+	git(harness.cwd, "init", "-q");
+	git(harness.cwd, "add", "README.md");
+	git(harness.cwd, "commit", "-qm", "init");
+	return harness;
+}
+
+describe("git that cannot run programs", () => {
+	it("allows git status in a clean repository with no reviewer call", async () => {
+		h = await startInRepo();
+		h.agent(callTool("bash", { command: "git status" }), "done");
+		await h.prompt("what changed?");
+		expect(h.reviewerRequests()).toHaveLength(0);
+		expect(resultTexts(h)[0]).toContain("nothing to commit");
+		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "allow", source: "floor", tool: "bash" })]);
+	});
+
+	it("reviews git status where the config sets core.fsmonitor, so the program never runs when denied", async () => {
+		h = await startInRepo();
+		git(h.cwd, "config", "core.fsmonitor", "touch fsmonitor-ran; false");
+		h.agent(callTool("bash", { command: "git status" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "fsmonitor runs a program" }));
+		await h.prompt("what changed?");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(existsSync(join(h.cwd, "fsmonitor-ran"))).toBe(false);
+		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "bash" })]);
+	});
+
+	it("follows includes: core.fsmonitor in an included file sends git status to review", async () => {
+		h = await startInRepo();
+		writeFileSync(join(h.cwd, ".git", "extra.cfg"), "[core]\n\tfsmonitor = touch fsmonitor-ran\n");
+		git(h.cwd, "config", "include.path", "extra.cfg");
+		h.agent(callTool("bash", { command: "git status" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("status");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(existsSync(join(h.cwd, "fsmonitor-ran"))).toBe(false);
+	});
+
+	it("reads the config again after a call that may have changed it", async () => {
+		h = await startInRepo();
+		h.agent(
+			callTool("bash", { command: "git status" }),
+			callTool("bash", { command: "git config core.fsmonitor 'touch fsmonitor-ran; false'" }),
+			callTool("bash", { command: "git status" }),
+			"done",
+		);
+		// The config change is reviewed and allowed; the second `git status` is then reviewed and denied.
+		h.reviewer(verdict("allow", { risk_level: "medium", user_authorization: "high" }), verdict("deny"));
+		await h.prompt("set up fsmonitor");
+		expect(h.reviewerRequests()).toHaveLength(2);
+		expect(h.requestText(h.reviewerRequests()[1]!)).toContain('"command": "git status"');
+		expect(existsSync(join(h.cwd, "fsmonitor-ran"))).toBe(false);
+		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "reviewer", "reviewer"]);
+	});
+});
+
+describe("readGitConfigVerdict", () => {
+	it("is safe outside a repository and in a clean one, unsafe with a read-time hook, unknown past the include depth", async () => {
+		const outside = mkdtempSync(join(tmpdir(), "guardian-norepo-"));
+		try {
+			expect(await readGitConfigVerdict(outside, sandboxHome)).toBe("safe");
+			git(outside, "init", "-q");
+			expect(await readGitConfigVerdict(outside, sandboxHome)).toBe("safe");
+			writeFileSync(join(outside, ".git", "hooks", "post-index-change"), "#!/bin/sh\n", { mode: 0o755 });
+			expect(await readGitConfigVerdict(outside, sandboxHome)).toBe("unsafe");
+			await rm(join(outside, ".git", "hooks", "post-index-change"));
+			writeFileSync(join(outside, ".git", "loop.cfg"), "[include]\n\tpath = loop.cfg\n");
+			writeFileSync(join(outside, ".git", "config"), "[core]\n\tbare = false\n[include]\n\tpath = loop.cfg\n");
+			expect(await readGitConfigVerdict(outside, sandboxHome)).toBe("unknown");
+		} finally {
+			await rm(outside, { recursive: true, force: true });
+		}
+	});
+});

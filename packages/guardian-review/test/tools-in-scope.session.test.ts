@@ -1,0 +1,282 @@
+// Real Pi sessions: every tool is in scope. Another extension's tool with no annotations is reviewed and one
+// annotated read-only is not; the MCP filesystem server (started by Pi's own MCP support over stdio) has its write
+// reviewed and its read allowed; code mode's nested calls are judged exactly like top-level calls and the
+// `codemode` call itself is reviewed; the footer status and working message show a review while it runs.
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+	createCodemodeExtension,
+	createMcpExtension,
+	type ExtensionAPI,
+	type InlineExtension,
+} from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+	callTool,
+	createGuardianHarness,
+	expectNoLeak,
+	type GuardianHarness,
+	type GuardianHarnessOptions,
+	resultTexts,
+	verdict,
+} from "./helpers.ts";
+
+const require = createRequire(import.meta.url);
+const FILESYSTEM_SERVER = require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
+
+let h: GuardianHarness | undefined;
+let sandboxHome: string;
+
+beforeEach(() => {
+	sandboxHome = mkdtempSync(join(tmpdir(), "guardian-home-"));
+});
+afterEach(async () => {
+	await h?.dispose();
+	h = undefined;
+	await rm(sandboxHome, { recursive: true, force: true });
+});
+
+function start(options: GuardianHarnessOptions = {}) {
+	return createGuardianHarness({
+		ui: false,
+		env: { HOME: sandboxHome },
+		guardianOptions: { home: sandboxHome },
+		...options,
+	});
+}
+
+/** Another extension's tools: `deploy` without annotations, `lookup` annotated read-only. Each records its runs. */
+function otherExtensionTools(runs: string[]): InlineExtension {
+	return (pi) => {
+		pi.registerTool({
+			name: "deploy",
+			label: "deploy",
+			description: "Deploy the service (test stand-in).",
+			parameters: Type.Object({ target: Type.String() }),
+			async execute(_id, params) {
+				runs.push(`deploy:${params.target}`);
+				return { content: [{ type: "text", text: "deployed" }], details: {} };
+			},
+		});
+		pi.registerTool({
+			name: "lookup",
+			label: "lookup",
+			description: "Look a word up (test stand-in).",
+			parameters: Type.Object({ word: Type.String() }),
+			annotations: { readOnlyHint: true },
+			async execute(_id, params) {
+				runs.push(`lookup:${params.word}`);
+				return { content: [{ type: "text", text: "found" }], details: {} };
+			},
+		});
+	};
+}
+
+/** Pi's MCP support with the filesystem server registered over stdio, rooted at the session directory. */
+const filesystemServer: InlineExtension = (pi) => {
+	pi.registerMcpServer("fs", {
+		command: process.execPath,
+		args: [FILESYSTEM_SERVER, "."],
+		cwd: ".",
+		exposure: "direct",
+	});
+};
+
+describe("tools registered by other extensions", () => {
+	it("reviews a tool with no annotations and leaves one annotated read-only alone, on Pi's default tools", async () => {
+		const runs: string[] = [];
+		h = await start({
+			tools: ["read", "bash", "edit", "write", "deploy", "lookup"],
+			before: [otherExtensionTools(runs)],
+		});
+		h.agent(
+			callTool("lookup", { word: "guardian" }),
+			callTool("deploy", { target: "production" }),
+			callTool("deploy", { target: "staging" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "production deploy" }), verdict("allow"));
+		await h.prompt("deploy to staging");
+		expect(runs).toEqual(["lookup:guardian", "deploy:staging"]);
+		expect(h.reviewerRequests()).toHaveLength(2);
+		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"tool": "deploy"');
+		expect(resultTexts(h)[1]).toContain("Guardian denied this deploy call as risky");
+		expect(h.verdicts).toEqual([
+			expect.objectContaining({ decision: "deny", source: "reviewer", tool: "other" }),
+			expect.objectContaining({ decision: "allow", source: "reviewer", tool: "other" }),
+		]);
+	});
+
+	it("a config glob scopes tools by name: `dep*` off lets deploy run with no review", async () => {
+		const runs: string[] = [];
+		h = await start({
+			tools: ["read", "bash", "edit", "write", "deploy"],
+			before: [otherExtensionTools(runs)],
+			guardian: { tools: { "dep*": "off" } },
+		});
+		h.agent(callTool("deploy", { target: "staging" }), "done");
+		await h.prompt("deploy");
+		expect(runs).toEqual(["deploy:staging"]);
+		expect(h.reviewerRequests()).toHaveLength(0);
+	});
+});
+
+describe("what Pi reports about tools (host facts the scopes rely on)", () => {
+	it("built-ins carry sourceInfo.path builtin:<name>; MCP tools carry their server's annotations", async () => {
+		let tools: ReturnType<ExtensionAPI["getAllTools"]> = [];
+		const capture: InlineExtension = (pi) => {
+			pi.on("agent_end", () => {
+				tools = pi.getAllTools();
+			});
+		};
+		h = await start({
+			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
+			before: [createMcpExtension(), filesystemServer, capture],
+		});
+		h.agent(callTool("mcp__fs__list_allowed_directories", {}), "done");
+		await h.prompt("where may you read?");
+		const byName = new Map(tools.map((tool) => [tool.name, tool]));
+		expect(byName.get("bash")?.sourceInfo.path).toBe("builtin:bash");
+		expect(byName.get("read")?.sourceInfo.path).toBe("builtin:read");
+		expect(byName.get("mcp__fs__read_text_file")?.annotations?.readOnlyHint).toBe(true);
+		expect(byName.get("mcp__fs__write_file")?.annotations).toMatchObject({
+			readOnlyHint: false,
+			destructiveHint: true,
+		});
+		expect(h.reviewerRequests()).toHaveLength(0);
+	}, 60_000);
+});
+
+describe("the MCP filesystem server through Pi's own MCP support", () => {
+	it("reviews its write (denied: nothing written) and allows its read with no reviewer call", async () => {
+		h = await start({
+			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
+			before: [createMcpExtension(), filesystemServer],
+			files: { "notes.txt": "hello from the workspace\n" },
+		});
+		h.agent(
+			callTool("mcp__fs__read_text_file", { path: "notes.txt" }),
+			callTool("mcp__fs__write_file", { path: "planted.txt", content: "x" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "medium", rationale: "not asked for" }));
+		await h.prompt("read my notes");
+		const texts = resultTexts(h);
+		expect(texts[0]).toContain("hello from the workspace");
+		expect(texts[1]).toContain("Guardian denied this mcp__fs__write_file call as risky");
+		expect(existsSync(join(h.cwd, "planted.txt"))).toBe(false);
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"tool": "mcp__fs__write_file"');
+		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "other" })]);
+	}, 60_000);
+
+	it("lets the reviewer's allow through to the server", async () => {
+		h = await start({
+			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
+			before: [createMcpExtension(), filesystemServer],
+		});
+		h.agent(callTool("mcp__fs__write_file", { path: "approved.txt", content: "ok\n" }), "done");
+		h.reviewer(verdict("allow", { risk_level: "low", user_authorization: "high" }));
+		await h.prompt("write approved.txt");
+		expect(readFileSync(join(h.cwd, "approved.txt"), "utf8")).toBe("ok\n");
+	}, 60_000);
+});
+
+describe("code mode", () => {
+	const codemode = [createCodemodeExtension({ mode: "on" })];
+	const tools = ["read", "bash", "edit", "write", "codemode"];
+
+	it("reviews the codemode call itself as a tool that is not read-only: a denied script never runs", async () => {
+		h = await start({ tools, before: codemode });
+		h.agent(
+			callTool("codemode", { code: 'await tools.write({ path: "from-script.txt", content: "x" }); return "ok";' }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "medium" }));
+		await h.prompt("use a script");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"tool": "codemode"');
+		expect(existsSync(join(h.cwd, "from-script.txt"))).toBe(false);
+		expect(resultTexts(h)[0]).toContain("Guardian denied this codemode call as risky");
+	});
+
+	it("judges nested calls exactly like top-level ones: floor allow, floor hard-deny, reviewer", async () => {
+		h = await start({ tools, before: codemode, files: { "keep.txt": "kept\n" } });
+		const script = [
+			'const ls = await tools.bash({ command: "ls" });',
+			"let wiped = 'blocked';",
+			'try { await tools.bash({ command: "rm -rf ~" }); wiped = "ran"; } catch (e) { wiped = String(e).includes("hard-deny") ? "hard-denied" : "other"; }',
+			"let published = 'blocked';",
+			'try { await tools.bash({ command: "touch published.txt" }); published = "ran"; } catch (e) { published = "denied"; }',
+			"return JSON.stringify({ listed: ls.output.includes('keep.txt'), wiped, published });",
+		].join("\n");
+		h.agent(callTool("codemode", { code: script }), "done");
+		// The first review is the codemode call; the second is the nested `touch`, which the reviewer denies.
+		h.reviewer(verdict("allow", { risk_level: "low" }), verdict("deny", { risk_level: "medium" }));
+		await h.prompt("run the script");
+		const result = resultTexts(h)[0] ?? "";
+		expect(result).toContain('"listed":true');
+		expect(result).toContain('"wiped":"hard-denied"');
+		expect(result).toContain('"published":"denied"');
+		expect(existsSync(join(sandboxHome))).toBe(true);
+		expect(existsSync(join(h.cwd, "published.txt"))).toBe(false);
+		expect(h.reviewerRequests()).toHaveLength(2);
+		expect(h.requestText(h.reviewerRequests()[1]!)).toContain('"command": "touch published.txt"');
+		expect(h.verdicts).toEqual([
+			expect.objectContaining({ decision: "allow", source: "reviewer", tool: "other" }),
+			expect.objectContaining({ decision: "allow", source: "floor", tool: "bash" }),
+			expect.objectContaining({ decision: "deny", source: "floor", tool: "bash" }),
+			expect.objectContaining({ decision: "deny", source: "reviewer", tool: "bash" }),
+		]);
+	});
+});
+
+describe("what the user sees", () => {
+	it("shows a review in progress in the footer status and working message, and clears both afterwards", async () => {
+		h = await start({ ui: {} });
+		const working = () =>
+			(h?.ui?.calls ?? []).flatMap((call) => (call.kind === "setWorkingMessage" ? [call.text] : []));
+		let seenStatus: string | undefined;
+		let seenWorking: string | undefined;
+		h.agent(callTool("bash", { command: "touch reviewed.txt" }), "done");
+		h.reviewer(() => {
+			seenStatus = h?.ui?.statuses.get("guardian-review");
+			seenWorking = working().at(-1);
+			return verdict("allow", { risk_level: "low" });
+		});
+		await h.prompt("touch it");
+		expect(seenStatus).toContain("reviewing");
+		expect(seenWorking).toContain("reviewing");
+		expect(h.ui?.statuses.has("guardian-review")).toBe(false);
+		expect(working()).toEqual([seenWorking, undefined]);
+		expect(existsSync(join(h.cwd, "reviewed.txt"))).toBe(true);
+	});
+
+	it("names the source of every denial, and /guardian status shows the share the floor decided", async () => {
+		h = await start({
+			ui: { confirm: [false] },
+			guardian: { reviewer: { model: "faux/faux-reviewer", fallbackToSessionModel: false, timeoutMs: 5000 } },
+		});
+		h.agent(
+			callTool("bash", { command: "rm -rf ~" }),
+			callTool("bash", { command: "ls" }),
+			callTool("bash", { command: "touch a.txt" }),
+			callTool("bash", { command: "touch b.txt" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "secret-rationale" }), "not a verdict");
+		await h.prompt("go");
+		const notes = h.ui!.notifications().map((note) => note.message);
+		expect(notes).toContain("guardian-review denied a bash call (source: floor rule recursive-delete-home).");
+		expect(notes).toContain("guardian-review denied a bash call (source: reviewer, risk high).");
+		expect(notes).toContain("guardian-review denied a bash call (source: user).");
+		await h.command("/guardian status");
+		const status = h.ui!.notifications().at(-1)?.message ?? "";
+		expect(status).toContain("decided by the floor: 2 of 4 calls (50%)");
+		expectNoLeak(h, ["rm -rf", "touch a.txt", "secret-rationale", sandboxHome]);
+	});
+});

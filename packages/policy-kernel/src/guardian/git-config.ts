@@ -1,0 +1,357 @@
+// Pure git-config scanning for guardian-review: parse git config text, list the include files git would follow,
+// and tell whether any key makes git run a program. The shell reads the files; this module only judges text.
+// See docs/decisions/0013-git-config-programs.md for why each key is listed.
+import { err, ok, type Result } from "../decision.js";
+
+/** One `key = value` entry of a git config file. Section and key names are lower-cased; subsections are not. */
+export interface GitConfigEntry {
+	/** The section name, lower-cased (`core`, `diff`, `includeif`). */
+	readonly section: string;
+	/** The subsection (`"name"` in `[diff "name"]`), case kept; undefined when absent. */
+	readonly subsection: string | undefined;
+	/** The variable name, lower-cased (`pager`, `textconv`). */
+	readonly key: string;
+	/** The value after unquoting and unescaping; undefined for a bare key (which means boolean true). */
+	readonly value: string | undefined;
+}
+
+/** The verdict on a repository's git config, as a fact for the floor: only `safe` lets git through unreviewed. */
+export const GIT_CONFIG_VERDICTS = ["safe", "unsafe", "unknown"] as const;
+/** One of {@link GIT_CONFIG_VERDICTS}. */
+export type GitConfigVerdict = (typeof GIT_CONFIG_VERDICTS)[number];
+
+/** Config files larger than this are not scanned (the verdict is then `unknown`). */
+export const MAX_GIT_CONFIG_CHARS = 256 * 1024;
+/** Git's own include depth limit; deeper includes make the verdict `unknown`. */
+export const MAX_GIT_CONFIG_INCLUDE_DEPTH = 10;
+
+/** Hooks git may run while doing what the floor allows (`git status` can write the index). */
+export const GIT_HOOKS_RUN_BY_READS = ["post-index-change"] as const;
+
+/**
+ * Parses git config text into entries, in file order. Handles `[section]`, `[section "subsection"]`, the old
+ * `[section.subsection]` form, bare boolean keys, `#`/`;` comments, quoted values, escapes and line continuations.
+ * Returns an error (never throws, never quoting the text) for malformed input or text over
+ * {@link MAX_GIT_CONFIG_CHARS}; callers then treat the config as `unknown`.
+ */
+export function parseGitConfig(text: string): Result<GitConfigEntry[]> {
+	if (typeof text !== "string") return err("git config: expected text");
+	if (text.length > MAX_GIT_CONFIG_CHARS) return err("git config: too large");
+	const entries: GitConfigEntry[] = [];
+	let section: string | undefined;
+	let subsection: string | undefined;
+	let i = 0;
+	const n = text.length;
+	while (i < n) {
+		// Skip blanks and empty lines.
+		const c = text[i] as string;
+		if (c === " " || c === "\t" || c === "\r" || c === "\n" || c === "\uFEFF") {
+			i++;
+			continue;
+		}
+		if (c === "#" || c === ";") {
+			i = lineEnd(text, i);
+			continue;
+		}
+		if (c === "[") {
+			const header = parseSectionHeader(text, i + 1);
+			if (!header.ok) return header;
+			section = header.value.section;
+			subsection = header.value.subsection;
+			i = header.value.end;
+			continue;
+		}
+		if (!isKeyStart(c)) return err("git config: malformed line");
+		if (section === undefined) return err("git config: key outside a section");
+		let j = i;
+		while (j < n && isKeyChar(text[j] as string)) j++;
+		const key = text.slice(i, j).toLowerCase();
+		while (j < n && (text[j] === " " || text[j] === "\t")) j++;
+		if (j >= n || text[j] === "\n" || text[j] === "\r" || text[j] === "#" || text[j] === ";") {
+			entries.push({ section, subsection, key, value: undefined });
+			i = j < n && (text[j] === "#" || text[j] === ";") ? lineEnd(text, j) : j;
+			continue;
+		}
+		if (text[j] !== "=") return err("git config: malformed line");
+		const value = parseValue(text, j + 1);
+		if (!value.ok) return value;
+		entries.push({ section, subsection, key, value: value.value.value });
+		i = value.value.end;
+	}
+	return ok(entries);
+}
+
+function lineEnd(text: string, from: number): number {
+	const end = text.indexOf("\n", from);
+	return end < 0 ? text.length : end;
+}
+
+function isKeyStart(c: string): boolean {
+	return (c >= "a" && c <= "z") || (c >= "A" && c <= "Z");
+}
+
+function isKeyChar(c: string): boolean {
+	return isKeyStart(c) || (c >= "0" && c <= "9") || c === "-";
+}
+
+function parseSectionHeader(
+	text: string,
+	start: number,
+): Result<{ section: string; subsection: string | undefined; end: number }> {
+	let i = start;
+	while (i < text.length && text[i] !== "]" && text[i] !== '"' && text[i] !== " " && text[i] !== "\n") i++;
+	const name = text.slice(start, i);
+	while (text[i] === " " || text[i] === "\t") i++;
+	let subsection: string | undefined;
+	if (text[i] === '"') {
+		i++;
+		let sub = "";
+		for (;;) {
+			const c = text[i];
+			if (c === undefined || c === "\n") return err("git config: unterminated subsection");
+			if (c === '"') {
+				i++;
+				break;
+			}
+			if (c === "\\" && i + 1 < text.length) {
+				sub += text[i + 1];
+				i += 2;
+				continue;
+			}
+			sub += c;
+			i++;
+		}
+		subsection = sub;
+	}
+	if (text[i] !== "]") return err("git config: malformed section header");
+	if (name.length === 0) return err("git config: empty section name");
+	for (const c of name) if (!isKeyChar(c) && c !== ".") return err("git config: malformed section name");
+	let section = name.toLowerCase();
+	if (subsection === undefined && section.includes(".")) {
+		// The deprecated [section.subsection] form.
+		const dot = section.indexOf(".");
+		subsection = name.slice(dot + 1);
+		section = section.slice(0, dot);
+	}
+	return ok({ section, subsection, end: i + 1 });
+}
+
+function parseValue(text: string, start: number): Result<{ value: string; end: number }> {
+	let i = start;
+	let value = "";
+	let quoted = false;
+	let pendingSpace = "";
+	// Leading blanks are dropped.
+	while (text[i] === " " || text[i] === "\t") i++;
+	for (;;) {
+		const c = text[i];
+		if (c === undefined) break;
+		if (c === "\n" || (c === "\r" && text[i + 1] === "\n")) {
+			if (quoted) return err("git config: unterminated quote");
+			break;
+		}
+		if (!quoted && (c === "#" || c === ";")) {
+			i = lineEnd(text, i);
+			break;
+		}
+		if (c === "\\") {
+			const next = text[i + 1];
+			if (next === "\n") {
+				i += 2;
+				continue;
+			}
+			if (next === "\r" && text[i + 2] === "\n") {
+				i += 3;
+				continue;
+			}
+			const decoded = next === "n" ? "\n" : next === "t" ? "\t" : next === "b" ? "\b" : next;
+			if (decoded === undefined || !(next === '"' || next === "\\" || next === "n" || next === "t" || next === "b")) {
+				return err("git config: invalid escape");
+			}
+			value += pendingSpace + decoded;
+			pendingSpace = "";
+			i += 2;
+			continue;
+		}
+		if (c === '"') {
+			quoted = !quoted;
+			value += pendingSpace;
+			pendingSpace = "";
+			i++;
+			continue;
+		}
+		if (!quoted && (c === " " || c === "\t" || c === "\r")) {
+			pendingSpace += c === "\r" ? "" : c;
+			i++;
+			continue;
+		}
+		value += pendingSpace + c;
+		pendingSpace = "";
+		i++;
+	}
+	if (quoted) return err("git config: unterminated quote");
+	return ok({ value, end: i });
+}
+
+/** An include git would follow: `include.path` or `includeIf.<condition>.path`. */
+export interface GitConfigInclude {
+	/** The path as written (relative paths are relative to the including file's folder; `~/` is home). */
+	readonly path: string;
+	/** The `includeIf` condition (`gitdir:…`, `onbranch:…`, `hasconfig:…`); undefined for a plain include. */
+	readonly condition: string | undefined;
+}
+
+/**
+ * The includes of a parsed config, in order. Conditional includes are listed whatever their condition: the
+ * scanner does not evaluate conditions, so a caller that follows every listed include checks a superset of what
+ * git reads.
+ */
+export function gitConfigIncludes(entries: readonly GitConfigEntry[]): GitConfigInclude[] {
+	const includes: GitConfigInclude[] = [];
+	for (const entry of entries) {
+		if (entry.key !== "path" || entry.value === undefined || entry.value === "") continue;
+		if (entry.section === "include" && entry.subsection === undefined) {
+			includes.push({ path: entry.value, condition: undefined });
+		} else if (entry.section === "includeif" && entry.subsection !== undefined) {
+			includes.push({ path: entry.value, condition: entry.subsection });
+		}
+	}
+	return includes;
+}
+
+/** Why a config entry can make git run a program. */
+export const GIT_PROGRAM_KEY_KINDS = [
+	"fsmonitor",
+	"pager",
+	"editor",
+	"external-diff",
+	"diff-driver",
+	"textconv",
+	"filter-driver",
+	"merge-driver",
+	"shell-alias",
+	"ssh-command",
+	"credential-helper",
+	"gpg-program",
+	"hooks-path",
+	"askpass",
+	"proxy-command",
+	"tool-command",
+	"remote-program",
+	"other-command",
+] as const;
+/** One of {@link GIT_PROGRAM_KEY_KINDS}. */
+export type GitProgramKeyKind = (typeof GIT_PROGRAM_KEY_KINDS)[number];
+
+/** A config entry that can make git run a program. */
+export interface GitProgramKey {
+	readonly kind: GitProgramKeyKind;
+	/** `section.key` or `section.<subsection>.key`, lower-cased except the subsection. */
+	readonly name: string;
+}
+
+const FALSE_VALUES = new Set(["false", "no", "off", "0", ""]);
+const BOOLEAN_VALUES = new Set(["true", "yes", "on", "1", "false", "no", "off", "0", ""]);
+
+function isFalse(value: string | undefined): boolean {
+	return value !== undefined && FALSE_VALUES.has(value.trim().toLowerCase());
+}
+
+function isBoolean(value: string | undefined): boolean {
+	return value === undefined || BOOLEAN_VALUES.has(value.trim().toLowerCase());
+}
+
+/** The kind of program the entry names, or undefined when it names none. */
+function programKind(entry: GitConfigEntry): GitProgramKeyKind | undefined {
+	const { section, subsection, key, value } = entry;
+	const sub = subsection !== undefined;
+	switch (section) {
+		case "core":
+			if (sub) return undefined;
+			if (key === "fsmonitor") return isFalse(value) ? undefined : "fsmonitor";
+			if (key === "pager") return value === undefined || value === "" ? undefined : "pager";
+			if (key === "editor") return "editor";
+			if (key === "sshcommand") return "ssh-command";
+			if (key === "hookspath") return "hooks-path";
+			if (key === "askpass") return "askpass";
+			if (key === "gitproxy") return "proxy-command";
+			return undefined;
+		case "pager":
+			// pager.<cmd> = false|true chooses paging; any other value is the pager program.
+			return isBoolean(value) ? undefined : "pager";
+		case "diff":
+			if (!sub && key === "external") return "external-diff";
+			if (sub && key === "command") return "diff-driver";
+			if (sub && key === "textconv") return "textconv";
+			return undefined;
+		case "filter":
+			return sub && (key === "clean" || key === "smudge" || key === "process") ? "filter-driver" : undefined;
+		case "merge":
+			return sub && key === "driver" ? "merge-driver" : undefined;
+		case "alias":
+			return value?.trimStart().startsWith("!") ? "shell-alias" : undefined;
+		case "credential":
+			return key === "helper" && value !== undefined && value !== "" ? "credential-helper" : undefined;
+		case "gpg":
+			if (key === "program" || key === "defaultkeycommand") return "gpg-program";
+			return undefined;
+		case "sequence":
+			return !sub && key === "editor" ? "editor" : undefined;
+		case "interactive":
+			return key === "difffilter" ? "other-command" : undefined;
+		case "difftool":
+		case "mergetool":
+		case "browser":
+		case "man":
+			return key === "cmd" || key === "path" ? "tool-command" : undefined;
+		case "web":
+			return key === "browser" ? "tool-command" : undefined;
+		case "remote":
+			return key === "uploadpack" || key === "receivepack" || key === "vcs" ? "remote-program" : undefined;
+		case "uploadpack":
+			return key === "packobjectshook" ? "other-command" : undefined;
+		case "trailer":
+			return key === "command" || key === "cmd" ? "other-command" : undefined;
+		case "submodule":
+			return key === "update" && value?.trimStart().startsWith("!") ? "other-command" : undefined;
+		case "sendemail":
+			return key === "smtpserver" && value?.startsWith("/") ? "other-command" : undefined;
+		case "ssh":
+			return undefined;
+		default:
+			return undefined;
+	}
+}
+
+/** Every entry that can make git run a program, in file order. */
+export function gitProgramKeys(entries: readonly GitConfigEntry[]): GitProgramKey[] {
+	const found: GitProgramKey[] = [];
+	for (const entry of entries) {
+		const kind = programKind(entry);
+		if (kind === undefined) continue;
+		const name =
+			entry.subsection === undefined
+				? `${entry.section}.${entry.key}`
+				: `${entry.section}.${entry.subsection}.${entry.key}`;
+		found.push({ kind, name });
+	}
+	return found;
+}
+
+/**
+ * Judges one config file's text on its own: `unsafe` when a key can run a program, `unknown` when the text does
+ * not parse, `safe` otherwise. Includes are not followed here: a caller combines this with the verdicts of the
+ * files {@link gitConfigIncludes} lists (see {@link combineGitConfigVerdicts}).
+ */
+export function judgeGitConfigText(text: string): GitConfigVerdict {
+	const parsed = parseGitConfig(text);
+	if (!parsed.ok) return "unknown";
+	return gitProgramKeys(parsed.value).length > 0 ? "unsafe" : "safe";
+}
+
+/** The verdict over several files: `unsafe` if any is, else `unknown` if any is, else `safe` (also for none). */
+export function combineGitConfigVerdicts(verdicts: readonly GitConfigVerdict[]): GitConfigVerdict {
+	if (verdicts.includes("unsafe")) return "unsafe";
+	if (verdicts.includes("unknown")) return "unknown";
+	return "safe";
+}

@@ -1,0 +1,335 @@
+// Unit tests for the guardian pipeline reducer (decision order and effects), tool scopes from config globs and
+// tool annotations, the strict verdict, the new protected-path defaults and opt-in trusted commands.
+import { describe, expect, it } from "vitest";
+import {
+	applyGuardianDefaults,
+	classifyPath,
+	DEFAULT_PROTECTED_PATHS,
+	floorContextFor,
+	type GuardianEffect,
+	type GuardianReviewConfig,
+	type GuardianState,
+	grantAllowOnce,
+	initialGuardianState,
+	notePrompt,
+	type PendingCall,
+	type PipelineStep,
+	parseVerdictAnswer,
+	parseVerdictText,
+	planToolCall,
+	resolveGuardianReviewConfig,
+	resolveToolScope,
+	settleReview,
+	settleUserAnswer,
+	startTurn,
+	type ToolCallFacts,
+	toolNameGlobMatches,
+} from "../src/guardian/index.js";
+
+const HOME = "/home/u";
+const CWD = "/work/repo";
+
+function configOf(layer: Record<string, unknown> = {}): GuardianReviewConfig {
+	return applyGuardianDefaults({ mode: "enforce", ...layer } as never);
+}
+
+function factsFor(
+	toolName: string,
+	input: unknown,
+	options: { config?: GuardianReviewConfig; hash?: string; hasUI?: boolean; now?: number; builtin?: boolean } = {},
+): ToolCallFacts {
+	const config = options.config ?? configOf();
+	return {
+		toolName,
+		input,
+		hash: options.hash ?? `h-${toolName}-${JSON.stringify(input)}`,
+		tool: { builtin: options.builtin ?? ["bash", "read", "write", "edit"].includes(toolName) },
+		config,
+		mode: config.mode,
+		floorContext: floorContextFor(config, CWD, HOME),
+		now: options.now ?? 1_000,
+		hasUI: options.hasUI ?? false,
+	};
+}
+
+function types(step: PipelineStep): string[] {
+	return step.effects.map((effect) => effect.type);
+}
+
+function pending(step: PipelineStep): PendingCall {
+	if (step.next.kind !== "review") throw new Error(`expected a review, got ${step.next.kind}`);
+	return step.next.call;
+}
+
+const allowVerdict = {
+	ok: true,
+	verdict: { outcome: "allow" },
+	latencyMs: 20,
+	attempts: 1,
+	promptTokens: 100,
+} as const;
+const denyVerdict = {
+	ok: true,
+	verdict: { outcome: "deny", risk_level: "high" },
+	latencyMs: 20,
+	attempts: 1,
+	promptTokens: 100,
+} as const;
+
+describe("planToolCall: the decision order", () => {
+	it("the floor decides hard-denies and read-only commands without a review", () => {
+		const state = initialGuardianState();
+		const denied = planToolCall(state, factsFor("bash", { command: "rm -rf /" }));
+		expect(denied.next).toMatchObject({ kind: "done", resolution: { kind: "block" } });
+		expect(denied.effects).toContainEqual(
+			expect.objectContaining({ type: "verdict", payload: expect.objectContaining({ source: "floor" }) }),
+		);
+		const allowed = planToolCall(state, factsFor("bash", { command: "ls" }));
+		expect(allowed.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+		expect(types(allowed)).toEqual(["audit", "verdict", "freeze-input"]);
+	});
+
+	it("sends a risky command to review and shows the review in progress only with a UI", () => {
+		const headless = planToolCall(initialGuardianState(), factsFor("bash", { command: "npm publish" }));
+		expect(headless.next.kind).toBe("review");
+		expect(types(headless)).toEqual([]);
+		const withUi = planToolCall(initialGuardianState(), factsFor("bash", { command: "npm publish" }, { hasUI: true }));
+		expect(withUi.effects).toEqual([expect.objectContaining({ type: "review-status", status: expect.any(String) })]);
+		const settled = settleReview(withUi.state, pending(withUi), allowVerdict);
+		expect(settled.effects[0]).toEqual({ type: "review-status", status: undefined, workingMessage: undefined });
+		expect(settled.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+	});
+
+	it("reuses a verdict for the identical action within a turn, and not after the turn", () => {
+		const facts = factsFor("bash", { command: "npm publish" });
+		const first = settleReview(
+			initialGuardianState(),
+			pending(planToolCall(initialGuardianState(), facts)),
+			denyVerdict,
+		);
+		const again = planToolCall(first.state, facts);
+		expect(again.next).toMatchObject({ kind: "done", resolution: { kind: "block" } });
+		expect(again.effects).toContainEqual(
+			expect.objectContaining({ type: "verdict", payload: expect.objectContaining({ source: "cache" }) }),
+		);
+		expect(planToolCall(startTurn(first.state), facts).next.kind).toBe("review");
+	});
+
+	it("checks the breaker before allow-once and the cache, and a person's prompt re-arms it", () => {
+		let state: GuardianState = initialGuardianState();
+		const facts = (n: number) => factsFor("bash", { command: `deploy ${n}` });
+		for (let n = 0; n < 3; n++) state = settleReview(state, pending(planToolCall(state, facts(n))), denyVerdict).state;
+		expect(state.breaker.tripped).toBe(true);
+		const blocked = planToolCall(state, facts(0));
+		expect(blocked.effects).toContainEqual(
+			expect.objectContaining({ type: "verdict", payload: expect.objectContaining({ source: "breaker" }) }),
+		);
+		expect(notePrompt(state, true).breaker.tripped).toBe(true);
+		expect(planToolCall(notePrompt(state, false), facts(9)).next.kind).toBe("review");
+	});
+
+	it("trips the breaker on the third consecutive denial with an abort effect", () => {
+		let state: GuardianState = initialGuardianState();
+		const effects: GuardianEffect[] = [];
+		for (let n = 0; n < 3; n++) {
+			const step = settleReview(
+				state,
+				pending(planToolCall(state, factsFor("bash", { command: `x${n}` }))),
+				denyVerdict,
+			);
+			state = step.state;
+			effects.push(...step.effects);
+		}
+		expect(effects.filter((effect) => effect.type === "abort-turn")).toHaveLength(1);
+	});
+
+	it("allow-once consumes a grant for the last denied action once; a floor hard-deny is never eligible", () => {
+		const facts = factsFor("bash", { command: "npm publish" }, { now: 10 });
+		const denied = settleReview(
+			initialGuardianState(),
+			pending(planToolCall(initialGuardianState(), facts)),
+			denyVerdict,
+		);
+		const granted = grantAllowOnce(startTurn(denied.state), 20);
+		expect(granted.granted).toBe(true);
+		const once = planToolCall(granted.state, { ...facts, now: 30 });
+		expect(once.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+		expect(planToolCall(startTurn(once.state), { ...facts, now: 40 }).next.kind).toBe("review");
+		const floorDenied = planToolCall(initialGuardianState(), factsFor("bash", { command: "rm -rf /" }));
+		expect(grantAllowOnce(floorDenied.state, 50).granted).toBe(false);
+	});
+
+	it("an unavailable review asks the user with a UI and denies as the fallback headless", () => {
+		const failure = { ok: false, reason: "timeout", latencyMs: 5000, attempts: 1 } as const;
+		const ui = planToolCall(initialGuardianState(), factsFor("bash", { command: "npm publish" }, { hasUI: true }));
+		const asked = settleReview(ui.state, pending(ui), failure);
+		expect(asked.next).toMatchObject({ kind: "ask-user", failure: "timeout" });
+		if (asked.next.kind !== "ask-user") return;
+		const no = settleUserAnswer(asked.state, asked.next.call, "timeout", false, 5000);
+		expect(no.next).toMatchObject({ kind: "done", resolution: { kind: "block" } });
+		expect(no.effects).toContainEqual({
+			type: "notify",
+			text: "guardian-review denied a bash call (source: user).",
+			level: "warning",
+		});
+		const yes = settleUserAnswer(asked.state, asked.next.call, "timeout", true, 5000);
+		expect(yes.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+		const headless = planToolCall(initialGuardianState(), factsFor("bash", { command: "npm publish" }));
+		const fallback = settleReview(headless.state, pending(headless), failure);
+		expect(fallback.next).toMatchObject({ kind: "done", resolution: { kind: "block" } });
+		expect(fallback.state.breaker.consecutive).toBe(0);
+	});
+
+	it("every denial notification names its source", () => {
+		const floor = planToolCall(initialGuardianState(), factsFor("bash", { command: "rm -rf /" }, { hasUI: true }));
+		expect(floor.effects).toContainEqual(
+			expect.objectContaining({ type: "notify", text: expect.stringContaining("source: floor rule") }),
+		);
+		const plan = planToolCall(initialGuardianState(), factsFor("bash", { command: "npm publish" }, { hasUI: true }));
+		const reviewer = settleReview(plan.state, pending(plan), denyVerdict);
+		expect(reviewer.effects).toContainEqual(
+			expect.objectContaining({ type: "notify", text: expect.stringContaining("source: reviewer, risk high") }),
+		);
+	});
+
+	it("observe mode records but never blocks, freezes or notifies", () => {
+		const config = configOf({ mode: "observe" });
+		const step = planToolCall(
+			initialGuardianState(),
+			factsFor("bash", { command: "rm -rf /" }, { config, hasUI: true }),
+		);
+		expect(step.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+		expect(types(step)).not.toContain("notify");
+		expect(types(step)).not.toContain("abort-turn");
+	});
+
+	it("mode off and out-of-scope tools resolve with no effects", () => {
+		const off = planToolCall(
+			initialGuardianState(),
+			factsFor("bash", { command: "rm -rf /" }, { config: configOf({ mode: "off" }) }),
+		);
+		expect(off.effects).toEqual([]);
+		expect(planToolCall(initialGuardianState(), factsFor("read", { path: "a" })).effects).toEqual([]);
+	});
+});
+
+describe("tool scopes", () => {
+	const config = configOf({ tools: { "mcp__github__*": "protected-only", mcp__github__merge: "off" } });
+
+	it("matches tool-name globs in full and linearly", () => {
+		expect(toolNameGlobMatches("mcp__github__*", "mcp__github__create_issue")).toBe(true);
+		expect(toolNameGlobMatches("mcp__github__*", "mcp__gitlab__x")).toBe(false);
+		expect(toolNameGlobMatches("a?c", "abc")).toBe(true);
+		expect(toolNameGlobMatches("*a*a*a*a*b", "a".repeat(5000))).toBe(false);
+	});
+
+	it("an exact key wins over a glob; a glob applies to the tools it matches", () => {
+		expect(resolveToolScope(config, "mcp__github__merge", { builtin: false })).toBe("off");
+		expect(resolveToolScope(config, "mcp__github__list", { builtin: false, readOnlyHint: true })).toBe(
+			"protected-only",
+		);
+	});
+
+	it("a destructive hint is reviewed even in a protected-only scope", () => {
+		expect(resolveToolScope(config, "mcp__github__delete", { builtin: false, destructiveHint: true })).toBe("always");
+	});
+
+	it("tools that are not built in are reviewed unless annotated read-only; built-ins keep their defaults", () => {
+		const defaults = configOf();
+		expect(resolveToolScope(defaults, "deploy", { builtin: false })).toBe("always");
+		expect(resolveToolScope(defaults, "codemode", { builtin: false })).toBe("always");
+		expect(resolveToolScope(defaults, "lookup", { builtin: false, readOnlyHint: true })).toBe("off");
+		expect(resolveToolScope(defaults, "wipe", { builtin: false, readOnlyHint: true, destructiveHint: true })).toBe(
+			"always",
+		);
+		expect(resolveToolScope(defaults, "read", { builtin: true })).toBe("off");
+		expect(resolveToolScope(defaults, "write", { builtin: true })).toBe("outside-workspace");
+	});
+
+	it("an unannotated extension tool goes to review; a read-only one is out of scope", () => {
+		const state = initialGuardianState();
+		expect(planToolCall(state, factsFor("deploy", { target: "prod" })).next.kind).toBe("review");
+		const readOnly = planToolCall(state, {
+			...factsFor("lookup", { q: "x" }),
+			tool: { builtin: false, readOnlyHint: true },
+		});
+		expect(readOnly.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+		expect(readOnly.effects).toEqual([]);
+	});
+
+	it("a project may raise a glob scope only to always, and may not add trusted commands", () => {
+		const resolved = resolveGuardianReviewConfig(
+			{ tools: { "mcp__*": "protected-only" }, trustedCommands: ["pytest"] },
+			{ tools: { "mcp__*": "always", "deploy*": "off", ls: "always" }, trustedCommands: ["python", "bash"] },
+		);
+		expect(resolved.ok).toBe(true);
+		if (!resolved.ok) return;
+		expect(resolved.value.config.tools["mcp__*"]).toBe("always");
+		expect(Object.hasOwn(resolved.value.config.tools, "deploy*")).toBe(false);
+		expect(resolved.value.config.tools.ls).toBe("always");
+		expect(resolved.value.config.trustedCommands).toEqual(["pytest"]);
+		const projectOnly = resolveGuardianReviewConfig(undefined, { trustedCommands: ["make"] });
+		expect(projectOnly.ok && projectOnly.value.config.trustedCommands).toEqual([]);
+	});
+});
+
+describe("protected-path defaults", () => {
+	it.each([
+		"~/.bash_history",
+		"~/.zsh_history",
+		"~/.netrc",
+		"~/.npmrc",
+		"~/.pypirc",
+		"~/.docker/config.json",
+		"~/.kube/config",
+		"~/.gnupg/private-keys-v1.d/x.key",
+		"~/.config/gcloud/credentials.db",
+		"~/.azure/accessTokens.json",
+		"/etc/shadow",
+	])("%s is protected", (path) => {
+		expect(classifyPath(path, { cwd: CWD, home: HOME, protectedPaths: DEFAULT_PROTECTED_PATHS })).toBe("protected");
+	});
+
+	it("leaves ordinary workspace files alone", () => {
+		expect(classifyPath("src/history.ts", { cwd: CWD, home: HOME, protectedPaths: DEFAULT_PROTECTED_PATHS })).toBe(
+			"workspace",
+		);
+	});
+
+	it("trusted commands are empty by default", () => {
+		expect(configOf().trustedCommands).toEqual([]);
+	});
+});
+
+describe("the strict verdict", () => {
+	it.each([
+		['{"outcome":"ALLOW"}', "upper-case outcome"],
+		['{"outcome":"Allow","risk_level":"low"}', "capitalized outcome"],
+		['{"outcome":"allow"} Actually, deny.', "opposite word after the verdict"],
+		['I deny this. {"outcome":"allow"}', "opposite word before the verdict"],
+		['{"outcome":"allow"} {"outcome":"deny"}', "two verdict objects"],
+		['{"outcome":"allow"} {"outcome":"allow"}', "two verdict objects, even alike"],
+		['{"verdict":{"outcome":"allow"}}', "a wrapped verdict"],
+		['{"outcome":"allow","note":"x"}', "an unknown key"],
+	])("%j is a parse failure (%s)", (text) => {
+		expect(parseVerdictText(text).ok).toBe(false);
+	});
+
+	it("accepts one verdict with agreeing text around it", () => {
+		const parsed = parseVerdictText('I would allow it.\n{"outcome":"allow","risk_level":"low"}');
+		expect(parsed.ok && parsed.value.verdict).toEqual({ outcome: "allow", risk_level: "low" });
+		const deny = parseVerdictText('{"outcome":"deny","rationale":"it would not be allowed"}');
+		expect(deny.ok && deny.value.verdict.outcome).toBe("deny");
+	});
+
+	it("a verdict call must be alone and not contradicted by the answer's text", () => {
+		expect(parseVerdictAnswer({ verdictCalls: [{ outcome: "allow" }], text: "" }).ok).toBe(true);
+		expect(parseVerdictAnswer({ verdictCalls: [{ outcome: "allow" }], text: "Actually, deny." }).ok).toBe(false);
+		expect(parseVerdictAnswer({ verdictCalls: [{ outcome: "allow" }, { outcome: "deny" }], text: "" }).ok).toBe(false);
+		expect(parseVerdictAnswer({ verdictCalls: [{ outcome: "DENY" }], text: "" }).ok).toBe(false);
+	});
+
+	it("bounds the text it reads", () => {
+		expect(parseVerdictText(`{"outcome":"allow"}${" ".repeat(70_000)}`).ok).toBe(false);
+	});
+});
