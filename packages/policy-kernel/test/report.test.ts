@@ -1,5 +1,6 @@
 // policy-kernel/report: config, gate criteria, line classification, the streaming report, OTLP mapping, the
 // session view and the renderings, table-driven.
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { AuditEntryV1 } from "../src/audit.ts";
 import { explorationGateReport } from "../src/exploration/gate.ts";
@@ -23,7 +24,7 @@ import {
 	formatSessionView,
 	type GateFigures,
 	guardianDecisionsBySource,
-	hashSessionId,
+	sessionHashInput,
 	isSessionHash,
 	isTelemetryEnabled,
 	layoutBars,
@@ -35,6 +36,11 @@ import {
 	sessionGateReport,
 	utcDay,
 } from "../src/report/index.ts";
+
+/** The shell's session hash (node:crypto over the kernel's input), for building fixtures. */
+function hashSessionId(id: string): string {
+	return createHash("sha256").update(sessionHashInput(id)).digest("hex").slice(0, 16);
+}
 
 const guard = (event: string, extra: Record<string, unknown> = {}) =>
 	({ v: 1, ext: "exploration-guard", event, mode: "warn", ...extra }) as AuditEntryV1;

@@ -9,13 +9,13 @@ import {
 	buildSessionView,
 	formatAuditEntryLine,
 	formatSessionView,
-	hashSessionId,
 	isTelemetryEnabled,
 	POLICY_REPORT_NAME,
 	type PolicyReportConfig,
 	PolicyReportConfigSchema,
 	resolvePolicyReportConfig,
 } from "@pi-policy/policy-kernel/report";
+import { hashSessionId } from "./session-hash.js";
 import { startTelemetryExport, type TelemetryExport } from "./telemetry.js";
 import { PolicyViewComponent } from "./view.js";
 

@@ -6,12 +6,12 @@ import { join, resolve, sep } from "node:path";
 import {
 	addSessionToReport,
 	classifySessionLine,
-	hashSessionId,
 	isOtlpLine,
 	type ReportRecord,
 	type ReportState,
 	readOtlpLogsLine,
 } from "@pi-policy/policy-kernel/report";
+import { hashSessionId } from "./session-hash.js";
 
 /**
  * Whether a line may be a session header, a pi-policy audit entry or OTLP data; only those are parsed. A message

@@ -3,7 +3,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AuditEntryV1 } from "@pi-policy/policy-kernel/audit";
-import { auditLogAttributes, hashSessionId, OTLP_SCOPE } from "@pi-policy/policy-kernel/report";
+import { auditLogAttributes, OTLP_SCOPE } from "@pi-policy/policy-kernel/report";
+import { hashSessionId } from "../../src/session-hash.js";
 
 /** How the generated corpus looks; the defaults pass the exploration gate. */
 export interface GateCorpusOptions {
