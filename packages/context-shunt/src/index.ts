@@ -71,6 +71,8 @@ import { type ReaderTimers, type RunningReaderCall, startReaderCall } from "./re
 
 /** The extension's name: its config file, audit `ext` and command. */
 export const NAME = "context-shunt";
+/** @deprecated The old name of {@link NAME}, kept for code written against it. */
+export const CONTEXT_SHUNT = NAME;
 /** The recovery tool. */
 export const RECOVER_TOOL = "context_shunt_recover";
 /** The reader tool. */

@@ -1,5 +1,6 @@
 // The README's JSON examples are valid configs, and the package points at the kernel schema it documents.
 import { readFileSync } from "node:fs";
+import { stripSchemaKey } from "@pi-policy/policy-kernel/config";
 import { resolveContextShuntConfig, SHUNT_ERROR_CODES } from "@pi-policy/policy-kernel/shunt";
 import { describe, expect, it } from "vitest";
 
@@ -10,7 +11,7 @@ describe("README", () => {
 	it("has copyable JSON examples that the kernel parser accepts", () => {
 		expect(blocks.length).toBeGreaterThanOrEqual(4);
 		for (const block of blocks) {
-			const parsed = resolveContextShuntConfig(JSON.parse(block));
+			const parsed = resolveContextShuntConfig(stripSchemaKey(JSON.parse(block)));
 			expect(parsed).toMatchObject({ ok: true });
 		}
 	});
@@ -40,5 +41,14 @@ describe("README", () => {
 			module: "@pi-policy/policy-kernel/shunt",
 			export: "ContextShuntConfigSchema",
 		});
+	});
+});
+
+describe("README: $schema and status wording", () => {
+	it('shows a copyable "$schema" example (validated above) and the status wording', () => {
+		expect(blocks.some((block) => block.includes('"$schema"'))).toBe(true);
+		expect(readme).toContain("off (no config file)");
+		expect(readme).toContain("<global|project> <key>: <reason>");
+		expect(readme).toContain("invalid JSON at line 3, column 1");
 	});
 });

@@ -112,3 +112,14 @@ describe("package manifest and agent profiles", () => {
 		expect(module.parseFrontmatterList(reader.frontmatter.tools)).toEqual(["read", "grep", "find", "ls"]);
 	});
 });
+
+describe("README: $schema and status wording", () => {
+	const readme = readFileSync(root("README.md"), "utf8");
+	const blocks = jsonBlocks(readme);
+	it('shows a copyable "$schema" example (validated above) and the status wording', () => {
+		expect(blocks.some((block) => block.includes('"$schema"'))).toBe(true);
+		expect(readme).toContain("off (no config file)");
+		expect(readme).toContain("<global|project> <key>: <reason>");
+		expect(readme).toContain("invalid JSON at line 3, column 1");
+	});
+});

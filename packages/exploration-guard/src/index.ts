@@ -35,6 +35,8 @@ import { readBatch } from "./batch.js";
 
 /** The package folder name: the config file is `policy/exploration-guard.json`, audit entries carry this `ext`. */
 export const NAME = "exploration-guard";
+/** @deprecated The old name of {@link NAME}, kept for code written against it. */
+export const EXPLORATION_GUARD_NAME = NAME;
 
 /** Options for {@link registerExplorationGuard}; the defaults are what Pi uses. */
 export interface ExplorationGuardOptions {

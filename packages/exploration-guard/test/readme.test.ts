@@ -1,5 +1,6 @@
 // The README's copyable JSON examples are valid configs, and its documented strings match the code.
 import { readFile } from "node:fs/promises";
+import { stripSchemaKey } from "@pi-policy/policy-kernel/config";
 import {
 	EXPLORATION_GUARD_DEFAULTS,
 	explorationBlockReason,
@@ -26,7 +27,7 @@ describe("README", () => {
 	});
 
 	it.each(fencedBlocks(readme, "json").map((block, i) => [i, block]))("example %i is a valid config", (_i, block) => {
-		const result = resolveExplorationGuardConfig(JSON.parse(block as string));
+		const result = resolveExplorationGuardConfig(stripSchemaKey(JSON.parse(block as string)));
 		expect(result.ok, result.ok ? "" : result.error).toBe(true);
 	});
 
@@ -63,5 +64,14 @@ describe("README", () => {
 		for (const block of fencedBlocks(guide, "json")) {
 			expect(resolveExplorationGuardConfig(JSON.parse(block)).ok).toBe(true);
 		}
+	});
+});
+
+describe("README: $schema and status wording", () => {
+	it('shows a copyable "$schema" example (validated above) and the status wording', () => {
+		expect(fencedBlocks(readme, "json").some((block) => block.includes('"$schema"'))).toBe(true);
+		expect(readme).toContain("off (no config file)");
+		expect(readme).toContain("<global|project> <key>: <reason>");
+		expect(readme).toContain("invalid JSON at line 3, column 1");
 	});
 });

@@ -57,6 +57,8 @@ const READ_ONLY_BUILTINS = new Set(["read", "grep", "find", "ls"]);
 
 /** The package folder name: the config file is `policy/guardian-review.json`, audit entries carry this `ext`. */
 export const NAME = "guardian-review";
+/** @deprecated The old name of {@link NAME}, kept for code written against it. */
+export const GUARDIAN_REVIEW = NAME;
 
 /** Options for {@link createGuardianReview}; the default export uses none. */
 export interface GuardianReviewOptions {

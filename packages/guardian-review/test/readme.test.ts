@@ -1,7 +1,7 @@
 // The README's JSON examples are valid configs for the kernel parser, and the docs state the key facts.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseJsonText, parseWithSchema } from "@pi-policy/policy-kernel/config";
+import { parseJsonText, parseWithSchema, stripSchemaKey } from "@pi-policy/policy-kernel/config";
 import { GuardianReviewConfigSchema, resolveGuardianReviewConfig } from "@pi-policy/policy-kernel/guardian";
 import { describe, expect, it } from "vitest";
 
@@ -20,7 +20,7 @@ describe("README", () => {
 			const parsed = parseJsonText(block);
 			expect(parsed.ok).toBe(true);
 			if (!parsed.ok) continue;
-			const checked = parseWithSchema(GuardianReviewConfigSchema, parsed.value);
+			const checked = parseWithSchema(GuardianReviewConfigSchema, stripSchemaKey(parsed.value));
 			expect(checked.ok ? "ok" : checked.error).toBe("ok");
 		}
 	});
@@ -60,5 +60,14 @@ describe("README", () => {
 		]) {
 			expect(readme).toContain(phrase);
 		}
+	});
+});
+
+describe("README: $schema and status wording", () => {
+	it('shows a copyable "$schema" example (validated above) and the status wording', () => {
+		expect(jsonBlocks(readme).some((block) => block.includes('"$schema"'))).toBe(true);
+		expect(readme).toContain("off (no config file)");
+		expect(readme).toContain("<global|project> <key>: <reason>");
+		expect(readme).toContain("invalid JSON at line 3, column 1");
 	});
 });

@@ -8,8 +8,8 @@ const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 const blocks = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1] as string);
 
 describe("README configuration examples", () => {
-	it("has the default, an extended and an off example", () => {
-		expect(blocks).toHaveLength(3);
+	it("has the default, an extended, an off and a $schema example", () => {
+		expect(blocks).toHaveLength(4);
 	});
 
 	it.each(blocks.map((block, index) => [index, block]))("example %i parses and validates", (_index, block) => {
@@ -22,5 +22,14 @@ describe("README configuration examples", () => {
 	it("shows the real defaults in the first example", () => {
 		const parsed = parseJsonText(blocks[0]);
 		expect(parsed.ok && parsed.value).toEqual({ ...OUTPUT_MINIMIZER_DEFAULTS });
+	});
+});
+
+describe("README: $schema and status wording", () => {
+	it('shows a copyable "$schema" example (validated above) and the status wording', () => {
+		expect(blocks.some((block) => block.includes('"$schema"'))).toBe(true);
+		expect(readme).toContain("off (no config file)");
+		expect(readme).toContain("<global|project> <key>: <reason>");
+		expect(readme).toContain("invalid JSON at line 3, column 1");
 	});
 });

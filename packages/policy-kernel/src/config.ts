@@ -87,10 +87,19 @@ export function parseWithSchema<S extends TSchema>(
 
 /**
  * Returns one concise message per offending key path for `value` against `schema`, in TypeBox's error
- * order. Messages follow the rules of {@link parseWithSchema}. Returns an empty list for a valid value.
+ * order. Messages follow the rules of {@link parseWithSchema}. Returns an empty list for a valid value. With
+ * `nameUnknownKeys` (for config files the user wrote, never for payloads or audit entries), an unknown key that is a
+ * plain identifier is quoted: `config: unknown key "foo"`.
  */
-export function describeSchemaErrors(schema: TSchema, value: unknown, root = "config"): string[] {
-	return collectSchemaIssues(schema, value, root, false).map((issue) => `${issue.label}: ${issue.message}`);
+export function describeSchemaErrors(
+	schema: TSchema,
+	value: unknown,
+	root = "config",
+	options: { readonly nameUnknownKeys?: boolean } = {},
+): string[] {
+	return collectSchemaIssues(schema, value, root, options.nameUnknownKeys === true).map(
+		(issue) => `${issue.label}: ${issue.message}`,
+	);
 }
 
 interface SchemaIssue {

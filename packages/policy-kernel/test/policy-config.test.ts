@@ -33,29 +33,33 @@ const globalPath = (name = "exploration-guard") => join(agentDir, "policy", `${n
 const projectPath = (name = "exploration-guard") => join(cwd, CONFIG_DIR_NAME, "policy", `${name}.json`);
 
 describe("readConfigFile and readConfigFileSync", () => {
+	/** Runs `prepare` on a fresh path under the temp root and returns the path. */
+	const at = (name: string, prepare: (path: string) => void = () => {}) => {
+		return () => {
+			const path = join(root, ...name.split("/"));
+			prepare(path);
+			return path;
+		};
+	};
 	const cases: Array<[string, () => string, string]> = [
-		["a regular file", () => (writeFileSync(join(root, "a.json"), '{"a":1}'), join(root, "a.json")), "text"],
-		["a missing file", () => join(root, "none.json"), "missing"],
-		["a missing folder", () => join(root, "no", "dir.json"), "missing"],
+		["a regular file", at("a.json", (path) => writeFileSync(path, '{"a":1}')), "text"],
+		["a missing file", at("none.json"), "missing"],
+		["a missing folder", at("no/dir.json"), "missing"],
 		[
 			"a FIFO (no writer; would block a plain read forever)",
-			() => (execFileSync("mkfifo", [join(root, "fifo.json")]), join(root, "fifo.json")),
+			at("fifo.json", (path) => execFileSync("mkfifo", [path])),
 			"unreadable",
 		],
-		[
-			"a symlink to /dev/zero (endless)",
-			() => (symlinkSync("/dev/zero", join(root, "zero.json")), join(root, "zero.json")),
-			"unreadable",
-		],
-		["a directory", () => (mkdirSync(join(root, "dir.json")), join(root, "dir.json")), "unreadable"],
+		["a symlink to /dev/zero (endless)", at("zero.json", (path) => symlinkSync("/dev/zero", path)), "unreadable"],
+		["a directory", at("dir.json", (path) => mkdirSync(path)), "unreadable"],
 		[
 			"a file one byte over 1 MiB",
-			() => (writeFileSync(join(root, "big.json"), "x".repeat(MAX_CONFIG_FILE_BYTES + 1)), join(root, "big.json")),
+			at("big.json", (path) => writeFileSync(path, "x".repeat(MAX_CONFIG_FILE_BYTES + 1))),
 			"unreadable",
 		],
 		[
 			"a file of exactly 1 MiB",
-			() => (writeFileSync(join(root, "max.json"), " ".repeat(MAX_CONFIG_FILE_BYTES)), join(root, "max.json")),
+			at("max.json", (path) => writeFileSync(path, " ".repeat(MAX_CONFIG_FILE_BYTES))),
 			"text",
 		],
 	];
@@ -188,7 +192,7 @@ describe("createPolicyConfig", () => {
 		const session = await policy.load(ctx);
 		expect(session).toMatchObject({ state: "failed-closed", config: { mode: "block" } });
 		expect(notes).toEqual([
-			{ message: 'exploration-guard: config invalid: global: unknown key "foo"; failing closed.', level: "error" },
+			{ message: 'exploration-guard: config invalid: global: unknown key "foo"; failing closed.', level: "warning" },
 		]);
 		expect(policy.statusLine()).toBe('failed closed: global: unknown key "foo"');
 		expect(policy.unavailable("allow")).toBeUndefined();

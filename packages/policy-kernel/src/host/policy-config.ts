@@ -6,6 +6,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import type { AuditExt } from "../audit.js";
 import {
 	type ConfigFileRead,
+	type ConfigIssue,
 	formatConfigIssues,
 	type PolicyConfigResolution,
 	type PolicyConfigSpec,
@@ -53,8 +54,13 @@ export interface PolicyConfigOptions<T, E extends AuditExt> extends PolicyConfig
 	readonly failure: FailureDirection;
 	/** Whether a config turns the extension on; decides the startup gate and the `off` states. */
 	readonly enabled: (config: T) => boolean;
-	/** Fields added to the `config-invalid` audit entry, for example `{ mode: "enforce" }`. */
-	readonly auditFields?: Omit<AuditInput<E>, "event">;
+	/**
+	 * Fields added to the `config-invalid` audit entry, for example `{ mode: "enforce" }`, or a function of the
+	 * issues (enums only; the writer rejects anything else).
+	 */
+	readonly auditFields?:
+		| Omit<AuditInput<E>, "event">
+		| ((issues: readonly ConfigIssue[]) => Omit<AuditInput<E>, "event">);
 	/** For `failure: "closed"`: what the notification says the extension does instead, e.g. `"enforcing"`. */
 	readonly closedNote?: string;
 	/** The agent directory. Default Pi's `getAgentDir()` (which honours `PI_CODING_AGENT_DIR`). */
@@ -178,7 +184,7 @@ export function createPolicyConfig<T, E extends AuditExt>(
 	function notify(ctx: PolicyConfigContext, message: string): void {
 		try {
 			if (ctx.hasUI === true && typeof ctx.ui?.notify === "function") {
-				ctx.ui.notify(message, options.failure === "closed" ? "error" : "warning");
+				ctx.ui.notify(message, "warning");
 				return;
 			}
 		} catch {
@@ -238,7 +244,14 @@ export function createPolicyConfig<T, E extends AuditExt>(
 				latest = sessionOf(resolution, hooks);
 			}
 			if (latest.problem !== undefined) {
-				audit.write({ ...(options.auditFields ?? {}), event: "config-invalid" } as AuditInput<E>);
+				const issues = latest.resolution.status === "invalid" ? latest.resolution.issues : [];
+				let fields: Omit<AuditInput<E>, "event"> | undefined;
+				try {
+					fields = typeof options.auditFields === "function" ? options.auditFields(issues) : options.auditFields;
+				} catch {
+					fields = undefined;
+				}
+				audit.write({ ...(fields ?? {}), event: "config-invalid" } as AuditInput<E>);
 				notify(
 					ctx,
 					options.failure === "closed"
