@@ -153,6 +153,12 @@ export interface BashStatement {
 	readonly operators: readonly ("&&" | "||")[];
 	/** How the statement ended: `;`, `&` (background), a newline, or nothing (end of the list). */
 	readonly terminator: ";" | "&" | "newline" | undefined;
+	/**
+	 * Offsets of the statement's first and after its last character, terminator and heredoc bodies excluded, in
+	 * the text this parser read (for a backtick substitution or a nested script, that inner text).
+	 */
+	readonly start: number;
+	readonly end: number;
 }
 
 /** A list of statements: a whole command line, a substitution body, a subshell or group body, a nested script. */
@@ -239,6 +245,8 @@ const NO_SUBSTITUTIONS: readonly BashList[] = Object.freeze([]);
 
 class Parser {
 	private pos = 0;
+	/** The offset after the last word, redirect or closing token read (statement ends). */
+	private lastEnd = 0;
 	private readonly pending: PendingHeredoc[] = [];
 
 	constructor(
@@ -289,6 +297,8 @@ class Parser {
 	}
 
 	private parseStatement(): BashStatement {
+		this.skipBlanks();
+		const start = this.pos;
 		const pipelines: BashPipeline[] = [this.parsePipeline()];
 		const operators: ("&&" | "||")[] = [];
 		for (;;) {
@@ -300,6 +310,7 @@ class Parser {
 			this.skipSpaceAndNewlines();
 			pipelines.push(this.parsePipeline());
 		}
+		const end = this.lastEnd;
 		this.skipBlanks();
 		const c = this.src[this.pos];
 		let terminator: BashStatement["terminator"];
@@ -316,7 +327,7 @@ class Parser {
 		} else if (c === "#") {
 			this.skipComment();
 		}
-		return { kind: "statement", pipelines, operators, terminator };
+		return { kind: "statement", pipelines, operators, terminator, start, end };
 	}
 
 	private parsePipeline(): BashPipeline {
@@ -351,6 +362,7 @@ class Parser {
 			const body = this.parseList(")");
 			if (this.src[this.pos] !== ")") throw new Failure("syntax-error", "unterminated subshell");
 			this.pos++;
+			this.lastEnd = this.pos;
 			this.leave();
 			return { kind: "subshell", body, redirects: this.parseTrailingRedirects() };
 		}
@@ -367,6 +379,7 @@ class Parser {
 		this.skipSpaceAndNewlines();
 		if (this.peekReserved() !== word) throw new Failure("syntax-error", "missing reserved word");
 		this.pos += word.length;
+		this.lastEnd = this.pos;
 	}
 
 	private parseCompound(keyword: string): BashCommand {
@@ -624,6 +637,7 @@ class Parser {
 		this.pos = at + (append ? 2 : 1);
 		const c = this.src[this.pos];
 		if (c === "(") throw new Failure("unsupported", "array assignment");
+		this.lastEnd = this.pos;
 		const value =
 			c === undefined || METACHARS.has(c)
 				? {
@@ -724,6 +738,7 @@ class Parser {
 			this.pos++;
 		}
 		word.text = this.src.slice(start, this.pos);
+		this.lastEnd = this.pos;
 		return finishWord(word);
 	}
 

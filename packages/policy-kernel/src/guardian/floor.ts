@@ -1287,6 +1287,13 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 					return "allowed";
 			}
 			if ((name === "pip" || name === "pip3") && isPipListing(args)) return "allowed";
+			if (name === "mkdir") {
+				// Creating directories is a workspace write, judged like the write tool.
+				if (operands.length === 0) return "not-read-only";
+				if (options.some((o) => !/^-[pv]+$/.test(o.value) && o.value !== "--parents")) return "not-read-only";
+				for (const operand of operands) judgeWritePath(operand, state, judge);
+				return "allowed";
+			}
 			return "not-read-only";
 	}
 }
@@ -1337,7 +1344,9 @@ function judgeSearch(
 				i++;
 				continue;
 			}
-			judgeOperandWord(word, state, judge, true);
+			// Filters (--include=, --exclude-dir=, --glob=, --type=) name patterns, not files to read.
+			if (!SEARCH_FILTER_OPTIONS.some((option) => value.startsWith(`${option}=`)))
+				judgeOperandWord(word, state, judge, true);
 			continue;
 		}
 		if (!patternSkipped) {
@@ -1349,6 +1358,17 @@ function judgeSearch(
 	return "allowed";
 }
 
+const SEARCH_FILTER_OPTIONS = [
+	"--include",
+	"--exclude",
+	"--exclude-dir",
+	"--glob",
+	"--iglob",
+	"--type",
+	"--type-not",
+	"--color",
+	"--colour",
+];
 const GREP_VALUE_OPTIONS = new Set([
 	"-A",
 	"-B",
