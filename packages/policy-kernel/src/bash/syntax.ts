@@ -4,11 +4,14 @@
 // trees. Every character is read a bounded number of times; no regular expression runs over unbounded text.
 
 /** Commands longer than this are not parsed: the result is `too-long` (guards then send the call to review). */
-export const MAX_BASH_COMMAND_CHARS = 100_000;
+export const MAX_BASH_COMMAND_CHARS = 32 * 1024;
 /** Nesting (substitutions, subshells, groups, compound commands, nested scripts) deeper than this is `too-deep`. */
 export const MAX_BASH_NESTING = 32;
 
-/** Why a word is not fully literal. */
+/**
+ * Why a word is not fully literal. `escape` marks an ANSI-C string (`$'...'`) with a numeric or control escape
+ * (`\x72`, `\u0041`, `\101`, `\cA`): its text hides what it spells.
+ */
 export const BASH_EXPANSION_KINDS = [
 	"command-substitution",
 	"process-substitution",
@@ -17,6 +20,7 @@ export const BASH_EXPANSION_KINDS = [
 	"glob",
 	"tilde",
 	"brace",
+	"escape",
 ] as const;
 /** One of {@link BASH_EXPANSION_KINDS}. */
 export type BashExpansionKind = (typeof BASH_EXPANSION_KINDS)[number];
@@ -705,7 +709,7 @@ class Parser {
 				if (next === "'") {
 					this.pos += 2;
 					word.quoted = true;
-					word.value += this.scanAnsiC();
+					word.value += this.scanAnsiC(word);
 					continue;
 				}
 				if (next === '"') {
@@ -776,8 +780,8 @@ class Parser {
 		}
 	}
 
-	/** Decodes `$'...'` after its opening; returns the value. */
-	private scanAnsiC(): string {
+	/** Decodes `$'...'` after its opening; returns the value. Numeric and control escapes mark the word. */
+	private scanAnsiC(word: WordBuilder): string {
 		let value = "";
 		for (;;) {
 			const c = this.src[this.pos];
@@ -787,7 +791,11 @@ class Parser {
 				return value;
 			}
 			if (c === "\\" && this.pos + 1 < this.src.length) {
-				value += decodeAnsiEscape(this.src[this.pos + 1] as string);
+				const next = this.src[this.pos + 1] as string;
+				if (next === "x" || next === "u" || next === "U" || next === "c" || (next >= "0" && next <= "7")) {
+					addExpansion(word, "escape");
+				}
+				value += decodeAnsiEscape(next);
 				this.pos += 2;
 				continue;
 			}
@@ -1271,11 +1279,14 @@ export function pipelinesOf(tree: BashList): BashPlacedPipeline[] {
 	return out;
 }
 
-/** True when the word's value depends on the environment or on running something: substitutions, parameters, arithmetic. */
+/**
+ * True when the word's value depends on the environment or on running something (substitutions, parameters,
+ * arithmetic), or hides what it spells (numeric ANSI-C escapes).
+ */
 export function isDynamicWord(word: BashWord): boolean {
 	for (const kind of word.expansions) {
 		if (kind === "command-substitution" || kind === "parameter-expansion" || kind === "arithmetic") return true;
-		if (kind === "process-substitution") return true;
+		if (kind === "process-substitution" || kind === "escape") return true;
 	}
 	return false;
 }

@@ -125,9 +125,10 @@ export async function compareWithReference(command: string): Promise<ReferenceCo
 		if (mine === undefined || theirs === undefined) return { outcome: "disagree", detail: "statement count" };
 		const start = theirs.Cmd?.Pos.Offset ?? theirs.Position.Offset;
 		if (byteOffset(command, mine.start) !== start) return { outcome: "disagree", detail: "statement start" };
-		// The reference's command end runs past heredoc bodies; the kernel's stops at the command line.
-		const hasHeredoc = mine.pipelines.some((p) => p.commands.some((c) => c.redirects.some((r) => r.heredoc)));
-		if (theirs.Cmd !== null && !hasHeredoc && byteOffset(command, mine.end) !== theirs.Cmd.End.Offset) {
+		// The reference's command end excludes the statement's redirects and runs past heredoc bodies; compare ends
+		// only for statements without redirects.
+		const hasRedirect = mine.pipelines.some((p) => p.commands.some((c) => c.redirects.length > 0));
+		if (theirs.Cmd !== null && !hasRedirect && byteOffset(command, mine.end) !== theirs.Cmd.End.Offset) {
 			return { outcome: "disagree", detail: "statement end" };
 		}
 		if ((mine.terminator === "&") !== theirs.Background) return { outcome: "disagree", detail: "background" };
@@ -154,7 +155,7 @@ export async function compareWithReference(command: string): Promise<ReferenceCo
 	}
 	let printed: string;
 	try {
-		printed = await print(command, { originalText: command });
+		printed = await print(command);
 	} catch {
 		return { outcome: "disagree", detail: "reference cannot print" };
 	}
