@@ -223,11 +223,11 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				step = perform(settleUserAnswer(state, call, failure, approved, review.latencyMs), event, ctx);
 			}
 		}
-		if (step.next.kind !== "done" || step.next.resolution.kind === "allow") {
-			if (!READ_ONLY_BUILTINS.has(toolName)) inFlight.add(event.toolCallId);
-			return undefined;
-		}
-		return { block: true, reason: step.next.resolution.reason };
+		// Every path ends `done`; anything else fails closed.
+		if (step.next.kind !== "done") return toolCallBlockedResult(NAME);
+		if (step.next.resolution.kind === "block") return { block: true, reason: step.next.resolution.reason };
+		if (!READ_ONLY_BUILTINS.has(toolName)) inFlight.add(event.toolCallId);
+		return undefined;
 	};
 
 	pi.on(
