@@ -16,14 +16,12 @@ import {
 	actionIdentityText,
 	buildReviewerPrompt,
 	floorContextFor,
-	formatGuardianStatus,
 	GUARDIAN_PROJECT_LOCKED_KEYS,
 	GUARDIAN_STRENGTHEN_RULES,
 	type GuardianMode,
 	type GuardianReviewConfig,
 	GuardianReviewConfigSchema,
 	type GuardianState,
-	grantAllowOnce,
 	guardianDefaultsLayer,
 	initialGuardianState,
 	notePrompt,
@@ -43,9 +41,10 @@ import {
 	toolCallBlockedResult,
 	wrapHandler,
 } from "@pi-policy/policy-kernel/host";
+import { createGuardianCommand } from "./command.js";
 import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects.js";
 import { createGitConfigFacts, mayRunGit } from "./git-config-reader.js";
-import { modelRefOf, type ReviewOutcome, resolveReviewerModel, runReview } from "./reviewer.js";
+import { type ReviewOutcome, runReview } from "./reviewer.js";
 
 export { deepFreeze } from "./effects.js";
 
@@ -223,11 +222,11 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				step = perform(settleUserAnswer(state, call, failure, approved, review.latencyMs), event, ctx);
 			}
 		}
-		if (step.next.kind !== "done" || step.next.resolution.kind === "allow") {
-			if (!READ_ONLY_BUILTINS.has(toolName)) inFlight.add(event.toolCallId);
-			return undefined;
-		}
-		return { block: true, reason: step.next.resolution.reason };
+		// Every path ends `done`; anything else fails closed.
+		if (step.next.kind !== "done") return toolCallBlockedResult(NAME);
+		if (step.next.resolution.kind === "block") return { block: true, reason: step.next.resolution.reason };
+		if (!READ_ONLY_BUILTINS.has(toolName)) inFlight.add(event.toolCallId);
+		return undefined;
 	};
 
 	pi.on(
@@ -243,58 +242,24 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			{ failure: "open", name: "guardian-review session_start" },
 		),
 	);
-	const SUBCOMMANDS = ["status", "on", "off", "observe", "allow-once"] as const;
-	pi.registerCommand("guardian", {
-		description: "guardian-review: status | on | off | observe | allow-once",
-		getArgumentCompletions: (prefix) =>
-			SUBCOMMANDS.filter((name) => name.startsWith(prefix.trim())).map((name) => ({ value: name, label: name })),
-		handler: async (args, ctx) => {
-			try {
-				const active = config ?? (await loadConfig(ctx));
-				const sub = args.trim().split(/\s+/)[0] ?? "";
-				const say = (text: string, level: "info" | "warning" = "info") => {
-					if (ctx.hasUI) ctx.ui.notify(text, level);
-				};
-				const known = sub === "" || (SUBCOMMANDS as readonly string[]).includes(sub);
-				if (known && !policy.hooks) {
-					// No review hooks in this process: nothing can be reviewed, so every action explains why.
-					const line = policy.statusLine() ?? "inactive";
-					if (sub === "" || sub === "status") say(`${NAME}: ${line}`);
-					else say(policy.unavailable(sub) ?? `${NAME} ${sub}: unavailable, ${line}`, "warning");
-				} else if (sub === "" || sub === "status") {
-					const closed = policy.current().state === "failed-closed" ? `${NAME}: ${policy.statusLine()}\n` : "";
-					const status = formatGuardianStatus({
-						mode: effectiveMode(),
-						reviewerModel: modelRefOf(resolveReviewerModel(ctx, active)),
-						stats: state.stats,
-						breaker: state.breaker,
-						pendingGrants: state.allowOnce.grants.filter((grant) => grant.expiresAt > now()).length,
-					});
-					say(closed + status + (reviewLogFailed ? "\nreview log: write failed" : ""));
-				} else if (sub === "on" || sub === "off" || sub === "observe") {
-					modeOverride = sub === "on" ? "enforce" : sub;
-					audit.write({ event: "mode-changed", mode: modeOverride });
-					say(`guardian-review: ${modeOverride} for this session.`);
-				} else if (sub === "allow-once") {
-					const next = grantAllowOnce(state, now());
-					state = next.state;
-					if (next.granted) {
-						audit.write({ event: "allow-once-granted", mode: effectiveMode(), category: "allow-once" });
-						say("guardian-review: the most recently denied action may run once within 5 minutes.");
-					} else {
-						say(
-							"guardian-review: there is no denied action to allow (floor hard-denies cannot be overridden).",
-							"warning",
-						);
-					}
-				} else {
-					say("usage: /guardian status | on | off | observe | allow-once", "warning");
-				}
-			} catch {
-				if (ctx.hasUI) ctx.ui.notify("guardian-review: command failed: internal error", "error");
-			}
-		},
-	});
+	pi.registerCommand(
+		"guardian",
+		createGuardianCommand({
+			policy,
+			audit,
+			now,
+			config: (ctx) => (config === undefined ? loadConfig(ctx) : Promise.resolve(config)),
+			mode: effectiveMode,
+			setMode: (mode) => {
+				modeOverride = mode;
+			},
+			state: () => state,
+			setState: (next) => {
+				state = next;
+			},
+			reviewLogFailed: () => reviewLogFailed,
+		}),
+	);
 
 	// The review hooks only when the startup gate says the config may turn it on: none otherwise (no overhead).
 	if (!policy.hooks) return;

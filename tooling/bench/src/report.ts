@@ -9,6 +9,8 @@ function formatFigure(figure: BenchFigure): string {
 			return figure.value.toFixed(3);
 		case "percent":
 			return `${(figure.value * 100).toFixed(1)}%`;
+		case "ms":
+			return `${figure.value.toFixed(3)} ms`;
 		default:
 			return String(figure.value);
 	}

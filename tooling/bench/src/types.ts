@@ -1,10 +1,10 @@
 // The shape every benchmark workload reports, so one run can print them side by side.
 
-/** One measured figure. Sizes are bytes; ratios are plain numbers (0.95 = 95%). */
+/** One measured figure. Sizes are bytes; ratios are plain numbers (0.95 = 95%); times are milliseconds. */
 export interface BenchFigure {
 	name: string;
 	value: number;
-	unit: "bytes" | "ratio" | "count" | "percent";
+	unit: "bytes" | "ratio" | "count" | "percent" | "ms";
 }
 
 /** What one workload measured in this run. Every side of a ratio is measured in the same run. */

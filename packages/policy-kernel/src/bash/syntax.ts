@@ -4,11 +4,14 @@
 // trees. Every character is read a bounded number of times; no regular expression runs over unbounded text.
 
 /** Commands longer than this are not parsed: the result is `too-long` (guards then send the call to review). */
-export const MAX_BASH_COMMAND_CHARS = 100_000;
+export const MAX_BASH_COMMAND_CHARS = 32 * 1024;
 /** Nesting (substitutions, subshells, groups, compound commands, nested scripts) deeper than this is `too-deep`. */
 export const MAX_BASH_NESTING = 32;
 
-/** Why a word is not fully literal. */
+/**
+ * Why a word is not fully literal. `escape` marks an ANSI-C string (`$'...'`) with a numeric or control escape
+ * (`\x72`, `\u0041`, `\101`, `\cA`): its text hides what it spells.
+ */
 export const BASH_EXPANSION_KINDS = [
 	"command-substitution",
 	"process-substitution",
@@ -17,6 +20,7 @@ export const BASH_EXPANSION_KINDS = [
 	"glob",
 	"tilde",
 	"brace",
+	"escape",
 ] as const;
 /** One of {@link BASH_EXPANSION_KINDS}. */
 export type BashExpansionKind = (typeof BASH_EXPANSION_KINDS)[number];
@@ -153,6 +157,12 @@ export interface BashStatement {
 	readonly operators: readonly ("&&" | "||")[];
 	/** How the statement ended: `;`, `&` (background), a newline, or nothing (end of the list). */
 	readonly terminator: ";" | "&" | "newline" | undefined;
+	/**
+	 * Offsets of the statement's first and after its last character, terminator and heredoc bodies excluded, in
+	 * the text this parser read (for a backtick substitution or a nested script, that inner text).
+	 */
+	readonly start: number;
+	readonly end: number;
 }
 
 /** A list of statements: a whole command line, a substitution body, a subshell or group body, a nested script. */
@@ -239,6 +249,8 @@ const NO_SUBSTITUTIONS: readonly BashList[] = Object.freeze([]);
 
 class Parser {
 	private pos = 0;
+	/** The offset after the last word, redirect or closing token read (statement ends). */
+	private lastEnd = 0;
 	private readonly pending: PendingHeredoc[] = [];
 
 	constructor(
@@ -289,6 +301,8 @@ class Parser {
 	}
 
 	private parseStatement(): BashStatement {
+		this.skipBlanks();
+		const start = this.pos;
 		const pipelines: BashPipeline[] = [this.parsePipeline()];
 		const operators: ("&&" | "||")[] = [];
 		for (;;) {
@@ -300,6 +314,7 @@ class Parser {
 			this.skipSpaceAndNewlines();
 			pipelines.push(this.parsePipeline());
 		}
+		const end = this.lastEnd;
 		this.skipBlanks();
 		const c = this.src[this.pos];
 		let terminator: BashStatement["terminator"];
@@ -316,7 +331,7 @@ class Parser {
 		} else if (c === "#") {
 			this.skipComment();
 		}
-		return { kind: "statement", pipelines, operators, terminator };
+		return { kind: "statement", pipelines, operators, terminator, start, end };
 	}
 
 	private parsePipeline(): BashPipeline {
@@ -351,6 +366,7 @@ class Parser {
 			const body = this.parseList(")");
 			if (this.src[this.pos] !== ")") throw new Failure("syntax-error", "unterminated subshell");
 			this.pos++;
+			this.lastEnd = this.pos;
 			this.leave();
 			return { kind: "subshell", body, redirects: this.parseTrailingRedirects() };
 		}
@@ -367,6 +383,7 @@ class Parser {
 		this.skipSpaceAndNewlines();
 		if (this.peekReserved() !== word) throw new Failure("syntax-error", "missing reserved word");
 		this.pos += word.length;
+		this.lastEnd = this.pos;
 	}
 
 	private parseCompound(keyword: string): BashCommand {
@@ -624,6 +641,7 @@ class Parser {
 		this.pos = at + (append ? 2 : 1);
 		const c = this.src[this.pos];
 		if (c === "(") throw new Failure("unsupported", "array assignment");
+		this.lastEnd = this.pos;
 		const value =
 			c === undefined || METACHARS.has(c)
 				? {
@@ -691,7 +709,7 @@ class Parser {
 				if (next === "'") {
 					this.pos += 2;
 					word.quoted = true;
-					word.value += this.scanAnsiC();
+					word.value += this.scanAnsiC(word);
 					continue;
 				}
 				if (next === '"') {
@@ -724,6 +742,7 @@ class Parser {
 			this.pos++;
 		}
 		word.text = this.src.slice(start, this.pos);
+		this.lastEnd = this.pos;
 		return finishWord(word);
 	}
 
@@ -761,8 +780,8 @@ class Parser {
 		}
 	}
 
-	/** Decodes `$'...'` after its opening; returns the value. */
-	private scanAnsiC(): string {
+	/** Decodes `$'...'` after its opening; returns the value. Numeric and control escapes mark the word. */
+	private scanAnsiC(word: WordBuilder): string {
 		let value = "";
 		for (;;) {
 			const c = this.src[this.pos];
@@ -772,7 +791,11 @@ class Parser {
 				return value;
 			}
 			if (c === "\\" && this.pos + 1 < this.src.length) {
-				value += decodeAnsiEscape(this.src[this.pos + 1] as string);
+				const next = this.src[this.pos + 1] as string;
+				if (next === "x" || next === "u" || next === "U" || next === "c" || (next >= "0" && next <= "7")) {
+					addExpansion(word, "escape");
+				}
+				value += decodeAnsiEscape(next);
 				this.pos += 2;
 				continue;
 			}
@@ -1256,11 +1279,14 @@ export function pipelinesOf(tree: BashList): BashPlacedPipeline[] {
 	return out;
 }
 
-/** True when the word's value depends on the environment or on running something: substitutions, parameters, arithmetic. */
+/**
+ * True when the word's value depends on the environment or on running something (substitutions, parameters,
+ * arithmetic), or hides what it spells (numeric ANSI-C escapes).
+ */
 export function isDynamicWord(word: BashWord): boolean {
 	for (const kind of word.expansions) {
 		if (kind === "command-substitution" || kind === "parameter-expansion" || kind === "arithmetic") return true;
-		if (kind === "process-substitution") return true;
+		if (kind === "process-substitution" || kind === "escape") return true;
 	}
 	return false;
 }

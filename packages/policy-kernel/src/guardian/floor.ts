@@ -18,6 +18,8 @@ import type { GitConfigVerdict } from "./git-config.js";
 import {
 	classifyPath,
 	globMatches,
+	isProtectedPath,
+	isWithin,
 	normalizeAbsolutePath,
 	type PathClass,
 	type PathContext,
@@ -355,6 +357,7 @@ function decideByPathClasses(classes: readonly PathClass[], scope: ToolScope): F
 export function decideBashFloor(command: string, scope: ToolScope, context: FloorContext): FloorDecision {
 	if (typeof command !== "string") return { kind: "review", reason: "unparsed" };
 	if (command.length > MAX_BASH_COMMAND_CHARS) return { kind: "review", reason: "too-long" };
+	if (hasControlCharacter(command)) return { kind: "review", reason: "unparsed" };
 	if (isForkBomb(command)) return { kind: "deny", rule: "fork-bomb" };
 	const parsed = parseBashSyntax(command);
 	if (!parsed.ok) return { kind: "review", reason: parsed.reason === "too-long" ? "too-long" : "unparsed" };
@@ -364,6 +367,15 @@ export function decideBashFloor(command: string, scope: ToolScope, context: Floo
 	if (judged.ok) return { kind: "allow", rule: judged.rule };
 	if (scope === "always") return { kind: "review", reason: judged.reason };
 	return decideBashByPaths(parsed.tree, scope, context);
+}
+
+/** True for a control character other than tab and newline (a carriage return can hide text on a terminal). */
+function hasControlCharacter(command: string): boolean {
+	for (let i = 0; i < command.length; i++) {
+		const code = command.charCodeAt(i);
+		if ((code < 32 && code !== 9 && code !== 10) || code === 127) return true;
+	}
+	return false;
 }
 
 function decideBashByPaths(tree: BashList, scope: ToolScope, context: FloorContext): FloorDecision {
@@ -836,7 +848,14 @@ interface WalkState {
 
 class Judge {
 	rule: "read-only" | "workspace-write" | "trusted-command" = "read-only";
-	constructor(readonly context: FloorContext) {}
+	readonly workspace: string;
+	readonly home: string;
+	readonly pathContext: PathContext;
+	constructor(readonly context: FloorContext) {
+		this.workspace = normalizeAbsolutePath(context.cwd);
+		this.home = normalizeAbsolutePath(context.home);
+		this.pathContext = { cwd: this.workspace, home: this.home, protectedPaths: context.protectedPaths };
+	}
 
 	allow(rule: "read-only" | "workspace-write" | "trusted-command"): void {
 		if (RULE_RANK[rule] > RULE_RANK[this.rule]) this.rule = rule;
@@ -857,7 +876,7 @@ class Review extends Error {
 export function judgeBashTree(tree: BashList, context: FloorContext): BashJudgement {
 	const judge = new Judge(context);
 	try {
-		judgeList(tree, { cwd: normalizeAbsolutePath(context.cwd) }, judge);
+		judgeList(tree, { cwd: judge.workspace }, judge);
 		return { ok: true, rule: judge.rule };
 	} catch (error) {
 		if (error instanceof Review) return { ok: false, reason: error.reason };
@@ -1004,15 +1023,21 @@ function judgeOperandWord(word: BashWord, state: WalkState, judge: Judge, read: 
 }
 
 function resolveIn(path: string, state: WalkState, judge: Judge): string | undefined {
-	const home = normalizeAbsolutePath(judge.context.home);
+	// A plain name (no slash, not . or .., no tilde) needs no normalization.
+	if (state.cwd !== undefined && !path.includes("/") && path !== "." && path !== ".." && !path.startsWith("~")) {
+		return state.cwd === "/" ? `/${path}` : `${state.cwd}/${path}`;
+	}
+	const home = judge.home;
 	if (path === "~" || path.startsWith("~/") || path.startsWith("/")) return resolveToolPath(path, "/", home);
 	if (path.startsWith("~")) return undefined;
 	if (state.cwd === undefined) return undefined;
 	return resolveToolPath(path, state.cwd, home);
 }
 
+/** Classifies an absolute, normalized path. */
 function classifyResolved(path: string, judge: Judge): PathClass {
-	return classifyPath(path, judge.context);
+	if (isProtectedPath(path, judge.pathContext)) return "protected";
+	return isWithin(judge.workspace, path) ? "workspace" : "outside";
 }
 
 /** A path the command reads: protected → review; outside the workspace → review when reads outside are scoped. */
@@ -1243,7 +1268,7 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			readAll(args, state, judge);
 			return "allowed";
 		case "base64":
-			if (anyOption(options, (o) => o === "-o" || longOption(o, "--output"))) return "writes";
+			if (anyOption(options, (o) => shortFlag(o, "o") || longOption(o, "--output"))) return "writes";
 			readAll(args, state, judge);
 			return "allowed";
 		case "file":
@@ -1253,6 +1278,8 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 		case "grep":
 		case "egrep":
 		case "fgrep":
+			// Perl-compatible patterns (-P) are left to the reviewer.
+			if (anyOption(options, (o) => shortFlag(o, "P") || o === "--perl-regexp")) return "not-read-only";
 			return judgeSearch(args, options, state, judge, false);
 		case "rg":
 			if (
@@ -1287,6 +1314,13 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 					return "allowed";
 			}
 			if ((name === "pip" || name === "pip3") && isPipListing(args)) return "allowed";
+			if (name === "mkdir") {
+				// Creating directories is a workspace write, judged like the write tool.
+				if (operands.length === 0) return "not-read-only";
+				if (options.some((o) => !/^-[pv]+$/.test(o.value) && o.value !== "--parents")) return "not-read-only";
+				for (const operand of operands) judgeWritePath(operand, state, judge);
+				return "allowed";
+			}
 			return "not-read-only";
 	}
 }
@@ -1337,7 +1371,9 @@ function judgeSearch(
 				i++;
 				continue;
 			}
-			judgeOperandWord(word, state, judge, true);
+			// Filters (--include=, --exclude-dir=, --glob=, --type=) name patterns, not files to read.
+			if (!SEARCH_FILTER_OPTIONS.some((option) => value.startsWith(`${option}=`)))
+				judgeOperandWord(word, state, judge, true);
 			continue;
 		}
 		if (!patternSkipped) {
@@ -1349,6 +1385,17 @@ function judgeSearch(
 	return "allowed";
 }
 
+const SEARCH_FILTER_OPTIONS = [
+	"--include",
+	"--exclude",
+	"--exclude-dir",
+	"--glob",
+	"--iglob",
+	"--type",
+	"--type-not",
+	"--color",
+	"--colour",
+];
 const GREP_VALUE_OPTIONS = new Set([
 	"-A",
 	"-B",
@@ -1479,9 +1526,9 @@ const SED_SAFE_LONG = new Set([
 ]);
 
 /**
- * True when a sed script only prints and edits the stream: commands from `p P = l q Q d D n N g G h H x z y s`,
+ * True when a sed script only prints and edits the stream: commands from `p P = l q Q d D n N y s`,
  * blocks, labels and branches, with `s` flags among `g p i I m M` and digits. `w`, `W`, `r`, `R`, `e`, `F`, `v`,
- * `a`, `i`, `c` and the `s` flags `w` and `e` are refused. One linear scan.
+ * `a`, `i`, `c`, the hold-space commands and the `s` flags `w` and `e` are refused. One linear scan.
  */
 export function isPrintOnlySedScript(script: string): boolean {
 	let i = 0;
@@ -1551,7 +1598,7 @@ export function isPrintOnlySedScript(script: string): boolean {
 		const command = script[i];
 		if (command === undefined) return false;
 		i++;
-		if ("pP=lqQdDnNgGhHxz{}".includes(command)) {
+		if ("pP=lqQdDnN{}".includes(command)) {
 			if (command === "q" || command === "Q" || command === "l")
 				while (i < n && (script[i] as string) >= "0" && (script[i] as string) <= "9") i++;
 			continue;

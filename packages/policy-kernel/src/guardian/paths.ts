@@ -67,11 +67,11 @@ function globToRegExpSource(glob: string): string {
 	return source;
 }
 
-/** Compiled globs (a glob that does not compile maps to null), bounded so odd input cannot grow it without end. */
 const compiledGlobs = new Map<string, RegExp | null>();
-const MAX_COMPILED_GLOBS = 2_000;
+/** Compiled globs kept; past this many the cache is cleared (patterns come from config, so few are distinct). */
+const MAX_COMPILED_GLOBS = 2_048;
 
-/** True when `text` matches the glob in full. Each glob is compiled once. */
+/** True when `text` matches the glob in full. Compiled globs are cached. */
 export function globMatches(glob: string, text: string): boolean {
 	let compiled = compiledGlobs.get(glob);
 	if (compiled === undefined) {
@@ -83,7 +83,7 @@ export function globMatches(glob: string, text: string): boolean {
 		if (compiledGlobs.size >= MAX_COMPILED_GLOBS) compiledGlobs.clear();
 		compiledGlobs.set(glob, compiled);
 	}
-	return compiled !== null && compiled.test(text);
+	return compiled?.test(text) === true;
 }
 
 /**
@@ -117,9 +117,59 @@ function anchoredMatch(glob: string, path: string): boolean {
 	return globMatches(glob, path) || globMatches(`${glob}/**`, path);
 }
 
+/** A protected glob compiled for one workspace and home: a test on an absolute, normalized path. */
+type ProtectedMatcher = (path: string, base: string) => boolean;
+
+const compiledProtected = new WeakMap<readonly string[], Map<string, readonly ProtectedMatcher[]>>();
+
+function compileProtectedGlob(glob: string, context: Pick<PathContext, "cwd" | "home">): ProtectedMatcher {
+	if (typeof glob !== "string" || glob.length === 0) return () => false;
+	if (glob === "~" || glob.startsWith("~/") || glob.startsWith("/") || (glob.includes("/") && !glob.endsWith("/"))) {
+		const anchored =
+			glob === "~"
+				? context.home
+				: glob.startsWith("~/")
+					? `${context.home}/${glob.slice(2)}`
+					: glob.startsWith("/")
+						? glob
+						: `${context.cwd}/${glob}`;
+		const normalized = normalizeGlobPath(anchored);
+		const under = `${normalized}/**`;
+		return (path) => globMatches(normalized, path) || globMatches(under, path);
+	}
+	if (glob.endsWith("/") && !glob.slice(0, -1).includes("/")) {
+		const name = glob.slice(0, -1);
+		return (path) => path.split("/").some((part) => part !== "" && globMatches(name, part));
+	}
+	if (glob.includes("/")) {
+		const normalized = normalizeGlobPath(`${context.cwd}/${glob}`);
+		const under = `${normalized}/**`;
+		return (path) => globMatches(normalized, path) || globMatches(under, path);
+	}
+	return (_path, base) => globMatches(glob, base);
+}
+
+/** The context's protected globs, compiled once per list, workspace and home. */
+function protectedMatchers(context: PathContext): readonly ProtectedMatcher[] {
+	let byPlace = compiledProtected.get(context.protectedPaths);
+	if (byPlace === undefined) {
+		byPlace = new Map();
+		compiledProtected.set(context.protectedPaths, byPlace);
+	}
+	const key = `${context.cwd}\u0000${context.home}`;
+	let matchers = byPlace.get(key);
+	if (matchers === undefined) {
+		matchers = context.protectedPaths.map((glob) => compileProtectedGlob(glob, context));
+		if (byPlace.size >= 64) byPlace.clear();
+		byPlace.set(key, matchers);
+	}
+	return matchers;
+}
+
 /** True when `path` (absolute, normalized) matches any of the context's protected globs. */
 export function isProtectedPath(path: string, context: PathContext): boolean {
-	return context.protectedPaths.some((glob) => matchesProtectedGlob(path, glob, context));
+	const base = path.slice(path.lastIndexOf("/") + 1);
+	return protectedMatchers(context).some((matches) => matches(path, base));
 }
 
 /**

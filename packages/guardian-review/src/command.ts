@@ -1,0 +1,86 @@
+// The `/guardian status | on | off | observe | allow-once` command. It reads and changes the shell's session state
+// through a small host interface; what it says carries enums and counts only.
+import type { ExtensionContext, RegisteredCommand } from "@earendil-works/pi-coding-agent";
+import {
+	formatGuardianStatus,
+	type GuardianMode,
+	type GuardianReviewConfig,
+	type GuardianState,
+	grantAllowOnce,
+} from "@pi-policy/policy-kernel/guardian";
+import type { AuditWriter, PolicyConfig } from "@pi-policy/policy-kernel/host";
+import { modelRefOf, resolveReviewerModel } from "./reviewer.js";
+
+const NAME = "guardian-review";
+const SUBCOMMANDS = ["status", "on", "off", "observe", "allow-once"] as const;
+
+/** What the command needs from the shell. */
+export interface GuardianCommandHost {
+	readonly policy: PolicyConfig<GuardianReviewConfig>;
+	readonly audit: AuditWriter<"guardian-review">;
+	now(): number;
+	config(ctx: ExtensionContext): Promise<GuardianReviewConfig>;
+	mode(): GuardianMode;
+	setMode(mode: GuardianMode): void;
+	state(): GuardianState;
+	setState(state: GuardianState): void;
+	reviewLogFailed(): boolean;
+}
+
+/** The `/guardian` command definition. Never throws: a failure is reported as one line. */
+export function createGuardianCommand(host: GuardianCommandHost): Omit<RegisteredCommand, "name" | "sourceInfo"> {
+	return {
+		description: "guardian-review: status | on | off | observe | allow-once",
+		getArgumentCompletions: (prefix) =>
+			SUBCOMMANDS.filter((name) => name.startsWith(prefix.trim())).map((name) => ({ value: name, label: name })),
+		handler: async (args, ctx) => {
+			try {
+				const active = await host.config(ctx);
+				const { policy, audit } = host;
+				const sub = args.trim().split(/\s+/)[0] ?? "";
+				const say = (text: string, level: "info" | "warning" = "info") => {
+					if (ctx.hasUI) ctx.ui.notify(text, level);
+				};
+				const known = sub === "" || (SUBCOMMANDS as readonly string[]).includes(sub);
+				if (known && !policy.hooks) {
+					// No review hooks in this process: nothing can be reviewed, so every action explains why.
+					const line = policy.statusLine() ?? "inactive";
+					if (sub === "" || sub === "status") say(`${NAME}: ${line}`);
+					else say(policy.unavailable(sub) ?? `${NAME} ${sub}: unavailable, ${line}`, "warning");
+				} else if (sub === "" || sub === "status") {
+					const closed = policy.current().state === "failed-closed" ? `${NAME}: ${policy.statusLine()}\n` : "";
+					const state = host.state();
+					const status = formatGuardianStatus({
+						mode: host.mode(),
+						reviewerModel: modelRefOf(resolveReviewerModel(ctx, active)),
+						stats: state.stats,
+						breaker: state.breaker,
+						pendingGrants: state.allowOnce.grants.filter((grant) => grant.expiresAt > host.now()).length,
+					});
+					say(closed + status + (host.reviewLogFailed() ? "\nreview log: write failed" : ""));
+				} else if (sub === "on" || sub === "off" || sub === "observe") {
+					const mode: GuardianMode = sub === "on" ? "enforce" : sub;
+					host.setMode(mode);
+					audit.write({ event: "mode-changed", mode });
+					say(`guardian-review: ${mode} for this session.`);
+				} else if (sub === "allow-once") {
+					const next = grantAllowOnce(host.state(), host.now());
+					host.setState(next.state);
+					if (next.granted) {
+						audit.write({ event: "allow-once-granted", mode: host.mode(), category: "allow-once" });
+						say("guardian-review: the most recently denied action may run once within 5 minutes.");
+					} else {
+						say(
+							"guardian-review: there is no denied action to allow (floor hard-denies cannot be overridden).",
+							"warning",
+						);
+					}
+				} else {
+					say("usage: /guardian status | on | off | observe | allow-once", "warning");
+				}
+			} catch {
+				if (ctx.hasUI) ctx.ui.notify("guardian-review: command failed: internal error", "error");
+			}
+		},
+	};
+}
