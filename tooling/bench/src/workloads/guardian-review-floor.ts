@@ -137,10 +137,11 @@ export function pathologicalCommands(): Array<{ name: string; command: string }>
 		{ name: "64 KiB word", command: `echo ${"a".repeat(64 * 1024)}` },
 		{ name: "64 KiB quoted word", command: `cat "${"a b ".repeat(16 * 1024)}"` },
 		{ name: "10,000 pipes", command: Array.from({ length: 10_001 }, () => "a").join("|") },
-		{ name: "16,000 words", command: `ls ${"a ".repeat(16_000)}` },
+		{ name: "5,000 pipes (under the cap)", command: Array.from({ length: 5_000 }, () => "a").join("|") },
+		{ name: "8,000 words (under the cap)", command: `ls ${"a ".repeat(8_000)}` },
 		{ name: "deeply nested $(...)", command: `echo ${"$(".repeat(5_000)}x${")".repeat(5_000)}` },
 		{ name: "deeply nested subshells", command: `${"( ".repeat(5_000)}ls${" )".repeat(5_000)}` },
-		{ name: "a command just under the input cap", command: `cat ${"a/b ".repeat(8_000)}` },
+		{ name: "a command just under the input cap", command: `cat ${"a/b ".repeat(4_000)}` },
 		{ name: "fork-bomb shaped word", command: `${"a".repeat(60_000)}(){` },
 		{ name: "many heredoc lines", command: `cat <<EOF > notes.md\n${"line\n".repeat(19_000)}EOF\n` },
 	];
