@@ -27,6 +27,7 @@ const plainWord = fc.constantFrom(
 const quotedWord = fc.oneof(
 	fc.stringMatching(/^[a-z $|;&<>()*]{0,8}$/).map((s) => `'${s}'`),
 	fc.stringMatching(/^[a-z |;&<>()*]{0,8}$/).map((s) => `"${s}"`),
+	// biome-ignore lint/suspicious/noTemplateCurlyInString: bash text, not a template
 	fc.constantFrom('"$HOME/x"', '"a\\"b"', "a\\ b", "$'a\\tb'", '"$(pwd)"', "${X:-y}", "$1", "`date`", "$((1+2))"),
 );
 const word = fc.oneof({ weight: 3, arbitrary: plainWord }, { weight: 2, arbitrary: quotedWord });
