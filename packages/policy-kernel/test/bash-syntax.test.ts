@@ -228,3 +228,11 @@ describe("parseBashSyntax: failures", () => {
 		);
 	});
 });
+
+describe("the @pi-policy/policy-kernel/bash subpath", () => {
+	it("exports the same parser the guardian floor uses", async () => {
+		const subpath = await import("@pi-policy/policy-kernel/bash");
+		expect(subpath.parseBashSyntax).toBe(parseBashSyntax);
+		expect(subpath.simpleCommandsOf).toBe(simpleCommandsOf);
+	});
+});
