@@ -41,7 +41,7 @@ describe("compositions are allowed when every part is", () => {
 		["nl -ba src/a.py | sed -n '10,40p'", "allow:read-only"],
 		["ls; rm -rf build", "review:not-read-only"],
 		["cd sub && npm install", "review:not-read-only"],
-		["bash -c \"$CMD\"", "review:dynamic"],
+		['bash -c "$CMD"', "review:dynamic"],
 		["bash -c 'ls' extra", "review:not-read-only"],
 		["$(echo ls) -la", "review:dynamic"],
 		["$CMD file", "review:dynamic"],
@@ -304,7 +304,9 @@ describe("hard deny and bounded work", () => {
 	it("decides pathological input: over the cap → review; deep nesting → review; a long fork-bomb-shaped word", () => {
 		expect(decide(`echo ${"x".repeat(1024 * 1024)}`)).toBe("review:too-long");
 		expect(decide(`echo ${"$(".repeat(2_000)}x${")".repeat(2_000)}`)).toBe("review:unparsed");
-		expect(decide(Array.from({ length: 10_001 }, () => "a").join("|"))).toBe("review:not-read-only");
+		expect(decide(Array.from({ length: 10_001 }, () => "a").join("|"))).toBe("review:too-long");
+		expect(decide(Array.from({ length: 5_000 }, () => "a").join("|"))).toBe("review:not-read-only");
+		expect(decide(Array.from({ length: 3_000 }, () => "cat").join("|"))).toBe("allow:read-only");
 		expect(isForkBomb(`${"a".repeat(20_000)}(){ b|b& }`)).toBe(false);
 		expect(isForkBomb("f () { f | f & } ; f")).toBe(true);
 	});

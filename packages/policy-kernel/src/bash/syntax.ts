@@ -4,7 +4,7 @@
 // trees. Every character is read a bounded number of times; no regular expression runs over unbounded text.
 
 /** Commands longer than this are not parsed: the result is `too-long` (guards then send the call to review). */
-export const MAX_BASH_COMMAND_CHARS = 32 * 1024;
+export const MAX_BASH_COMMAND_CHARS = 16 * 1024;
 /** Nesting (substitutions, subshells, groups, compound commands, nested scripts) deeper than this is `too-deep`. */
 export const MAX_BASH_NESTING = 32;
 

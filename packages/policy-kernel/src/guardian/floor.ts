@@ -18,11 +18,11 @@ import type { GitConfigVerdict } from "./git-config.js";
 import {
 	classifyPath,
 	globMatches,
-	isProtectedPath,
 	isWithin,
 	normalizeAbsolutePath,
 	type PathClass,
 	type PathContext,
+	protectedPathTest,
 	resolveToolPath,
 } from "./paths.js";
 
@@ -713,7 +713,11 @@ function checkCommand(effective: EffectiveCommand, context: FloorContext): HardD
 		}
 	}
 	if (name === "git" && isForcePushToProtectedBranch(args)) return "force-push-protected-branch";
-	if (matchesAnyPattern([name, ...args.map((arg) => arg.value)], context.hardDenyPatterns)) return "custom-pattern";
+	if (
+		context.hardDenyPatterns.length > 0 &&
+		matchesAnyPattern([name, ...args.map((arg) => arg.value)], context.hardDenyPatterns)
+	)
+		return "custom-pattern";
 	return undefined;
 }
 
@@ -850,11 +854,15 @@ class Judge {
 	rule: "read-only" | "workspace-write" | "trusted-command" = "read-only";
 	readonly workspace: string;
 	readonly home: string;
-	readonly pathContext: PathContext;
+	readonly isProtected: (path: string) => boolean;
 	constructor(readonly context: FloorContext) {
 		this.workspace = normalizeAbsolutePath(context.cwd);
 		this.home = normalizeAbsolutePath(context.home);
-		this.pathContext = { cwd: this.workspace, home: this.home, protectedPaths: context.protectedPaths };
+		this.isProtected = protectedPathTest({
+			cwd: this.workspace,
+			home: this.home,
+			protectedPaths: context.protectedPaths,
+		});
 	}
 
 	allow(rule: "read-only" | "workspace-write" | "trusted-command"): void {
@@ -1036,7 +1044,7 @@ function resolveIn(path: string, state: WalkState, judge: Judge): string | undef
 
 /** Classifies an absolute, normalized path. */
 function classifyResolved(path: string, judge: Judge): PathClass {
-	if (isProtectedPath(path, judge.pathContext)) return "protected";
+	if (judge.isProtected(path)) return "protected";
 	return isWithin(judge.workspace, path) ? "workspace" : "outside";
 }
 

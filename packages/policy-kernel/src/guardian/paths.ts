@@ -117,59 +117,81 @@ function anchoredMatch(glob: string, path: string): boolean {
 	return globMatches(glob, path) || globMatches(`${glob}/**`, path);
 }
 
-/** A protected glob compiled for one workspace and home: a test on an absolute, normalized path. */
-type ProtectedMatcher = (path: string, base: string) => boolean;
-
-const compiledProtected = new WeakMap<readonly string[], Map<string, readonly ProtectedMatcher[]>>();
-
-function compileProtectedGlob(glob: string, context: Pick<PathContext, "cwd" | "home">): ProtectedMatcher {
-	if (typeof glob !== "string" || glob.length === 0) return () => false;
-	if (glob === "~" || glob.startsWith("~/") || glob.startsWith("/") || (glob.includes("/") && !glob.endsWith("/"))) {
-		const anchored =
-			glob === "~"
-				? context.home
-				: glob.startsWith("~/")
-					? `${context.home}/${glob.slice(2)}`
-					: glob.startsWith("/")
-						? glob
-						: `${context.cwd}/${glob}`;
-		const normalized = normalizeGlobPath(anchored);
-		const under = `${normalized}/**`;
-		return (path) => globMatches(normalized, path) || globMatches(under, path);
-	}
-	if (glob.endsWith("/") && !glob.slice(0, -1).includes("/")) {
-		const name = glob.slice(0, -1);
-		return (path) => path.split("/").some((part) => part !== "" && globMatches(name, part));
-	}
-	if (glob.includes("/")) {
-		const normalized = normalizeGlobPath(`${context.cwd}/${glob}`);
-		const under = `${normalized}/**`;
-		return (path) => globMatches(normalized, path) || globMatches(under, path);
-	}
-	return (_path, base) => globMatches(glob, base);
+/** The protected globs compiled for one workspace and home into three regular expressions. */
+interface ProtectedMatcher {
+	/** Anchored globs (`~/x`, `/x`, `dir/x`): the path itself or anything under it. */
+	readonly anchored: RegExp | undefined;
+	/** `name/` globs: any directory component. */
+	readonly component: RegExp | undefined;
+	/** Globs without `/`: the file name. */
+	readonly base: RegExp | undefined;
 }
 
-/** The context's protected globs, compiled once per list, workspace and home. */
-function protectedMatchers(context: PathContext): readonly ProtectedMatcher[] {
+const compiledProtected = new WeakMap<readonly string[], Map<string, ProtectedMatcher>>();
+
+function alternation(sources: readonly string[]): RegExp | undefined {
+	if (sources.length === 0) return undefined;
+	try {
+		return new RegExp(`^(?:${sources.join("|")})$`);
+	} catch {
+		return undefined;
+	}
+}
+
+function compileProtected(globs: readonly string[], context: Pick<PathContext, "cwd" | "home">): ProtectedMatcher {
+	const anchored: string[] = [];
+	const component: string[] = [];
+	const base: string[] = [];
+	for (const glob of globs) {
+		if (typeof glob !== "string" || glob.length === 0) continue;
+		if (glob === "~" || glob.startsWith("~/") || glob.startsWith("/")) {
+			const root = glob === "~" ? context.home : glob.startsWith("~/") ? `${context.home}/${glob.slice(2)}` : glob;
+			const source = globToRegExpSource(normalizeGlobPath(root));
+			anchored.push(source, `${source}/.*`);
+		} else if (glob.endsWith("/") && !glob.slice(0, -1).includes("/")) {
+			component.push(globToRegExpSource(glob.slice(0, -1)));
+		} else if (glob.includes("/")) {
+			const source = globToRegExpSource(normalizeGlobPath(`${context.cwd}/${glob}`));
+			anchored.push(source, `${source}/.*`);
+		} else base.push(globToRegExpSource(glob));
+	}
+	let componentTest: RegExp | undefined;
+	try {
+		componentTest = component.length === 0 ? undefined : new RegExp(`(?:^|/)(?:${component.join("|")})(?:/|$)`);
+	} catch {
+		componentTest = undefined;
+	}
+	return { anchored: alternation(anchored), component: componentTest, base: alternation(base) };
+}
+
+/**
+ * A test for protected paths under one context, compiled once per protected list, workspace and home (cached):
+ * use it when classifying many paths against the same context.
+ */
+export function protectedPathTest(context: PathContext): (path: string) => boolean {
 	let byPlace = compiledProtected.get(context.protectedPaths);
 	if (byPlace === undefined) {
 		byPlace = new Map();
 		compiledProtected.set(context.protectedPaths, byPlace);
 	}
 	const key = `${context.cwd}\u0000${context.home}`;
-	let matchers = byPlace.get(key);
-	if (matchers === undefined) {
-		matchers = context.protectedPaths.map((glob) => compileProtectedGlob(glob, context));
+	let matcher = byPlace.get(key);
+	if (matcher === undefined) {
+		matcher = compileProtected(context.protectedPaths, context);
 		if (byPlace.size >= 64) byPlace.clear();
-		byPlace.set(key, matchers);
+		byPlace.set(key, matcher);
 	}
-	return matchers;
+	const { anchored, component, base } = matcher;
+	return (path) => {
+		if (anchored?.test(path)) return true;
+		if (base?.test(path.slice(path.lastIndexOf("/") + 1))) return true;
+		return component?.test(path) === true;
+	};
 }
 
 /** True when `path` (absolute, normalized) matches any of the context's protected globs. */
 export function isProtectedPath(path: string, context: PathContext): boolean {
-	const base = path.slice(path.lastIndexOf("/") + 1);
-	return protectedMatchers(context).some((matches) => matches(path, base));
+	return protectedPathTest(context)(path);
 }
 
 /**

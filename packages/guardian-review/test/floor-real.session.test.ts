@@ -1,0 +1,123 @@
+// Real Pi sessions (faux agent and reviewer) for the floor over the bash syntax tree (issue 13): read-only chains and
+// `cd sub && grep` decided with no reviewer call, a heredoc into the workspace allowed and into ~/.bashrc reviewed,
+// ripgrep's program-running flags reviewed, shell history reviewed, and a 1 MiB command decided without a hang.
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+	callTool,
+	createGuardianHarness,
+	expectNoLeak,
+	type GuardianHarness,
+	type GuardianHarnessOptions,
+	resultTexts,
+	verdict,
+} from "./helpers.ts";
+
+let h: GuardianHarness | undefined;
+let sandboxHome: string;
+
+beforeEach(() => {
+	sandboxHome = mkdtempSync(join(tmpdir(), "guardian-floor-home-"));
+	writeFileSync(join(sandboxHome, ".bash_history"), "export API_TOKEN=very-secret-history-line\n");
+});
+afterEach(async () => {
+	await h?.dispose();
+	h = undefined;
+	await rm(sandboxHome, { recursive: true, force: true });
+});
+
+function start(options: GuardianHarnessOptions = {}) {
+	return createGuardianHarness({
+		ui: false,
+		env: { HOME: sandboxHome },
+		guardianOptions: { home: sandboxHome },
+		...options,
+	});
+}
+
+function sources(): string[] {
+	return (h?.verdicts ?? []).map((v) => (v as { source: string }).source);
+}
+
+describe("the floor over the syntax tree, in a real session", () => {
+	it("allows a chain of read-only commands and `cd sub && grep -n x f` with no reviewer call", async () => {
+		h = await start({ files: { "a.txt": "hello\n", "sub/f": "first\nx marks the spot\n" } });
+		h.agent(
+			callTool("bash", { command: "ls; cat a.txt | wc -l && pwd" }),
+			callTool("bash", { command: "cd sub && grep -n x f" }),
+			"done",
+		);
+		await h.prompt("look around");
+		const [chain, grep] = h.toolResults();
+		expect(chain?.isError).toBe(false);
+		expect(grep?.isError).toBe(false);
+		expect(resultTexts(h)[1]).toContain("2:x marks the spot");
+		expect(h.reviewerRequests()).toHaveLength(0);
+		expect(sources()).toEqual(["floor", "floor"]);
+		expectNoLeak(h, ["cd sub", "grep -n", "a.txt"]);
+	});
+
+	it("allows `cat <<EOF > notes.md` in the workspace and reviews the same heredoc into ~/.bashrc", async () => {
+		h = await start();
+		h.agent(
+			callTool("bash", { command: "cat <<EOF > notes.md\nhello notes\nEOF" }),
+			callTool("bash", { command: "cat <<EOF > ~/.bashrc\nalias ls='rm -rf'\nEOF" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "writes a shell startup file" }));
+		await h.prompt("write notes");
+		const [workspace, bashrc] = h.toolResults();
+		expect(workspace?.isError).toBe(false);
+		expect(readFileSync(join(h.cwd, "notes.md"), "utf8")).toBe("hello notes\n");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.requestText(h.reviewerRequests()[0]!)).toContain(".bashrc");
+		expect(bashrc?.isError).toBe(true);
+		expect(existsSync(join(sandboxHome, ".bashrc"))).toBe(false);
+		expect(sources()).toEqual(["floor", "reviewer"]);
+		expectNoLeak(h, ["notes.md", ".bashrc", "hello notes"]);
+	});
+
+	it("reviews ripgrep's preprocessor and hostname-program flags; neither program runs", async () => {
+		h = await start({ files: { "hay.txt": "needle\n", "pre.sh": '#!/bin/sh\ntouch ran-program\ncat "$1"\n' } });
+		chmodSync(join(h.cwd, "pre.sh"), 0o755);
+		h.agent(
+			callTool("bash", { command: "rg --pre ./pre.sh needle hay.txt" }),
+			callTool("bash", { command: "rg --hostname-bin ./pre.sh needle hay.txt" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high" }), verdict("deny", { risk_level: "high" }));
+		await h.prompt("search");
+		expect(h.reviewerRequests()).toHaveLength(2);
+		expect(h.toolResults().map((result) => result.isError)).toEqual([true, true]);
+		expect(existsSync(join(h.cwd, "ran-program"))).toBe(false);
+		expect(sources()).toEqual(["reviewer", "reviewer"]);
+	});
+
+	it("reviews `cat ~/.bash_history`, and the denied read returns none of it", async () => {
+		h = await start();
+		h.agent(callTool("bash", { command: "cat ~/.bash_history" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "reads shell history" }));
+		await h.prompt("what did I run?");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		const [result] = h.toolResults();
+		expect(result?.isError).toBe(true);
+		expect(resultTexts(h)[0]).not.toContain("very-secret-history-line");
+		expectNoLeak(h, ["very-secret-history-line", ".bash_history"]);
+	});
+
+	it("decides `echo` followed by a 1 MiB word (too long for the floor: straight to review, no hang)", async () => {
+		h = await start();
+		const command = `echo ${"x".repeat(1024 * 1024)}`;
+		h.agent(callTool("bash", { command }), "done");
+		h.reviewer(verdict("deny", { risk_level: "low" }));
+		await h.prompt("print a lot");
+		const [result] = h.toolResults();
+		expect(result?.isError).toBe(true);
+		expect(h.reviewerRequests().length).toBeLessThanOrEqual(1);
+		expect(sources()).toHaveLength(1);
+		expect(sources()[0]).not.toBe("floor");
+	});
+});
