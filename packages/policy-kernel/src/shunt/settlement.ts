@@ -1,7 +1,14 @@
 // context-shunt settlement: what happens to one finished tool result, for enforce and for observe's simulation.
 import { classifyResultEligibility } from "./admission.js";
 import type { ShuntLimits } from "./config.js";
-import { ARTIFACT_QUOTA, isShuntTool, type ShuntMode, TOOL_ARTIFACT_RULES, type ToolPolicy } from "./constants.js";
+import {
+	ARTIFACT_QUOTA,
+	isShuntTool,
+	type ShuntMode,
+	type ShuntTool,
+	TOOL_ARTIFACT_RULES,
+	type ToolPolicy,
+} from "./constants.js";
 import { outlineJson, parseJsonText } from "./json.js";
 import { type ArtifactLedger, type ArtifactSource, type LedgerBounds, reduceArtifactLedger } from "./ledger.js";
 import { checkResultLimits, limitsForScope, type ScopeLimits } from "./limits.js";
@@ -43,11 +50,16 @@ export type SettlementDecision =
 	/** A same-named non-built-in tool over the limits: intact, counted as uncovered. */
 	| { readonly kind: "uncovered" }
 	/** Observe: enforce would preserve it. The shell simulates the reservation ({@link simulateReservation}). */
-	| { readonly kind: "would-bound"; readonly source: ArtifactSource; readonly bytes: number; readonly lines: number }
+	| {
+			readonly kind: "would-bound";
+			readonly source: ShuntTool | "tool";
+			readonly bytes: number;
+			readonly lines: number;
+	  }
 	/** Enforce: preserve `text` and return a receipt. */
 	| {
 			readonly kind: "preserve";
-			readonly source: ArtifactSource;
+			readonly source: ShuntTool | "tool";
 			readonly toolName: string;
 			readonly text: string;
 			readonly bytes: number;

@@ -65,8 +65,7 @@ export const DelegateParamsSchema = Type.Object(
 		}),
 		question: Type.String({
 			minLength: 1,
-			maxLength: READER_RULES.questionMaxBytes,
-			description: "The question, 1..2048 UTF-8 bytes.",
+			description: `The question, 1..${READER_RULES.questionMaxBytes} UTF-8 bytes.`,
 		}),
 		thinking: Type.Enum([...THINKING_LEVELS], {
 			description: 'A thinking level the reader model supports, e.g. "off".',
