@@ -25,7 +25,7 @@ function prefixStable(before: ModelRequest, after: ModelRequest): boolean {
 }
 
 const STUB =
-	/\[context-shunt aged\] (\w+) result, (\d+) bytes, (\d+) lines: context_shunt_recover \{"toolCallId":"([^"]+)"\}/g;
+	/\[context-shunt aged: (\w+) result, (\d+) bytes, (\d+) lines; context_shunt_recover \{"toolCallId":"([^"]+)"\}\]/g;
 
 function stubHandles(request: ModelRequest): string[] {
 	const text = request.messages

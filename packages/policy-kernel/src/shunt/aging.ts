@@ -5,7 +5,7 @@ import { countContentLines, utf8ByteLength } from "../text.js";
 import type { AgingSettings } from "./config.js";
 
 /** A result this small is never aged: its stub would save little or nothing. */
-export const AGING_MIN_RESULT_BYTES = 512;
+export const AGING_MIN_RESULT_BYTES = 256;
 
 /** One tool result of a request, as the plan sees it. */
 export interface AgingCandidate {
@@ -44,8 +44,8 @@ export interface AgingOutcome {
 /** The one-line stub that replaces an aged result: tool name, size and the handle that recovers it. */
 export function formatAgingStub(candidate: Pick<AgingCandidate, "id" | "toolName" | "bytes" | "lines">): string {
 	return (
-		`[context-shunt aged] ${candidate.toolName} result, ${candidate.bytes} bytes, ${candidate.lines} lines: ` +
-		`context_shunt_recover {"toolCallId":${JSON.stringify(candidate.id)}} returns it exactly (ranges, pattern or jsonPointer too).`
+		`[context-shunt aged: ${candidate.toolName} result, ${candidate.bytes} bytes, ${candidate.lines} lines; ` +
+		`context_shunt_recover {"toolCallId":${JSON.stringify(candidate.id)}}]`
 	);
 }
 
@@ -160,7 +160,7 @@ export function collectAgingCandidates(
 				message.isError !== true &&
 				text !== undefined &&
 				size.bytes >= AGING_MIN_RESULT_BYTES &&
-				!text.startsWith("[context-shunt aged]"),
+				!text.startsWith("[context-shunt aged:"),
 		});
 	}
 	return out.reverse();
