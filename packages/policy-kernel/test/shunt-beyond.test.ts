@@ -434,3 +434,14 @@ describe("aging plan", () => {
 		expect(applyAgingPlan(messages, EMPTY_AGING_PLAN, candidates)).toBe(messages);
 	});
 });
+
+describe("pattern search without context", () => {
+	it("lists matching lines without group separators", () => {
+		const r = searchArtifactLines(
+			"a\nb\na\nc\na\n",
+			{ pattern: "a", regex: false, ignoreCase: false, contextLines: 0 },
+			100,
+		);
+		expect(r.ok && r.value.text).toBe("1: a\n3: a\n5: a\n");
+	});
+});

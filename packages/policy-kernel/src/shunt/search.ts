@@ -68,7 +68,8 @@ function linesOf(text: string): string[] {
 
 /**
  * Searches `text` line by line and returns the matching lines, numbered from 1 as {@link countContentLines} counts
- * them, each with up to `contextLines` lines around it; overlapping groups merge. The output stays within `maxBytes`
+ * them, each with up to `contextLines` lines around it; overlapping groups merge, and with context, separate groups
+ * are divided by a `--` line (as grep does). The output stays within `maxBytes`
  * (it stops at the last whole line that fits) and at most 100 matches. A regex search whose elapsed time on `clock`
  * passes 250 ms stops with an `invalid-request` ("took too long"). Lines are shown without their terminators.
  */
@@ -106,7 +107,7 @@ export function searchArtifactLines(
 	outer: for (const hit of hits) {
 		const from = Math.max(0, hit - context, lastEmitted + 1);
 		const to = Math.min(lines.length - 1, hit + context);
-		if (lastEmitted >= 0 && from > lastEmitted + 1) {
+		if (context > 0 && lastEmitted >= 0 && from > lastEmitted + 1) {
 			if (bytes + 3 > maxBytes) {
 				stopped = "byte-cap";
 				break;
