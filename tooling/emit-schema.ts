@@ -50,10 +50,22 @@ if (!schema || typeof schema !== "object") {
 	console.error(`${manifest.name}: ${target.module} does not export ${target.export}`);
 	process.exit(1);
 }
+const body = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+// Every config file may name its schema for editors; the config lifecycle strips "$schema" before validating.
+const schemaHint = { type: "string", description: "The JSON schema of this file, for editor completion; ignored." };
+if (body.type === "object" && typeof body.properties === "object" && body.properties !== null) {
+	body.properties = { $schema: schemaHint, ...(body.properties as Record<string, unknown>) };
+} else if (Array.isArray(body.anyOf)) {
+	body.anyOf = body.anyOf.map((branch: Record<string, unknown>) =>
+		branch.type === "object" && typeof branch.properties === "object"
+			? { ...branch, properties: { $schema: schemaHint, ...(branch.properties as Record<string, unknown>) } }
+			: branch,
+	);
+}
 const document = {
 	$schema: "https://json-schema.org/draft/2020-12/schema",
 	title: `${manifest.name} configuration`,
-	...JSON.parse(JSON.stringify(schema)),
+	...body,
 };
 await writeFile(join(packageDir, "schema.json"), `${JSON.stringify(document, null, 2)}\n`);
 console.log(`${manifest.name}: wrote schema.json`);

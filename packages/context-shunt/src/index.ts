@@ -11,7 +11,7 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import { DELEGATION_STATE_CHANNEL, type DelegationStateV1, decodeEventPayload } from "@pi-policy/policy-kernel/events";
 import type { AuditInput } from "@pi-policy/policy-kernel/host";
-import { createAuditWriter, loadPolicyConfig, loadPolicyConfigSync, wrapHandler } from "@pi-policy/policy-kernel/host";
+import { createAuditWriter, createPolicyConfig, type PolicyConfig, wrapHandler } from "@pi-policy/policy-kernel/host";
 import {
 	type AgingPlan,
 	type ArtifactLedger,
@@ -20,6 +20,7 @@ import {
 	buildReceipt,
 	bumpShuntCounter,
 	type ContextShuntConfig,
+	ContextShuntConfigSchema,
 	canonicalToolCall,
 	collectAgingCandidates,
 	DEFAULT_CONTEXT_SHUNT_CONFIG,
@@ -48,7 +49,6 @@ import {
 	reduceArtifactLedger,
 	reduceExceptions,
 	resolveContextShuntConfig,
-	resolveContextShuntLayers,
 	resolveReaderModel,
 	resolveToolPolicy,
 	type SettlementDecision,
@@ -68,7 +68,7 @@ import { createDelegateTool, createRecoverTool, DELEGATE_TOOL, RECOVER_TOOL, typ
 export { DELEGATE_TOOL, RECOVER_TOOL };
 
 /** The extension's name: its config file, audit `ext` and command. */
-export const CONTEXT_SHUNT = "context-shunt";
+export const NAME = "context-shunt";
 
 /** Internal options; the default export uses none of them. Tests inject clocks, timers and the temp root. */
 export interface ContextShuntOptions {
@@ -106,16 +106,33 @@ export function createContextShunt(options: ContextShuntOptions = {}): (pi: Exte
 	return (pi) => registerContextShunt(pi, options);
 }
 
-/** The extension: `pi install npm:@pi-policy/context-shunt`. */
+/** The extension Pi loads (the package's default export). */
 export default function contextShunt(pi: ExtensionAPI): void {
 	registerContextShunt(pi, {});
 }
 
 /**
- * Registers context-shunt on `pi`. Reads the global config synchronously: `enabled: false` registers nothing;
- * a malformed global file registers only a one-time notice. The trusted project layer is merged at session_start.
+ * The config lifecycle: `policy/context-shunt.json`, global then trusted project file by the kernel's one
+ * project-layer rule (key by key, `reader` merged recursively; no security settings). Invalid fails open.
  */
-export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOptions): void {
+function createContextShuntConfig(pi: ExtensionAPI): PolicyConfig<ContextShuntConfig> {
+	return createPolicyConfig(pi, {
+		name: NAME,
+		failure: "open",
+		schema: ContextShuntConfigSchema,
+		projectLayer: {},
+		resolve: resolveContextShuntConfig,
+		enabled: (config) => config.enabled,
+	});
+}
+
+/**
+ * Registers context-shunt on `pi`. The command and `session_start` are always registered, so
+ * `/context-shunt status` answers whatever the config says. The other hooks are registered when the startup gate
+ * (the global file, read synchronously here, or a project file in the launch folder) may turn it on
+ * (`enabled: false` turns it off); the effective config is resolved at every session_start.
+ */
+export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOptions = {}): void {
 	const now = options.now ?? Date.now;
 	const timers: ReaderTimers = {
 		setTimer: options.setTimer ?? defaultSetTimer,
@@ -123,30 +140,15 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 	};
 	const randomHex = options.randomHex ?? ((bytes: number) => randomBytes(bytes).toString("hex"));
 
-	const globalLayers = loadPolicyConfigSync({ name: CONTEXT_SHUNT, cwd: process.cwd(), isProjectTrusted: false });
-	const globalConfig =
-		globalLayers.errors.length > 0
-			? { ok: false as const, error: globalLayers.errors.join("; ") }
-			: resolveContextShuntConfig(globalLayers.global);
-	if (globalConfig.ok && !globalConfig.value.enabled) return;
-
-	const audit = createAuditWriter(pi, CONTEXT_SHUNT, {
+	const policy = createContextShuntConfig(pi);
+	const audit = createAuditWriter(pi, NAME, {
 		onDiagnostic: (message) => console.error(message),
 	});
 	const reported = new Set<string>();
 
-	if (!globalConfig.ok) {
-		const error = globalConfig.error;
-		pi.on("session_start", (_event, ctx) => {
-			audit.write({ event: "config-invalid" });
-			if (ctx.hasUI) ctx.ui.notify(`context-shunt disabled: ${error}`, "warning");
-		});
-		return;
-	}
-
-	// Session state; rebuilt at session_start.
-	let config: ContextShuntConfig = globalConfig.value;
-	let configError: string | undefined;
+	// Session state; rebuilt at session_start. `configError` is set while the config does not make it live.
+	let config: ContextShuntConfig = policy.startup.config ?? DEFAULT_CONTEXT_SHUNT_CONFIG;
+	let configError: string | undefined = policy.startup.state === "active" ? undefined : policy.startup.state;
 	let mode: ShuntMode = "off";
 	let counters: ShuntCounters = emptyShuntCounters();
 	let ledger: ArtifactLedger = emptyArtifactLedger();
@@ -187,7 +189,7 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 
 	function showFooter(ctx: ExtensionContext | undefined): void {
 		if (ctx?.hasUI !== true) return;
-		ctx.ui.setStatus(CONTEXT_SHUNT, configError === undefined ? shuntFooterStatus(mode) : "shunt:inactive");
+		ctx.ui.setStatus(NAME, configError === undefined ? shuntFooterStatus(mode) : "shunt:inactive");
 	}
 
 	function notify(ctx: ExtensionContext | undefined, message: string, level: "info" | "warning" = "info"): void {
@@ -277,8 +279,11 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 	}
 
 	async function removeAllArtifacts(): Promise<void> {
+		const ids = ledger.artifacts.map((record) => record.id);
 		applyLedger({ type: "clear" });
 		simulatedLedger = emptyArtifactLedger();
+		// applyLedger starts the removals; wait for them so reset is done when the command returns.
+		await Promise.all(ids.map((id) => store?.remove(id).catch(() => undefined)));
 	}
 
 	// ---- exceptions ---------------------------------------------------------------------------------------------
@@ -378,40 +383,33 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 
 	// ---- events -------------------------------------------------------------------------------------------------
 
-	pi.events.on(DELEGATION_STATE_CHANNEL, (payload: unknown) => {
-		const decoded = decodeEventPayload(DELEGATION_STATE_CHANNEL, payload);
-		if (decoded.ok && decoded.value.kind === "state") delegationState = decoded.value;
+	pi.registerCommand(NAME, {
+		description: "context-shunt: off | observe | enforce | status | reset | allow <token> <maxLines> <maxBytes>",
+		handler: async (args, ctx) => runCommand(args, ctx),
 	});
 
 	pi.on(
 		"session_start",
 		wrapHandler(async (_event, ctx: ExtensionContext) => {
-			const layers = await loadPolicyConfig({
-				name: CONTEXT_SHUNT,
-				cwd: ctx.cwd,
-				isProjectTrusted: () => ctx.isProjectTrusted(),
-			});
-			const resolved =
-				layers.errors.length > 0
-					? { ok: false as const, error: layers.errors.join("; ") }
-					: resolveContextShuntLayers({ global: layers.global, project: layers.project });
-			if (resolved.ok) {
-				config = resolved.value;
-				configError = undefined;
-			} else {
-				config = DEFAULT_CONTEXT_SHUNT_CONFIG;
-				configError = resolved.error;
-				audit.write({ event: "config-invalid" });
-				notify(ctx, `context-shunt inactive for this session: ${resolved.error}`, "warning");
-			}
-			if (resolved.ok && !resolved.value.enabled) configError = "disabled by the project config";
+			const loaded = await policy.load(ctx);
+			config = loaded.config ?? DEFAULT_CONTEXT_SHUNT_CONFIG;
+			configError = loaded.state === "active" ? undefined : loaded.state;
 			resetAging();
+			if (!policy.hooks) return;
 			restoreMode(ctx);
 			syncTools();
 			showFooter(ctx);
 			pi.events.emit(DELEGATION_STATE_CHANNEL, { v: 1, kind: "request" });
 		}, handlerOptions("session_start")),
 	);
+
+	// The other hooks only when the startup gate says the config may turn it on: none otherwise (no overhead).
+	if (!policy.hooks) return;
+
+	pi.events.on(DELEGATION_STATE_CHANNEL, (payload: unknown) => {
+		const decoded = decodeEventPayload(DELEGATION_STATE_CHANNEL, payload);
+		if (decoded.ok && decoded.value.kind === "state") delegationState = decoded.value;
+	});
 
 	pi.on(
 		"session_tree",
@@ -695,15 +693,23 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 		}
 	});
 
-	pi.registerCommand(CONTEXT_SHUNT, {
-		description: "context-shunt: off | observe | enforce | status | reset | allow <token> <maxLines> <maxBytes>",
-		handler: async (args, ctx) => {
+	async function runCommand(args: string, ctx: ExtensionContext): Promise<void> {
+		{
 			const parsed = parseShuntCommand(args);
 			if (!parsed.ok) {
 				notify(ctx, `context-shunt: ${parsed.error}`, "warning");
 				return;
 			}
 			const command = parsed.value;
+			const notLive = policy.statusLine();
+			if (notLive !== undefined) {
+				if (command.kind === "status") notify(ctx, `${NAME}: ${notLive}`);
+				else {
+					const action = command.kind === "mode" ? command.mode : command.kind;
+					notify(ctx, policy.unavailable(action) ?? `${NAME} ${action}: unavailable`, "warning");
+				}
+				return;
+			}
 			const statusText = () =>
 				formatShuntStatus({
 					mode,
@@ -760,6 +766,6 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 				return;
 			}
 			notify(ctx, "context-shunt: unknown, used or expired token", "warning");
-		},
-	});
+		}
+	}
 }

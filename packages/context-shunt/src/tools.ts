@@ -99,12 +99,10 @@ export function createRecoverTool(host: ShuntToolHost) {
 		name: RECOVER_TOOL,
 		label: "Recover shunted output",
 		description:
-			"Read back, exactly, output that context-shunt kept out of the context: a preserved artifact (artifactId) " +
-			"or an aged tool result (toolCallId, named in its stub). Exactly one bounded form: a line range (lineOffset " +
-			"from 1, lineLimit up to 250), a byte range (byteOffset from 0, maxBytes up to the targeted byte limit), a " +
-			"pattern (matching lines with their line numbers and contextLines around them; regex: true for a regular " +
-			"expression), or a jsonPointer (RFC 6901) into JSON output. Ranges come back byte-identical.",
-		promptSnippet: "Recover a bounded range, matching lines or a JSON subtree of a preserved or aged output",
+			"Read back exactly what context-shunt kept out of the context: an artifact (artifactId) or an aged result " +
+			"(toolCallId). One bounded form: lines (lineOffset, lineLimit <= 250), bytes (byteOffset, maxBytes), " +
+			"pattern (matching lines, numbered) or jsonPointer (RFC 6901, JSON output).",
+		promptSnippet: "Read back a range, matching lines or a JSON subtree of a shunted or aged output",
 		parameters: RecoverParamsSchema,
 		prepareArguments: (args) => strictArguments(RECOVER_TOOL, checkToolParamsStrictly(RecoverParamsSchema, args)),
 		async execute(_toolCallId, params, _signal, _onUpdate, ctx): Promise<AgentToolResult<unknown>> {

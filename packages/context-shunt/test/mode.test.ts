@@ -89,21 +89,25 @@ describe("modes and tools", () => {
 });
 
 describe("config", () => {
-	it("registers nothing when disabled", async () => {
+	it("registers only its command (which answers) when disabled", async () => {
 		const seen = { commands: [] as string[], tools: [] as string[] };
 		session = await startShunt({ enabled: false, mode: "enforce" }, {}, { after: [registrations(seen)] });
-		expect(seen.commands).not.toContain("context-shunt");
+		expect(seen.commands).toContain("context-shunt");
 		expect(seen.tools).not.toContain("context_shunt_recover");
+		expect(session.harness.session.extensionRunner.hasHandlers("tool_call")).toBe(false);
 		expect(session.harness.ui?.notifications()).toEqual([]);
+		await session.harness.command("/context-shunt status");
+		expect(session.harness.ui?.notifications().at(-1)?.message).toBe("context-shunt: off (set in the config file)");
+		expect(session.harness.requests).toEqual([]);
 	});
 
 	it("a malformed global file disables the extension with one concise notice", async () => {
 		const seen = { commands: [] as string[], tools: [] as string[] };
 		session = await startShunt("{ not json", {}, { after: [registrations(seen)] });
-		expect(seen.commands).not.toContain("context-shunt");
+		expect(seen.commands).toContain("context-shunt");
 		expect(seen.tools).not.toContain("context_shunt_recover");
 		expect(session.harness.ui?.notifications()).toEqual([
-			{ message: "context-shunt disabled: global config: invalid JSON", level: "warning" },
+			{ message: "context-shunt disabled: global: invalid JSON at line 1, column 3", level: "warning" },
 		]);
 		expect(session.audit()).toEqual([{ v: 1, ext: "context-shunt", event: "config-invalid" }]);
 	});
@@ -111,7 +115,10 @@ describe("config", () => {
 	it("an invalid global value disables it too, naming the key only", async () => {
 		session = await startShunt({ mode: "enforce", fullReadLines: 0 });
 		expect(session.harness.ui?.notifications()).toEqual([
-			{ message: "context-shunt disabled: fullReadLines: expected integer between 1 and 1048576", level: "warning" },
+			{
+				message: "context-shunt disabled: global fullReadLines: expected integer between 1 and 1048576",
+				level: "warning",
+			},
 		]);
 	});
 
@@ -136,13 +143,13 @@ describe("config", () => {
 			{ projectConfig: { "context-shunt": { mode: "loud" } }, files: { "big.log": makeLog(600) } },
 		);
 		const h = session.harness;
-		expect(h.ui?.notifications()[0]?.message).toMatch(/^context-shunt inactive for this session: project config: mode/);
+		expect(h.ui?.notifications()[0]?.message).toMatch(/^context-shunt disabled: project mode: expected one of/);
 		h.script(callTool("bash", { command: "cat big.log" }), "done");
 		await h.prompt("log");
 		expect(session.text(0)).toBe(makeLog(600));
 		await h.command("/context-shunt enforce");
-		expect(h.ui?.notifications().at(-1)?.message).toBe(
-			"context-shunt is inactive for this session: its configuration is invalid.",
+		expect(h.ui?.notifications().at(-1)?.message).toMatch(
+			/^context-shunt enforce: unavailable, disabled: project mode: expected one of/,
 		);
 	});
 });

@@ -24,9 +24,9 @@ import {
 	validationTransitionAudit,
 } from "@pi-policy/policy-kernel/delegation";
 import { DELEGATION_STATE_CHANNEL, decodeEventPayload } from "@pi-policy/policy-kernel/events";
-import { type AuditWriter, createAuditWriter } from "@pi-policy/policy-kernel/host";
+import { type AuditWriter, createAuditWriter, type PolicyConfig } from "@pi-policy/policy-kernel/host";
 import { buildModelCatalogue } from "./catalogue.js";
-import { loadGlobalDefaults, saveGlobalDefaults } from "./global-config.js";
+import { type GlobalDefaults, saveGlobalDefaults } from "./global-config.js";
 
 /** The footer status key. */
 export const STATUS_KEY = "delegation-policy";
@@ -57,8 +57,11 @@ function referencedModels(effective: EffectiveDelegationPolicy): Array<{ provide
 	return references;
 }
 
-/** Creates the controller of one extension instance. */
-export function createDelegationController(pi: ExtensionAPI) {
+/**
+ * Creates the controller of one extension instance. `policy` is the config lifecycle of the global defaults
+ * (see index.ts); it notifies and audits an invalid document itself.
+ */
+export function createDelegationController(pi: ExtensionAPI, policy: PolicyConfig<GlobalDefaults>) {
 	let globalSettings: DelegationPolicySettings = {};
 	let session: DelegationSessionState = initialDelegationSessionState();
 	let view: DelegationView | undefined;
@@ -182,12 +185,9 @@ export function createDelegationController(pi: ExtensionAPI) {
 
 		/** Loads global defaults and restores the latest session entry of the current branch. */
 		async load(ctx: ExtensionContext): Promise<void> {
-			const loaded = await loadGlobalDefaults(ctx.cwd);
-			globalSettings = loaded.settings;
-			if (loaded.error !== undefined) {
-				audit.write({ event: "config-invalid", ...(loaded.thinkingError ? { category: "thinking-malformed" } : {}) });
-				keepWarning(`delegation-policy: global defaults ignored (${loaded.error}).`, ctx);
-			}
+			const loaded = await policy.load(ctx);
+			// Fails closed: an invalid document gives empty global defaults (the lifecycle's fallback).
+			globalSettings = loaded.problem === undefined ? (loaded.config?.settings ?? {}) : {};
 			this.restore(ctx);
 		},
 
@@ -227,6 +227,8 @@ export function createDelegationController(pi: ExtensionAPI) {
 		statusLines(ctx: ModelContext & Partial<UiContext>): string[] {
 			const current = refresh(ctx);
 			const lines = formatDelegationStatus(current.effective, current.validation);
+			const config = policy.statusLine();
+			if (config !== undefined) lines.splice(1, 0, `config: ${config}`);
 			for (const warning of warnings) lines.push(`warning: ${warning}`);
 			return lines;
 		},

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { err, ok, type Result } from "@pi-policy/policy-kernel/decision";
 import {
 	createGlobalDocument,
 	DELEGATION_POLICY_CONFIG_NAME,
@@ -9,31 +10,35 @@ import {
 	isThinkingDocumentError,
 	parseDelegationPolicyDocument,
 } from "@pi-policy/policy-kernel/delegation";
-import { loadPolicyConfig, policyConfigPaths } from "@pi-policy/policy-kernel/host";
+import { policyConfigPaths } from "@pi-policy/policy-kernel/host";
 
-/** The global layer as loaded: settings (empty on any error) and a concise error that names no path. */
-export interface LoadedGlobalDefaults {
+/** The parsed global document: the settings, and the version it was migrated from (an unversioned file). */
+export interface GlobalDefaults {
 	readonly settings: DelegationPolicySettings;
-	readonly error?: string;
-	readonly thinkingError?: boolean;
 	readonly migratedFrom?: number;
 }
 
-/** Reads and parses the global document. Never throws; a malformed document gives empty defaults. */
-export async function loadGlobalDefaults(cwd: string): Promise<LoadedGlobalDefaults> {
+/**
+ * Resolves the raw global document for the config lifecycle: no file gives empty defaults; a document is
+ * parsed (version 1, or an unversioned one migrated in memory). Errors name key paths only. Never throws.
+ */
+export function resolveGlobalDefaults(raw: unknown): Result<GlobalDefaults> {
+	if (raw === undefined) return ok({ settings: {} });
 	try {
-		const layers = await loadPolicyConfig({ name: DELEGATION_POLICY_CONFIG_NAME, cwd, isProjectTrusted: false });
-		if (layers.errors.length > 0) return { settings: {}, error: layers.errors[0] ?? "global config: unreadable" };
-		if (layers.global === undefined) return { settings: {} };
-		const parsed = parseDelegationPolicyDocument(layers.global);
-		if (!parsed.ok) return { settings: {}, error: parsed.error, thinkingError: isThinkingDocumentError(parsed.error) };
-		return {
+		const parsed = parseDelegationPolicyDocument(raw);
+		if (!parsed.ok) return parsed;
+		return ok({
 			settings: parsed.value.settings,
 			...(parsed.value.migratedFrom === undefined ? {} : { migratedFrom: parsed.value.migratedFrom }),
-		};
+		});
 	} catch {
-		return { settings: {}, error: "global config: unreadable" };
+		return err("config: invalid");
 	}
+}
+
+/** True when a config issue is about a thinking entry (audited with category `thinking-malformed`). */
+export function isThinkingIssue(key: string | undefined): boolean {
+	return key !== undefined && isThinkingDocumentError(`${key}:`);
 }
 
 /** The path of the global document (shown only on the user's own terminal, never in audit or status). */

@@ -12,19 +12,46 @@ import {
 	applyPolicyBlockToPayload,
 	applyPolicyBlockToTranscript,
 	DELEGATE_USAGE,
+	DELEGATION_POLICY_CONFIG_NAME,
 	DELEGATION_POLICY_SECTION,
 	parseDelegateCommand,
 	replacePolicyBlockInText,
 } from "@pi-policy/policy-kernel/delegation";
-import { wrapHandler } from "@pi-policy/policy-kernel/host";
+import { createPolicyConfig, type PolicyConfig, wrapHandler } from "@pi-policy/policy-kernel/host";
 import { createDelegationController } from "./controller.js";
+import { type GlobalDefaults, isThinkingIssue, resolveGlobalDefaults } from "./global-config.js";
 import { openDelegationPanel } from "./panel-host.js";
 
 const NO_RESULT = () => undefined;
 
-/** Registers delegation-policy on a Pi extension API. */
-export default function registerDelegationPolicy(pi: ExtensionAPI): void {
-	const controller = createDelegationController(pi);
+/** The package folder name: the config file is `policy/delegation-policy.json`, audit entries carry this `ext`. */
+export const NAME = DELEGATION_POLICY_CONFIG_NAME;
+
+/**
+ * The config lifecycle of the global defaults: `policy/delegation-policy.json` only (no project file, so project
+ * trust is never consulted). An invalid document fails closed: empty global defaults, one notification.
+ */
+function createDelegationPolicyConfig(pi: ExtensionAPI): PolicyConfig<GlobalDefaults> {
+	return createPolicyConfig(pi, {
+		name: NAME,
+		failure: "closed",
+		projectLayer: "none",
+		resolve: resolveGlobalDefaults,
+		enabled: () => true,
+		auditFields: (issues) =>
+			issues.some((issue) => isThinkingIssue(issue.key)) ? { category: "thinking-malformed" as const } : {},
+		closedNote: "global defaults ignored",
+	});
+}
+
+/** The extension Pi loads (the package's default export). */
+export default function delegationPolicy(pi: ExtensionAPI): void {
+	registerDelegationPolicy(pi);
+}
+
+/** Registers delegation-policy on a Pi extension API: every hook and `/delegate`, always. */
+export function registerDelegationPolicy(pi: ExtensionAPI): void {
+	const controller = createDelegationController(pi, createDelegationPolicyConfig(pi));
 	controller.subscribeToRequests();
 
 	const load = wrapHandler(async (_event: unknown, ctx: ExtensionContext) => controller.load(ctx), {

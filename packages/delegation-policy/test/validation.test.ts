@@ -235,9 +235,12 @@ describe("document errors", () => {
 		expect(footer(h)).toBe("D:OFF A:OFF");
 		const warning = h.ui?.notifications().find((n) => n.message.includes("global defaults ignored"));
 		expect(warning?.level).toBe("warning");
-		expect(warning?.message).toMatch(/^delegation-policy: global defaults ignored \(thinking\.(small|large)/);
+		expect(warning?.message).toMatch(
+			/^delegation-policy: config invalid: global thinking\.(small|large)\S*: .*; global defaults ignored\.$/,
+		);
 		const status = await statusText(h);
 		expect(status).toContain("small: not configured [default]");
+		expect(status).toMatch(/\nconfig: failed closed: global thinking\.(small|large)/);
 		expect(audits(h)).toContainEqual(
 			expect.objectContaining({ event: "config-invalid", category: "thinking-malformed" }),
 		);
@@ -247,14 +250,14 @@ describe("document errors", () => {
 		let h = await startWith("{ not json");
 		await oneRequest(h);
 		expect(h.ui?.notifications().map((n) => n.message)).toContain(
-			"delegation-policy: global defaults ignored (global config: invalid JSON).",
+			"delegation-policy: config invalid: global: invalid JSON at line 1, column 3; global defaults ignored.",
 		);
 		await h.dispose();
 		h = await startWith({ version: 7, intensity: "normal" });
 		harness = h;
 		await oneRequest(h);
 		expect(h.ui?.notifications().map((n) => n.message)).toContain(
-			"delegation-policy: global defaults ignored (version: newer than this extension supports).",
+			"delegation-policy: config invalid: global version: newer than this extension supports; global defaults ignored.",
 		);
 		expect(footer(h)).toBe("D:OFF A:OFF");
 	});

@@ -2,13 +2,10 @@
 // function: the branch position of the assistant message and how many tool calls it holds.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ExplorationBatch } from "@pi-policy/policy-kernel/exploration";
+import { isRecord } from "@pi-policy/policy-kernel/json";
 
 /** How far back from the leaf to look for the assistant message that issued the call. */
 const MAX_ENTRIES_SCANNED = 256;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null;
-}
 
 /**
  * Finds the latest assistant message on the branch and, when it issued `toolCallId`, returns how many tool

@@ -1,7 +1,6 @@
 // exploration-guard: paces repeated broad read/grep/find/ls exploration in the main Pi session and points the
 // agent at delegation. A thin shell over @pi-policy/policy-kernel/exploration: it binds Pi events to the pure
 // classifier and reducer, and performs their effects (steer nudge, notice, block, audit entry).
-import { existsSync } from "node:fs";
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import {
 	classifyBroadExplorationCall,
@@ -12,6 +11,7 @@ import {
 	EXPLORATION_NOTICE_LEVELS,
 	EXPLORATION_NOTICES,
 	type ExplorationGuardConfig,
+	ExplorationGuardConfigSchema,
 	type ExplorationGuardEffect,
 	type ExplorationGuardEvent,
 	type ExplorationGuardState,
@@ -22,20 +22,19 @@ import {
 	parseExplorationGuardCommand,
 	reduceExplorationGuard,
 	renderExplorationGuardStatus,
-	resolveExplorationGuardLayers,
+	resolveExplorationGuardConfig,
 } from "@pi-policy/policy-kernel/exploration";
 import {
 	createAuditWriter,
+	createPolicyConfig,
 	type HandlerDiagnostic,
-	loadPolicyConfig,
-	loadPolicyConfigSync,
-	policyConfigPaths,
+	type PolicyConfig,
 	wrapHandler,
 } from "@pi-policy/policy-kernel/host";
 import { readBatch } from "./batch.js";
 
 /** The package folder name: the config file is `policy/exploration-guard.json`, audit entries carry this `ext`. */
-export const EXPLORATION_GUARD_NAME = "exploration-guard";
+export const NAME = "exploration-guard";
 
 /** Options for {@link registerExplorationGuard}; the defaults are what Pi uses. */
 export interface ExplorationGuardOptions {
@@ -47,7 +46,7 @@ export interface ExplorationGuardOptions {
 	readonly onDiagnostic?: (message: string) => void;
 }
 
-/** A registered guard. `undefined` is returned instead when nothing was registered. */
+/** A registered guard. `undefined` is returned instead when nothing was registered (a subagent child). */
 export interface ExplorationGuardHandle {
 	/** Makes every handler and the command inert and unsubscribes the handlers. Idempotent. */
 	dispose(): void;
@@ -62,24 +61,35 @@ interface ActiveSession {
 	readonly config: ExplorationGuardConfig;
 }
 
-function projectFileMayExist(agentDir: string | undefined): boolean {
-	try {
-		const paths = policyConfigPaths({
-			name: EXPLORATION_GUARD_NAME,
-			cwd: process.cwd(),
-			...(agentDir ? { agentDir } : {}),
-		});
-		return existsSync(paths.project);
-	} catch {
-		return false;
-	}
+/**
+ * The guard's config lifecycle: `policy/exploration-guard.json` (a file holding `false` means off), global then
+ * trusted project file by the kernel's one project-layer rule (key by key; the guard has no security settings).
+ * An invalid config disables the guard for the session (fails open).
+ */
+function createExplorationGuardConfig(
+	pi: ExtensionAPI,
+	agentDir: string | undefined,
+	diagnose: (message: string) => void,
+): PolicyConfig<ExplorationGuardConfig> {
+	return createPolicyConfig(pi, {
+		name: NAME,
+		failure: "open",
+		schema: ExplorationGuardConfigSchema,
+		normalizeLayer: (layer) => (layer === false ? { mode: "off" } : layer),
+		projectLayer: {},
+		resolve: resolveExplorationGuardConfig,
+		enabled: (config) => config.mode !== "off",
+		onDiagnostic: diagnose,
+		...(agentDir ? { agentDir } : {}),
+	});
 }
 
 /**
  * Registers the exploration guard on `pi`, or registers nothing and returns `undefined` when this process hosts
- * a subagent child, or when the global config leaves the guard off and the working directory has no project
- * config file. The global file is read synchronously here; the effective config (the trusted project file
- * replaces the global one) is resolved at each `session_start`, and the command is registered then.
+ * a subagent child. The command and `session_start` are always registered, so `/exploration-guard status` answers
+ * even when the guard is off or its config is broken. The tool hooks are registered only when the startup gate
+ * (the global file, read synchronously here, or a project file in the launch folder) may turn the guard on; the
+ * effective config is resolved at each `session_start`.
  */
 export function registerExplorationGuard(
 	pi: ExtensionAPI,
@@ -88,24 +98,15 @@ export function registerExplorationGuard(
 	const env = options.env ?? process.env;
 	const diagnose = options.onDiagnostic ?? ((message: string) => console.error(message));
 	const agentDir = options.agentDir;
-	const globalLayers = loadPolicyConfigSync({
-		name: EXPLORATION_GUARD_NAME,
-		cwd: process.cwd(),
-		isProjectTrusted: false,
-		...(agentDir ? { agentDir } : {}),
-	});
-	const globalConfig = resolveExplorationGuardLayers({ global: globalLayers.global, errors: globalLayers.errors });
-	const factoryChildEnv = globalConfig.ok ? globalConfig.value.childEnv : DEFAULT_CHILD_ENV;
+	const policy = createExplorationGuardConfig(pi, agentDir, diagnose);
+	const factoryChildEnv = policy.startup.config?.childEnv ?? DEFAULT_CHILD_ENV;
 	if (isChildEnvironment(env, factoryChildEnv)) return undefined;
-	const globalMayEnable = !globalConfig.ok || globalConfig.value.mode !== "off";
-	if (!globalMayEnable && !projectFileMayExist(agentDir)) return undefined;
 
 	let disposed = false;
 	let session: ActiveSession | undefined;
-	let commandRegistered = false;
 	const unsubscribers: Array<() => void> = [];
 	const reported = new Set<string>();
-	const audit = createAuditWriter(pi, EXPLORATION_GUARD_NAME, { onDiagnostic: diagnose });
+	const audit = createAuditWriter(pi, NAME, { onDiagnostic: diagnose });
 
 	const say = (ctx: ExtensionContext | undefined, message: string, level: "info" | "warning" | "error" = "info") => {
 		try {
@@ -204,17 +205,24 @@ export function registerExplorationGuard(
 	};
 
 	const runCommand = (args: string, ctx: ExtensionCommandContext) => {
-		const current = session;
-		if (disposed || current === undefined) {
-			say(ctx, "Exploration guard is not active in this session.");
-			return;
-		}
 		const parsed = parseExplorationGuardCommand(args);
 		if (!parsed.ok) {
 			say(ctx, parsed.error, "warning");
 			return;
 		}
 		const command = parsed.value;
+		const notLive = disposed ? undefined : policy.statusLine();
+		if (notLive !== undefined) {
+			if (command.action === "status") say(ctx, `exploration-guard: ${notLive}`);
+			else
+				say(ctx, policy.unavailable(command.action) ?? `exploration-guard ${command.action}: unavailable`, "warning");
+			return;
+		}
+		const current = session;
+		if (disposed || current === undefined) {
+			say(ctx, "Exploration guard is not active in this session.");
+			return;
+		}
 		if (command.action === "status") {
 			say(ctx, renderExplorationGuardStatus(current.state));
 		} else if (command.action === "allow") {
@@ -229,42 +237,27 @@ export function registerExplorationGuard(
 		}
 	};
 
-	const registerCommand = () => {
-		if (commandRegistered) return;
-		commandRegistered = true;
-		pi.registerCommand(EXPLORATION_GUARD_COMMAND, {
-			description: "Exploration guard for this session: status | allow [1..20] | off",
-			handler: async (args, ctx) => {
-				try {
-					runCommand(args, ctx);
-				} catch {
-					reportHandlerError();
-					say(ctx, "exploration-guard command failed: internal error; nothing was changed.", "warning");
-				}
-			},
-		});
-	};
+	// Always registered, so the command never falls through to the model as a prompt.
+	pi.registerCommand(EXPLORATION_GUARD_COMMAND, {
+		description: "Exploration guard for this session: status | allow [1..20] | off",
+		handler: async (args, ctx) => {
+			try {
+				runCommand(args, ctx);
+			} catch {
+				reportHandlerError();
+				say(ctx, "exploration-guard command failed: internal error; nothing was changed.", "warning");
+			}
+		},
+	});
 
 	on(
 		"session_start",
 		wrapHandler(async (_event, ctx) => {
 			if (disposed) return;
 			session = undefined;
-			const layers = await loadPolicyConfig({
-				name: EXPLORATION_GUARD_NAME,
-				cwd: ctx.cwd,
-				isProjectTrusted: () => ctx.isProjectTrusted(),
-				...(agentDir ? { agentDir } : {}),
-			});
-			if (disposed) return;
-			const resolved = resolveExplorationGuardLayers(layers);
-			if (!resolved.ok) {
-				audit.write({ event: "config-invalid" });
-				say(ctx, `exploration-guard disabled: ${resolved.error}`, "warning");
-				return;
-			}
-			const config = resolved.value;
-			if (config.mode === "off") return;
+			const loaded = await policy.load(ctx);
+			if (disposed || loaded.state !== "active" || loaded.config === undefined) return;
+			const config = loaded.config;
 			const state = createExplorationGuardState(config);
 			if (isChildEnvironment(env, config.childEnv)) {
 				// Registered, then found in a child: record the anomaly for the telemetry gate and stay inert.
@@ -272,7 +265,6 @@ export function registerExplorationGuard(
 				return;
 			}
 			session = { state, config };
-			registerCommand();
 			audit.write(explorationActivatedFields(state, false));
 		}, wrapOptions("session_start")),
 	);
@@ -283,6 +275,9 @@ export function registerExplorationGuard(
 			handle.dispose();
 		}, wrapOptions("session_shutdown")),
 	);
+
+	// The tool hooks only when the startup gate says the config may turn the guard on: none otherwise (no overhead).
+	if (!policy.hooks) return handle;
 
 	on(
 		"tool_call",

@@ -105,28 +105,32 @@ describe("inert by default", () => {
 		["no config file", undefined],
 		["a file holding false", false],
 		['mode "off"', { mode: "off", warnAfter: 3 }],
-	])("registers no handler, no command and no audit with %s", async (label, config) => {
-		const handles: Array<ExplorationGuardHandle | undefined> = [];
-		const harness = await createHarness({
-			files: workspaceFiles(),
-			extensions: [capturingGuard(handles)],
-			...(config === undefined ? {} : { config: { "exploration-guard": config } }),
-		});
-		try {
-			expect(handles).toEqual([undefined]);
-			expect(registeredEvents(harness)).toEqual([]);
-			expect(hasGuardCommand(harness)).toBe(false);
-			harness.script(...Array.from({ length: 6 }, broadGrep), "done");
-			await harness.prompt("survey the repository");
-			expect(resultSummary(harness)).toEqual(Array(6).fill("grep:ok"));
-			expect(nudgeCount(harness)).toBe(0);
-			expect(harness.entries("pi-policy.audit")).toEqual([]);
-			expect(harness.ui?.notifications()).toEqual([]);
-			collected.push(collectOutput(`inert ${label}`, harness));
-		} finally {
-			await harness.dispose();
-		}
-	});
+	])(
+		"registers only session_start and the command (which answers), no tool hook and no audit with %s",
+		async (label, config) => {
+			const handles: Array<ExplorationGuardHandle | undefined> = [];
+			const harness = await createHarness({
+				files: workspaceFiles(),
+				extensions: [capturingGuard(handles)],
+				...(config === undefined ? {} : { config: { "exploration-guard": config } }),
+			});
+			try {
+				expect(handles).toHaveLength(1);
+				expect(handles[0]?.state()).toBeUndefined();
+				expect(registeredEvents(harness)).toEqual(["session_start", "session_shutdown"]);
+				expect(hasGuardCommand(harness)).toBe(true);
+				harness.script(...Array.from({ length: 6 }, broadGrep), "done");
+				await harness.prompt("survey the repository");
+				expect(resultSummary(harness)).toEqual(Array(6).fill("grep:ok"));
+				expect(nudgeCount(harness)).toBe(0);
+				expect(harness.entries("pi-policy.audit")).toEqual([]);
+				expect(harness.ui?.notifications()).toEqual([]);
+				collected.push(collectOutput(`inert ${label}`, harness));
+			} finally {
+				await harness.dispose();
+			}
+		},
+	);
 });
 
 describe("root-only", () => {
@@ -183,7 +187,7 @@ describe("root-only", () => {
 			await harness.prompt("survey");
 			expect(resultSummary(harness)).toEqual(Array(6).fill("grep:ok"));
 			expect(nudgeCount(harness)).toBe(0);
-			expect(hasGuardCommand(harness)).toBe(false);
+			expect(hasGuardCommand(harness)).toBe(true);
 			const entries = guardAudit(harness);
 			expect(entries).toHaveLength(1);
 			expect(entries[0]).toMatchObject({ event: "activated", counters: { childSession: 1 } });
@@ -594,28 +598,36 @@ describe("failure direction", () => {
 
 describe("invalid configs", () => {
 	const invalid: Array<[string, unknown, string]> = [
-		["warnAfter 0", { mode: "warn", warnAfter: 0 }, "warnAfter: expected integer between 1 and 20"],
-		["warnAfter 21", { mode: "warn", warnAfter: 21, blockAfter: 30 }, "warnAfter: expected integer between 1 and 20"],
-		["warnAfter 1.5", { mode: "warn", warnAfter: 1.5 }, "warnAfter: expected integer between 1 and 20"],
+		["warnAfter 0", { mode: "warn", warnAfter: 0 }, "global warnAfter: expected integer between 1 and 20"],
+		[
+			"warnAfter 21",
+			{ mode: "warn", warnAfter: 21, blockAfter: 30 },
+			"global warnAfter: expected integer between 1 and 20",
+		],
+		["warnAfter 1.5", { mode: "warn", warnAfter: 1.5 }, "global warnAfter: expected integer between 1 and 20"],
 		[
 			"blockAfter equal to warnAfter",
 			{ mode: "block", warnAfter: 3, blockAfter: 3 },
-			"blockAfter: expected integer between 4 and 50",
+			"global blockAfter: expected integer between 4 and 50",
 		],
-		["blockAfter 51", { mode: "block", blockAfter: 51 }, "blockAfter: expected integer between 2 and 50"],
+		["blockAfter 51", { mode: "block", blockAfter: 51 }, "global blockAfter: expected integer between 2 and 50"],
 		[
 			"smallReadMaxLines 0",
 			{ mode: "warn", smallReadMaxLines: 0 },
-			"smallReadMaxLines: expected integer between 1 and 1000",
+			"global smallReadMaxLines: expected integer between 1 and 1000",
 		],
 		[
 			"smallReadMaxLines 1001",
 			{ mode: "warn", smallReadMaxLines: 1001 },
-			"smallReadMaxLines: expected integer between 1 and 1000",
+			"global smallReadMaxLines: expected integer between 1 and 1000",
 		],
-		["an unknown mode", { mode: "strict" }, 'mode: expected one of "off", "warn", "block"'],
-		["an unknown key", { mode: "block", path: SECRET_DIR }, "config: unknown key"],
-		["invalid JSON", `{ "mode": "block", "note": "${SECRET_DIR}" `, "global config: invalid JSON"],
+		["an unknown mode", { mode: "strict" }, 'global mode: expected one of "off", "warn", "block"'],
+		["an unknown key", { mode: "block", path: SECRET_DIR }, 'global: unknown key "path"'],
+		[
+			"invalid JSON",
+			`{ "mode": "block", "note": "${SECRET_DIR}" `,
+			`global: invalid JSON at line 1, column ${`{ "mode": "block", "note": "${SECRET_DIR}" `.length + 1}`,
+		],
 	];
 
 	it.each(invalid)("%s disables only this guard with one concise error", async (label, config, error) => {
@@ -630,7 +642,7 @@ describe("invalid configs", () => {
 			const notices = harness.ui?.notifications() ?? [];
 			expect(notices).toEqual([{ message: `exploration-guard disabled: ${error}`, level: "warning" }]);
 			expect(auditEvents(harness)).toEqual(["config-invalid"]);
-			expect(hasGuardCommand(harness)).toBe(false);
+			expect(hasGuardCommand(harness)).toBe(true);
 			harness.script(
 				...Array.from({ length: 6 }, broadGrep),
 				callTool("subagent", { agent: "scout", task: "x" }),
@@ -640,6 +652,10 @@ describe("invalid configs", () => {
 			expect(resultSummary(harness)).toEqual([...Array(6).fill("grep:ok"), "subagent:ok"]);
 			expect(nudgeCount(harness)).toBe(0);
 			expect(harness.ui?.notifications()).toHaveLength(1);
+			const requests = harness.requests.length;
+			await harness.command("/exploration-guard status");
+			expect(harness.ui?.notifications().at(-1)?.message).toBe(`exploration-guard: disabled: ${error}`);
+			expect(harness.requests).toHaveLength(requests);
 			collected.push(collectOutput(`invalid ${label}`, harness));
 		} finally {
 			await harness.dispose();
@@ -694,7 +710,7 @@ describe("config layers", () => {
 		await run.harness.prompt("survey");
 		expect(resultSummary(run.harness)).toEqual(Array(6).fill("grep:ok"));
 		expect(guardAudit(run.harness)).toEqual([]);
-		expect(hasGuardCommand(run.harness)).toBe(false);
+		expect(hasGuardCommand(run.harness)).toBe(true);
 		await finish(run);
 	});
 });
@@ -730,12 +746,12 @@ describe("lifecycle", () => {
 		// One live instance: exactly one more nudge, and nothing blocked within the new streak of four.
 		expect(resultSummary(harness).slice(5)).toEqual(Array(4).fill("grep:ok"));
 		expect(nudgeCount(harness)).toBe(2);
-		// Rollback: mode off, then /reload, registers nothing.
+		// Rollback: mode off, then /reload, registers no tool hook (the command still answers).
 		const { writeFile } = await import("node:fs/promises");
 		await writeFile(join(harness.agentDir, "policy", "exploration-guard.json"), JSON.stringify({ mode: "off" }));
 		await harness.session.reload();
 		expect(run.handles).toHaveLength(3);
-		expect(run.handles[2]).toBeUndefined();
+		expect(run.handles[2]?.state()).toBeUndefined();
 		expect(run.handles[1]?.disposed).toBe(true);
 		harness.script(...Array.from({ length: 6 }, broadGrep), "done");
 		await harness.prompt("after rollback");

@@ -1,16 +1,13 @@
 // guardian-review: before a risky tool call runs, a deterministic floor and then a reviewer model decide allow or
 // deny, failing closed. This is the Pi shell: it binds events to the kernel (@pi-policy/policy-kernel/guardian)
 // and does the I/O: config files, the reviewer call, the dialog, the audit trail and the verdict events.
-import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
-import {
-	CONFIG_DIR_NAME,
-	type ExtensionAPI,
-	type ExtensionContext,
-	type InputEvent,
-	type ToolCallEvent,
-	type ToolCallEventResult,
+import type {
+	ExtensionAPI,
+	ExtensionContext,
+	InputEvent,
+	ToolCallEvent,
+	ToolCallEventResult,
 } from "@earendil-works/pi-coding-agent";
 import { bucketIndex } from "@pi-policy/policy-kernel/audit";
 import { decodeEventPayload, type RiskLevel, VERDICT_CHANNEL, type VerdictV1 } from "@pi-policy/policy-kernel/events";
@@ -28,9 +25,13 @@ import {
 	floorContextFor,
 	floorDenialReason,
 	formatGuardianStatus,
+	GUARDIAN_PROJECT_LOCKED_KEYS,
+	GUARDIAN_STRENGTHEN_RULES,
 	type GuardianMode,
 	type GuardianReviewConfig,
+	GuardianReviewConfigSchema,
 	type GuardianStats,
+	guardianDefaultsLayer,
 	HARD_DENY_RULES,
 	initialAllowOnceState,
 	initialBreakerState,
@@ -43,7 +44,7 @@ import {
 	recordUnavailable,
 	reduceAllowOnce,
 	reduceBreaker,
-	resolveGuardianReviewConfig,
+	resolveGuardianReviewLayer,
 	riskDenialReason,
 	riskLevelCounter,
 	UNAVAILABLE_DIALOG_TITLE,
@@ -52,8 +53,8 @@ import {
 } from "@pi-policy/policy-kernel/guardian";
 import {
 	createAuditWriter,
-	loadPolicyConfig,
-	loadPolicyConfigSync,
+	createPolicyConfig,
+	type PolicyConfig,
 	toolCallBlockedResult,
 	wrapHandler,
 } from "@pi-policy/policy-kernel/host";
@@ -61,8 +62,8 @@ import { appendReviewLog } from "./review-log.js";
 import { modelRefOf, resolveReviewerModel, runReview } from "./reviewer.js";
 import { sessionTranscript } from "./session-transcript.js";
 
-/** The config and audit name of this extension. */
-export const GUARDIAN_REVIEW = "guardian-review";
+/** The package folder name: the config file is `policy/guardian-review.json`, audit entries carry this `ext`. */
+export const NAME = "guardian-review";
 
 /** Options for {@link createGuardianReview}; the default export uses none. */
 export interface GuardianReviewOptions {
@@ -100,15 +101,26 @@ function verdictTool(toolName: string): VerdictV1["tool"] {
 }
 
 /**
- * The startup decision: register only when the global config enables guardian-review (or is invalid, which fails
- * closed), or when a project config file exists in the launch directory (it may enable it once trusted).
+ * The config lifecycle: `policy/guardian-review.json`, global over the defaults, then a trusted project file by
+ * the kernel's one project-layer rule, where every key is a security setting: strengthened by its rule or locked.
+ * An invalid file fails closed: the valid files (or the defaults) run in `enforce`.
  */
-function shouldRegister(): boolean {
-	const layers = loadPolicyConfigSync({ name: GUARDIAN_REVIEW, cwd: process.cwd(), isProjectTrusted: false });
-	const resolved = resolveGuardianReviewConfig(layers.global, undefined);
-	if (layers.errors.length > 0 || !resolved.ok || resolved.value.failedClosed) return true;
-	if (resolved.value.config.mode !== "off") return true;
-	return existsSync(join(process.cwd(), CONFIG_DIR_NAME, "policy", `${GUARDIAN_REVIEW}.json`));
+function createGuardianReviewConfig(
+	pi: ExtensionAPI,
+	diagnose: (message: string) => void,
+): PolicyConfig<GuardianReviewConfig> {
+	return createPolicyConfig(pi, {
+		name: NAME,
+		failure: "closed",
+		schema: GuardianReviewConfigSchema,
+		defaults: guardianDefaultsLayer(),
+		projectLayer: { strengthen: GUARDIAN_STRENGTHEN_RULES, locked: GUARDIAN_PROJECT_LOCKED_KEYS },
+		resolve: resolveGuardianReviewLayer,
+		enabled: (config) => config.mode !== "off",
+		auditFields: { mode: "enforce" },
+		closedNote: "enforcing with the valid config file or the defaults",
+		onDiagnostic: diagnose,
+	});
 }
 
 /** Creates the extension factory with injected options (tests use a fake clock). */
@@ -121,12 +133,18 @@ export default function guardianReview(pi: ExtensionAPI): void {
 	registerGuardianReview(pi, {});
 }
 
-/** Registers the handlers and the `/guardian` command, unless guardian-review is disabled. */
-export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReviewOptions): void {
-	if (!shouldRegister()) return;
+/**
+ * Registers guardian-review. The `/guardian` command and `session_start` are always registered, so
+ * `/guardian status` answers whatever the config says. The review hooks are registered when the startup gate (the
+ * global file, read synchronously here, or a project file in the launch folder) may turn it on, or when the
+ * global file is invalid (which fails closed).
+ */
+export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReviewOptions = {}): void {
+	const diagnose = (message: string) => console.error(message);
+	const policy = createGuardianReviewConfig(pi, diagnose);
 	const now = options.now ?? Date.now;
 	const home = options.home ?? homedir();
-	const audit = createAuditWriter(pi, GUARDIAN_REVIEW, { onDiagnostic: () => {} });
+	const audit = createAuditWriter(pi, NAME, { onDiagnostic: diagnose });
 
 	let config: GuardianReviewConfig | undefined;
 	let modeOverride: GuardianMode | undefined;
@@ -153,24 +171,10 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	};
 
 	const loadConfig = async (ctx: ExtensionContext) => {
-		const layers = await loadPolicyConfig({
-			name: GUARDIAN_REVIEW,
-			cwd: ctx.cwd,
-			isProjectTrusted: () => ctx.isProjectTrusted(),
-		});
-		const resolved = resolveGuardianReviewConfig(layers.global, layers.project);
-		const errors = [...layers.errors, ...(resolved.ok ? resolved.value.errors : [resolved.error])];
-		config = resolved.ok ? resolved.value.config : { ...resolveFallback(), mode: "enforce" };
-		if (errors.length > 0 || (resolved.ok && resolved.value.failedClosed)) {
-			config = { ...config, mode: "enforce" };
-			audit.write({ event: "config-invalid", mode: "enforce" });
-			if (ctx.hasUI) {
-				ctx.ui.notify(
-					`guardian-review: config invalid (${errors.slice(0, 2).join("; ")}); enforcing with defaults for the invalid part.`,
-					"warning",
-				);
-			}
-		}
+		const loaded = await policy.load(ctx);
+		const base = loaded.config ?? resolveFallback();
+		// Fails closed: an invalid file leaves the valid one (or the defaults), always enforced.
+		config = loaded.problem !== undefined ? { ...base, mode: "enforce" } : base;
 	};
 
 	pi.on(
@@ -186,6 +190,17 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			{ failure: "open", name: "guardian-review session_start" },
 		),
 	);
+
+	const SUBCOMMANDS = ["status", "on", "off", "observe", "allow-once"] as const;
+	pi.registerCommand("guardian", {
+		description: "guardian-review: status | on | off | observe | allow-once",
+		getArgumentCompletions: (prefix) =>
+			SUBCOMMANDS.filter((name) => name.startsWith(prefix.trim())).map((name) => ({ value: name, label: name })),
+		handler: async (args, ctx) => runCommand(args, ctx),
+	});
+
+	// The review hooks only when the startup gate says the config may turn it on: none otherwise (no overhead).
+	if (!policy.hooks) return;
 
 	pi.on(
 		"input",
@@ -460,63 +475,68 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		toolCallHandler as (event: ToolCallEvent, ctx: ExtensionContext) => Promise<ToolCallEventResult | undefined>,
 	);
 
-	const SUBCOMMANDS = ["status", "on", "off", "observe", "allow-once"] as const;
-	pi.registerCommand("guardian", {
-		description: "guardian-review: status | on | off | observe | allow-once",
-		getArgumentCompletions: (prefix) =>
-			SUBCOMMANDS.filter((name) => name.startsWith(prefix.trim())).map((name) => ({ value: name, label: name })),
-		handler: async (args, ctx) => {
-			try {
-				if (config === undefined) await loadConfig(ctx);
-				const sub = args.trim().split(/\s+/)[0] ?? "";
-				const say = (text: string, level: "info" | "warning" = "info") => {
-					if (ctx.hasUI) ctx.ui.notify(text, level);
-				};
-				switch (sub) {
-					case "":
-					case "status": {
-						const reviewer = config ? modelRefOf(resolveReviewerModel(ctx, config)) : undefined;
-						say(
+	async function runCommand(args: string, ctx: ExtensionContext): Promise<void> {
+		try {
+			if (config === undefined) await loadConfig(ctx);
+			const sub = args.trim().split(/\s+/)[0] ?? "";
+			const say = (text: string, level: "info" | "warning" = "info") => {
+				if (ctx.hasUI) ctx.ui.notify(text, level);
+			};
+			const known = sub === "" || (SUBCOMMANDS as readonly string[]).includes(sub);
+			if (known && !policy.hooks) {
+				// No review hooks in this process: nothing can be reviewed, so every action explains why.
+				const line = policy.statusLine() ?? "inactive";
+				if (sub === "" || sub === "status") say(`${NAME}: ${line}`);
+				else say(policy.unavailable(sub) ?? `${NAME} ${sub}: unavailable, ${line}`, "warning");
+				return;
+			}
+			switch (sub) {
+				case "":
+				case "status": {
+					const reviewer = config ? modelRefOf(resolveReviewerModel(ctx, config)) : undefined;
+					const closed = policy.current().state === "failed-closed" ? `${NAME}: ${policy.statusLine()}\n` : "";
+					say(
+						closed +
 							formatGuardianStatus({
 								mode: effectiveMode(),
 								reviewerModel: reviewer,
 								stats,
 								breaker,
 								pendingGrants: allowOnce.grants.filter((grant) => grant.expiresAt > now()).length,
-							}) + (reviewLogFailed ? "\nreview log: write failed" : ""),
-						);
-						return;
-					}
-					case "on":
-					case "off":
-					case "observe": {
-						modeOverride = sub === "on" ? "enforce" : sub;
-						audit.write({ event: "mode-changed", mode: modeOverride });
-						say(`guardian-review: ${modeOverride} for this session.`);
-						return;
-					}
-					case "allow-once": {
-						const next = reduceAllowOnce(allowOnce, { type: "grant", now: now() });
-						allowOnce = next.state;
-						if (next.effects.some((effect) => effect.type === "granted")) {
-							audit.write({ event: "allow-once-granted", mode: auditMode(), category: "allow-once" });
-							say("guardian-review: the most recently denied action may run once within 5 minutes.");
-						} else {
-							say(
-								"guardian-review: there is no denied action to allow (floor hard-denies cannot be overridden).",
-								"warning",
-							);
-						}
-						return;
-					}
-					default:
-						say("usage: /guardian status | on | off | observe | allow-once", "warning");
+							}) +
+							(reviewLogFailed ? "\nreview log: write failed" : ""),
+					);
+					return;
 				}
-			} catch {
-				if (ctx.hasUI) ctx.ui.notify("guardian-review: command failed: internal error", "error");
+				case "on":
+				case "off":
+				case "observe": {
+					modeOverride = sub === "on" ? "enforce" : sub;
+					audit.write({ event: "mode-changed", mode: modeOverride });
+					say(`guardian-review: ${modeOverride} for this session.`);
+					return;
+				}
+				case "allow-once": {
+					const next = reduceAllowOnce(allowOnce, { type: "grant", now: now() });
+					allowOnce = next.state;
+					if (next.effects.some((effect) => effect.type === "granted")) {
+						audit.write({ event: "allow-once-granted", mode: auditMode(), category: "allow-once" });
+						say("guardian-review: the most recently denied action may run once within 5 minutes.");
+					} else {
+						say(
+							"guardian-review: there is no denied action to allow (floor hard-denies cannot be overridden).",
+							"warning",
+						);
+					}
+					return;
+				}
+				default:
+					say("usage: /guardian status | on | off | observe | allow-once", "warning");
 			}
-		},
-	});
+		} catch {
+			if (ctx.hasUI) ctx.ui.notify("guardian-review: command failed: internal error", "error");
+		}
+	}
 }
 
 function policyRuleCounter(rule: OutcomePolicyRule): number {
@@ -524,7 +544,7 @@ function policyRuleCounter(rule: OutcomePolicyRule): number {
 }
 
 function resolveFallback(): GuardianReviewConfig {
-	const resolved = resolveGuardianReviewConfig(undefined, undefined);
-	if (resolved.ok) return resolved.value.config;
+	const resolved = resolveGuardianReviewLayer(undefined);
+	if (resolved.ok) return resolved.value;
 	throw new Error("guardian-review: defaults unavailable");
 }

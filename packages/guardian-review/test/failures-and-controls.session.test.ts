@@ -334,7 +334,7 @@ describe("config", () => {
 		expect(h.audit().some((e) => e.event === "config-invalid")).toBe(true);
 	});
 
-	it("registers nothing when disabled", async () => {
+	it("registers only its command (which answers) when disabled", async () => {
 		const probe: { commands: string[]; handlers: boolean } = { commands: [], handlers: false };
 		const probeExtension: InlineExtension = (pi) => {
 			pi.on("session_start", () => {
@@ -344,10 +344,15 @@ describe("config", () => {
 		h = await createGuardianHarness({ ui: false, guardian: { mode: "off" }, after: [probeExtension] });
 		h.agent(callTool("bash", { command: "touch disabled.txt" }), "done");
 		await h.prompt("go");
-		expect(probe.commands).not.toContain("guardian");
+		expect(probe.commands).toContain("guardian");
+		expect(h.session.extensionRunner.hasHandlers("tool_call")).toBe(false);
 		expect(existsSync(join(h.cwd, "disabled.txt"))).toBe(true);
 		expect(h.audit()).toEqual([]);
 		expect(h.verdicts).toEqual([]);
+		const requests = h.requests.length;
+		await h.command("/guardian status");
+		await h.command("/guardian on");
+		expect(h.requests).toHaveLength(requests);
 	});
 });
 

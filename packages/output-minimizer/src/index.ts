@@ -11,7 +11,7 @@ import {
 	type ToolResultEventResult,
 } from "@earendil-works/pi-coding-agent";
 import { collectAuditEntries } from "@pi-policy/policy-kernel/audit";
-import { createAuditWriter, loadPolicyConfig, loadPolicyConfigSync, wrapHandler } from "@pi-policy/policy-kernel/host";
+import { createAuditWriter, createPolicyConfig, type PolicyConfig, wrapHandler } from "@pi-policy/policy-kernel/host";
 import {
 	buildBoundedInlineResult,
 	buildMinimizedResult,
@@ -19,20 +19,22 @@ import {
 	formatOutputMinimizerStatus,
 	nonTextBlocks,
 	type OutputMinimizerConfig,
+	OutputMinimizerConfigSchema,
 	type OutputMinimizerRunState,
 	type PersistOutcome,
+	parseOutputMinimizerConfig,
 	planNotifyRewrite,
 	planToolResult,
 	projectDelegationDetails,
-	resolveOutputMinimizerConfig,
 	summarizeOutputMinimizer,
 	type ToolResultPlan,
 	textBytes,
+	withOutputMinimizerDefaults,
 } from "@pi-policy/policy-kernel/minimize";
 import { createOutputStore } from "./output-store.js";
 
 /** The package folder name: config file, audit `ext` and command name. */
-export const OUTPUT_MINIMIZER_NAME = "output-minimizer";
+export const NAME = "output-minimizer";
 
 type Category = "single" | "workflow" | "notify";
 
@@ -44,23 +46,40 @@ interface Totals {
 }
 
 /**
- * The extension factory. The global config is read synchronously here: `mode: "off"` in it registers
- * nothing. The effective config (a trusted project file replaces the global one) is resolved at every
- * `session_start`, where `ctx.isProjectTrusted()` is available; a project `mode: "off"` leaves the handlers
- * registered but inert. An invalid config fails open: one notification, an audit `config-invalid`, and
- * results pass unchanged.
+ * The config lifecycle: `policy/output-minimizer.json`, global then trusted project file by the kernel's one
+ * project-layer rule (key by key; no security settings). An invalid config fails open.
  */
-export default function registerOutputMinimizer(pi: ExtensionAPI): void {
-	const globalLayers = loadPolicyConfigSync({
-		name: OUTPUT_MINIMIZER_NAME,
-		cwd: process.cwd(),
-		isProjectTrusted: false,
+function createOutputMinimizerConfig(pi: ExtensionAPI): PolicyConfig<OutputMinimizerConfig> {
+	return createPolicyConfig(pi, {
+		name: NAME,
+		failure: "open",
+		schema: OutputMinimizerConfigSchema,
+		projectLayer: {},
+		resolve: (merged) => {
+			if (merged === undefined) return { ok: true, value: withOutputMinimizerDefaults(undefined) };
+			const parsed = parseOutputMinimizerConfig(merged);
+			return parsed.ok ? { ok: true, value: withOutputMinimizerDefaults(parsed.value) } : parsed;
+		},
+		enabled: (config) => config.mode === "reference",
 	});
-	const globalConfig = resolveOutputMinimizerConfig({ global: globalLayers.global, errors: globalLayers.errors });
-	if (globalConfig.ok && globalConfig.value.mode === "off") return;
+}
 
+/** The extension Pi loads (the package's default export). */
+export default function outputMinimizer(pi: ExtensionAPI): void {
+	registerOutputMinimizer(pi);
+}
+
+/**
+ * Registers output-minimizer. The command and `session_start` are always registered, so
+ * `/output-minimizer status` answers whatever the config says. The result hooks are registered when the startup
+ * gate (the global file, read synchronously here, or a project file in the launch folder) may turn it on; the
+ * effective config is resolved at every `session_start`. An invalid config fails open: one notification, an
+ * audit `config-invalid`, and results pass unchanged.
+ */
+export function registerOutputMinimizer(pi: ExtensionAPI): void {
+	const policy = createOutputMinimizerConfig(pi);
 	const diagnostics = (message: string) => console.error(message);
-	const audit = createAuditWriter(pi, OUTPUT_MINIMIZER_NAME, { onDiagnostic: diagnostics });
+	const audit = createAuditWriter(pi, NAME, { onDiagnostic: diagnostics });
 	const reported = new Set<string>();
 	let config: OutputMinimizerConfig | undefined;
 	let runState: OutputMinimizerRunState = "starting";
@@ -84,26 +103,33 @@ export default function registerOutputMinimizer(pi: ExtensionAPI): void {
 		wrapHandler(
 			async (_event, ctx) => {
 				context = ctx;
-				const layers = await loadPolicyConfig({
-					name: OUTPUT_MINIMIZER_NAME,
-					cwd: ctx.cwd,
-					isProjectTrusted: () => ctx.isProjectTrusted(),
-				});
-				const resolved = resolveOutputMinimizerConfig(layers);
+				const loaded = await policy.load(ctx);
 				seedTotals(ctx);
-				if (!resolved.ok) {
-					config = undefined;
-					runState = "inactive-invalid-config";
-					audit.write({ event: "config-invalid" });
-					if (ctx.hasUI) ctx.ui.notify(`output-minimizer disabled: ${resolved.error}`, "warning");
-					return;
-				}
-				config = resolved.value.mode === "reference" ? resolved.value : undefined;
-				runState = config ? "active" : "inactive-project-off";
+				config = loaded.state === "active" ? loaded.config : undefined;
+				runState = config ? "active" : loaded.state === "disabled" ? "inactive-invalid-config" : "inactive-project-off";
 			},
 			{ failure: "open", name: "output-minimizer session_start", reported },
 		),
 	);
+
+	pi.registerCommand(NAME, {
+		description: "Show output-minimizer counters: /output-minimizer status",
+		handler: async (args, ctx) => {
+			const sub = args.trim().toLowerCase();
+			if (sub !== "" && sub !== "status") {
+				if (ctx.hasUI) ctx.ui.notify("Usage: /output-minimizer status", "warning");
+				return;
+			}
+			const stats = summarizeOutputMinimizer(ctx.sessionManager.getBranch());
+			const report = formatOutputMinimizerStatus(stats, runState);
+			const notLive = policy.statusLine();
+			const text = notLive === undefined ? report : [`${NAME}: ${notLive}`, ...report.split("\n").slice(1)].join("\n");
+			if (ctx.hasUI) ctx.ui.notify(text, "info");
+		},
+	});
+
+	// The result hooks only when the startup gate says the config may turn it on: none otherwise (no overhead).
+	if (!policy.hooks) return;
 
 	pi.on(
 		"tool_result",
@@ -130,19 +156,6 @@ export default function registerOutputMinimizer(pi: ExtensionAPI): void {
 			{ failure: "open", name: "output-minimizer message_end", reported, report },
 		),
 	);
-
-	pi.registerCommand(OUTPUT_MINIMIZER_NAME, {
-		description: "Show output-minimizer counters: /output-minimizer status",
-		handler: async (args, ctx) => {
-			const sub = args.trim().toLowerCase();
-			if (sub !== "" && sub !== "status") {
-				if (ctx.hasUI) ctx.ui.notify("Usage: /output-minimizer status", "warning");
-				return;
-			}
-			const stats = summarizeOutputMinimizer(ctx.sessionManager.getBranch());
-			if (ctx.hasUI) ctx.ui.notify(formatOutputMinimizerStatus(stats, runState), "info");
-		},
-	});
 
 	function seedTotals(ctx: ExtensionContext): void {
 		const stats = summarizeOutputMinimizer(collectAuditEntries(ctx.sessionManager.getBranch()));

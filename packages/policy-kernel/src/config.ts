@@ -2,6 +2,7 @@
 import type { Static, TSchema } from "typebox";
 import { Value } from "typebox/value";
 import { err, ok, type Result } from "./decision.js";
+import { isRecord } from "./json.js";
 
 export type { Err, Ok, Result } from "./decision.js";
 export { err, ok } from "./decision.js";
@@ -86,22 +87,55 @@ export function parseWithSchema<S extends TSchema>(
 
 /**
  * Returns one concise message per offending key path for `value` against `schema`, in TypeBox's error
- * order. Messages follow the rules of {@link parseWithSchema}. Returns an empty list for a valid value.
+ * order. Messages follow the rules of {@link parseWithSchema}. Returns an empty list for a valid value. With
+ * `nameUnknownKeys` (for config files the user wrote, never for payloads or audit entries), an unknown key that is a
+ * plain identifier is quoted: `config: unknown key "foo"`.
  */
-export function describeSchemaErrors(schema: TSchema, value: unknown, root = "config"): string[] {
-	const byLabel = new Map<string, string>();
+export function describeSchemaErrors(
+	schema: TSchema,
+	value: unknown,
+	root = "config",
+	options: { readonly nameUnknownKeys?: boolean } = {},
+): string[] {
+	return collectSchemaIssues(schema, value, root, options.nameUnknownKeys === true).map(
+		(issue) => `${issue.label}: ${issue.message}`,
+	);
+}
+
+interface SchemaIssue {
+	readonly label: string;
+	readonly message: string;
+	readonly keyword: string;
+}
+
+/**
+ * One issue per label (per unknown key when `nameUnknownKeys`), in TypeBox's error order. With
+ * `nameUnknownKeys`, an unknown key whose name is a plain identifier is quoted in the message.
+ */
+function collectSchemaIssues(schema: TSchema, value: unknown, root: string, nameUnknownKeys: boolean): SchemaIssue[] {
+	const byLabel = new Map<string, SchemaIssue>();
 	let errors: ReturnType<typeof Value.Errors>;
 	try {
 		errors = Value.Errors(schema, value);
 	} catch {
-		return [`${root}: invalid`];
+		return [{ label: root, message: "invalid", keyword: "invalid" }];
 	}
 	for (const error of errors) {
-		for (const [label, message] of formatValidationError(schema, value, error, root)) {
-			if (!byLabel.has(label)) byLabel.set(label, `${label}: ${message}`);
+		for (const [label, message] of formatValidationError(schema, value, error, root, nameUnknownKeys)) {
+			const id = message.startsWith("unknown key ") ? `${label}\u0000${message}` : label;
+			if (!byLabel.has(id)) byLabel.set(id, { label, message, keyword: error.keyword });
 		}
 	}
 	return [...byLabel.values()];
+}
+
+/** Key names shown in a config error: a plain identifier of at most 64 characters, else not named. */
+const SHOWN_KEY_PATTERN = /^[A-Za-z_$][A-Za-z0-9_$.-]{0,63}$/;
+
+function unknownKeyMessage(key: unknown, nameUnknownKeys: boolean): string {
+	return nameUnknownKeys && typeof key === "string" && SHOWN_KEY_PATTERN.test(key)
+		? `unknown key ${JSON.stringify(key)}`
+		: "unknown key";
 }
 
 interface ValidationErrorLike {
@@ -119,6 +153,7 @@ function formatValidationError(
 	value: unknown,
 	error: ValidationErrorLike,
 	root: string,
+	nameUnknownKeys = false,
 ): Array<[string, string]> {
 	const schemaSegments = parsePointer(error.schemaPath);
 	const instanceSegments = parsePointer(error.instancePath);
@@ -137,10 +172,16 @@ function formatValidationError(
 			const keys = Array.isArray(params.requiredProperties) ? params.requiredProperties : [];
 			return keys.filter((key): key is string => typeof key === "string").map((key) => [label([key]), "required"]);
 		}
-		case "additionalProperties":
-			return [[label(), "unknown key"]];
+		case "additionalProperties": {
+			const keys = nameUnknownKeys && Array.isArray(params.additionalProperties) ? params.additionalProperties : [];
+			if (keys.length === 0) return [[label(), "unknown key"]];
+			return keys.map((key) => [label(), unknownKeyMessage(key, true)]);
+		}
 		case "boolean":
-			if (lastKeyword === "additionalProperties") return [[label().replace(/\.?\*$/, "") || root, "unknown key"]];
+			if (lastKeyword === "additionalProperties") {
+				// Named from the parent's additionalProperties error, whose key list is exact.
+				return nameUnknownKeys ? [] : [[label().replace(/\.?\*$/, "") || root, "unknown key"]];
+			}
 			return [[label(), "not allowed"]];
 		case "propertyNames":
 			return [[label(), "invalid key"]];
@@ -429,10 +470,6 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 	return proto === Object.prototype || proto === null;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Layer merging
 
@@ -650,4 +687,456 @@ function stableKey(value: unknown): string {
 	return typeof value === "number" || typeof value === "string" || typeof value === "boolean" || value === null
 		? JSON.stringify(value)
 		: `<${typeof value}>`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The policy config lifecycle, pure part: JSON positions, `$schema`, per-file issues, the one project-layer rule
+// and resolution of both files. The host part (bounded file reads, audit, notification) is createPolicyConfig in
+// `@pi-policy/policy-kernel/host`.
+
+/** Which config file a problem is in. Errors name the file this way, never by its path. */
+export type ConfigFile = "global" | "project";
+
+/** One problem in one config file: the key path (absent for the whole file) and a reason with no value in it. */
+export interface ConfigIssue {
+	readonly file: ConfigFile;
+	/** A dotted key path built from schema keys, for example `"reviewer.timeoutMs"`; absent for the file itself. */
+	readonly key?: string;
+	/** For example `expected integer between 1 and 20`, `unknown key "foo"`, `invalid JSON at line 3, column 5`. */
+	readonly reason: string;
+}
+
+/** The largest config file read, in bytes. One more byte is read to detect a larger file. */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+
+/**
+ * The one reason given for a file that could not be read as config: missing permissions, a directory, a FIFO, a
+ * device, or more than {@link MAX_CONFIG_FILE_BYTES}. The same bounded wording for all of them, at once.
+ */
+export const CONFIG_UNREADABLE_REASON = "unreadable (expected a regular file of at most 1 MiB)";
+
+/** What the host loader found for one file. */
+export type ConfigFileRead =
+	| { readonly kind: "missing" }
+	| { readonly kind: "unreadable" }
+	| { readonly kind: "text"; readonly text: string };
+
+/**
+ * Formats an issue as `<file>[ <key>]: <reason>`, for example `project bash: expected one of "auto", "off"` or
+ * `global: unknown key "foo"`. Contains no path and no config value.
+ */
+export function formatConfigIssue(issue: ConfigIssue): string {
+	return `${issue.file}${issue.key === undefined || issue.key === "" ? "" : ` ${issue.key}`}: ${issue.reason}`;
+}
+
+/**
+ * Formats issues for a notification or a status line: the first one, then `(+N more)` when there are others.
+ * Returns `"config invalid"` for an empty list.
+ */
+export function formatConfigIssues(issues: readonly ConfigIssue[]): string {
+	const first = issues[0];
+	if (first === undefined) return "config invalid";
+	return issues.length > 1 ? `${formatConfigIssue(first)} (+${issues.length - 1} more)` : formatConfigIssue(first);
+}
+
+/** A 1-based line and column (in UTF-16 code units, as editors count) of a position in a text. */
+export interface TextPosition {
+	readonly line: number;
+	readonly column: number;
+}
+
+/** The 1-based line and column of UTF-16 `offset` in `text` (clamped to the text). Lines end at `\n`. */
+export function textPositionAt(text: string, offset: number): TextPosition {
+	const end = Math.max(0, Math.min(Math.floor(Number.isFinite(offset) ? offset : 0), text.length));
+	let line = 1;
+	let lineStart = 0;
+	for (let index = text.indexOf("\n"); index !== -1 && index < end; index = text.indexOf("\n", index + 1)) {
+		line++;
+		lineStart = index + 1;
+	}
+	return { line, column: end - lineStart + 1 };
+}
+
+/**
+ * Parses config JSON text. A leading byte-order mark is ignored. On failure the error is
+ * `invalid JSON at line L, column C` (the position the parser stopped at; the end of the text for a truncated
+ * file), never the text or the parser's own message.
+ */
+export function parseConfigJson(text: string): Result<unknown> {
+	if (typeof text !== "string") return err("invalid JSON");
+	const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+	try {
+		return ok(JSON.parse(body) as unknown);
+	} catch {
+		const { line, column } = textPositionAt(body, jsonErrorOffset(body));
+		return err(`invalid JSON at line ${line}, column ${column}`);
+	}
+}
+
+/**
+ * The UTF-16 offset of the first JSON syntax error in `text` (`text.length` when the text ends too early), found
+ * by a small scanner of the JSON grammar; the parser's own messages differ between engines and may quote the text.
+ * Only called on text that `JSON.parse` rejected.
+ */
+export function jsonErrorOffset(text: string): number {
+	let at = 0;
+	const fail = (offset: number): never => {
+		throw new JsonSyntaxOffset(offset);
+	};
+	const space = () => {
+		while (at < text.length && " \t\n\r".includes(text[at] as string)) at++;
+	};
+	const literal = (word: string) => {
+		for (let i = 0; i < word.length; i++, at++) if (text[at] !== word[i]) fail(at);
+	};
+	const string = () => {
+		at++;
+		while (at < text.length) {
+			const code = text.charCodeAt(at);
+			if (code === 0x22) {
+				at++;
+				return;
+			}
+			if (code < 0x20) fail(at);
+			if (code === 0x5c) {
+				const next = text[at + 1];
+				if (next === "u") {
+					if (!/^[0-9a-fA-F]{4}$/.test(text.slice(at + 2, at + 6))) fail(at + 2);
+					at += 6;
+				} else if (next !== undefined && '"\\/bfnrt'.includes(next)) at += 2;
+				else fail(at + 1);
+			} else at++;
+		}
+		fail(text.length);
+	};
+	const number = () => {
+		const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(at));
+		if (match === null || match[0] === "" || match[0] === "-") fail(at + (text[at] === "-" ? 1 : 0));
+		at += (match as RegExpExecArray)[0].length;
+	};
+	const value = (depth: number): void => {
+		if (depth > 512) fail(at);
+		space();
+		const c = text[at];
+		if (c === undefined) fail(at);
+		else if (c === "{") {
+			at++;
+			space();
+			if (text[at] === "}") {
+				at++;
+				return;
+			}
+			for (;;) {
+				space();
+				if (text[at] !== '"') fail(at);
+				string();
+				space();
+				if (text[at] !== ":") fail(at);
+				at++;
+				value(depth + 1);
+				space();
+				if (text[at] === ",") at++;
+				else if (text[at] === "}") {
+					at++;
+					return;
+				} else fail(at);
+			}
+		} else if (c === "[") {
+			at++;
+			space();
+			if (text[at] === "]") {
+				at++;
+				return;
+			}
+			for (;;) {
+				value(depth + 1);
+				space();
+				if (text[at] === ",") at++;
+				else if (text[at] === "]") {
+					at++;
+					return;
+				} else fail(at);
+			}
+		} else if (c === '"') string();
+		else if (c === "t") literal("true");
+		else if (c === "f") literal("false");
+		else if (c === "n") literal("null");
+		else number();
+	};
+	try {
+		value(0);
+		space();
+		return Math.min(at, text.length);
+	} catch (error) {
+		return error instanceof JsonSyntaxOffset ? error.offset : text.length;
+	}
+}
+
+class JsonSyntaxOffset {
+	constructor(readonly offset: number) {}
+}
+
+/**
+ * Removes a top-level `"$schema"` string (the editor hint every config file may carry) from a parsed layer. The
+ * input is not mutated. A non-string `$schema` is left in place, so validation reports it.
+ */
+export function stripSchemaKey(layer: unknown): unknown {
+	if (!isPlainObject(layer) || !Object.hasOwn(layer, "$schema") || typeof layer.$schema !== "string") return layer;
+	const copy: Record<string, unknown> = {};
+	for (const key of Object.keys(layer)) if (key !== "$schema") defineOwn(copy, key, layer[key]);
+	return copy;
+}
+
+/** Options for {@link describeConfigIssues}. */
+export interface DescribeConfigIssuesOptions {
+	/** Skip `required` errors (a layer may leave a key to the other file; the merged value is checked later). */
+	readonly ignoreRequired?: boolean;
+}
+
+/**
+ * Validates one config layer against `schema` and returns one issue per offending key path in `file`. Unlike
+ * {@link describeSchemaErrors}, an unknown key is named when it is a plain identifier (`unknown key "foo"`);
+ * values are never echoed. An empty list means valid.
+ */
+export function describeConfigIssues(
+	schema: TSchema,
+	layer: unknown,
+	file: ConfigFile,
+	options: DescribeConfigIssuesOptions = {},
+): ConfigIssue[] {
+	const all = collectSchemaIssues(schema, layer, "", true);
+	if (all.length === 0) {
+		let valid = true;
+		try {
+			valid = Value.Check(schema, layer);
+		} catch {
+			valid = false;
+		}
+		return valid ? [] : [{ file, reason: "invalid value" }];
+	}
+	return all
+		.filter((issue) => !(options.ignoreRequired === true && issue.keyword === "required"))
+		.map((issue) =>
+			issue.label === "" ? { file, reason: issue.message } : { file, key: issue.label, reason: issue.message },
+		);
+}
+
+/**
+ * Splits an error of a kernel resolver (`"key: reason"`, several joined by `"; "`, `"config: …"` for the whole
+ * file) into issues, attributing each to the project file when that file sets the key, else to the global file
+ * when present, else to the project file.
+ */
+export function issuesFromResolverError(
+	error: string,
+	layers: { readonly global?: unknown; readonly project?: unknown },
+): ConfigIssue[] {
+	const issues: ConfigIssue[] = [];
+	for (const part of String(error).split("; ")) {
+		const colon = part.indexOf(": ");
+		const label = colon > 0 ? part.slice(0, colon) : "";
+		const reason = colon > 0 ? part.slice(colon + 2) : part;
+		const key = label === "" || label === "config" ? undefined : label;
+		const inProject = layers.project !== undefined && (key === undefined || hasKeyPath(layers.project, key));
+		const file: ConfigFile = inProject || layers.global === undefined ? "project" : "global";
+		issues.push(key === undefined ? { file, reason } : { file, key, reason });
+	}
+	return issues;
+}
+
+function hasKeyPath(layer: unknown, key: string): boolean {
+	let current: unknown = layer;
+	for (const segment of key.split(".")) {
+		if (!isPlainObject(current) || !Object.hasOwn(current, segment)) return false;
+		current = current[segment];
+	}
+	return true;
+}
+
+/**
+ * How a trusted project file combines with the global file; the same rule for every extension:
+ *
+ * - the project file overrides the global one key by key (objects merge recursively, arrays and scalars replace);
+ * - a key path with a `strengthen` rule is a security setting: the rule combines both values, so a project may
+ *   only strengthen it (see {@link strengthenByOrder} and friends);
+ * - a `locked` key path is a security setting a project may not set at all; its project value is ignored.
+ *
+ * `"none"`: the extension has no project file (it is never read).
+ */
+export type ProjectLayerRule =
+	| "none"
+	| {
+			readonly strengthen?: Readonly<Record<string, StrengthenRule>>;
+			readonly locked?: readonly string[];
+	  };
+
+/**
+ * Applies a trusted project layer to a base layer (the global file, over the defaults when given) by the one
+ * project-layer rule. Pure: the inputs are never mutated. `ignored` counts project values a rule or a lock refused.
+ */
+export function applyProjectLayer(
+	base: unknown,
+	project: unknown,
+	rule: Exclude<ProjectLayerRule, "none">,
+): MergeConfigResult {
+	if (project === undefined) return { value: cloneJson(base), ignored: 0 };
+	const counter = { ignored: 0 };
+	const locked = new Set(rule.locked ?? []);
+	const value = projectMerge("", base, project, rule.strengthen ?? {}, locked, counter);
+	return { value, ignored: counter.ignored };
+}
+
+function projectMerge(
+	path: string,
+	baseValue: unknown,
+	projectValue: unknown,
+	rules: Readonly<Record<string, StrengthenRule>>,
+	locked: ReadonlySet<string>,
+	counter: { ignored: number },
+): unknown {
+	if (projectValue === undefined) return cloneJson(baseValue);
+	const rule = path !== "" && Object.hasOwn(rules, path) ? rules[path] : undefined;
+	if (rule !== undefined) {
+		const merged = rule(baseValue, projectValue);
+		if (!jsonEqual(merged, projectValue)) counter.ignored++;
+		return cloneJson(merged);
+	}
+	if (path !== "" && locked.has(path)) {
+		if (!jsonEqual(baseValue, projectValue)) counter.ignored++;
+		return cloneJson(baseValue);
+	}
+	if (isPlainObject(projectValue) && (baseValue === undefined || isPlainObject(baseValue))) {
+		const result = (baseValue === undefined ? {} : cloneJson(baseValue)) as Record<string, unknown>;
+		for (const key of Object.keys(projectValue)) {
+			const childPath = path === "" ? key : `${path}.${key}`;
+			const merged = projectMerge(
+				childPath,
+				baseValue === undefined ? undefined : ownValue(baseValue, key),
+				projectValue[key],
+				rules,
+				locked,
+				counter,
+			);
+			if (merged === undefined) delete result[key];
+			else defineOwn(result, key, merged);
+		}
+		return result;
+	}
+	return cloneJson(projectValue);
+}
+
+/** What one extension tells the lifecycle about its config. */
+export interface PolicyConfigSpec<T> {
+	/**
+	 * Validates each file (after `$schema` is stripped and {@link PolicyConfigSpec.normalizeLayer} applied).
+	 * Required keys are checked after merging, so either file may hold them. Optional: without it only `resolve`
+	 * validates.
+	 */
+	readonly schema?: TSchema;
+	/** Maps a file's value before validation, for example `false` to `{ mode: "off" }`. */
+	readonly normalizeLayer?: (layer: unknown) => unknown;
+	/** The raw defaults under the global file, so a project's strengthen rules compare against effective values. */
+	readonly defaults?: unknown;
+	/** The project-layer rule: {@link ProjectLayerRule}. */
+	readonly projectLayer: ProjectLayerRule;
+	/**
+	 * Turns the merged raw value (`undefined` when no file exists) into the effective config, applying defaults and
+	 * checks across keys. Errors use `"key: reason"`, several joined with `"; "`. Never throws.
+	 */
+	readonly resolve: (merged: unknown) => Result<T>;
+}
+
+/** The outcome of {@link resolvePolicyConfig}. */
+export type PolicyConfigResolution<T> =
+	/** No config file exists: the defaults. */
+	| { readonly status: "absent"; readonly config: T }
+	/** Every present file is valid. `files` lists them; `ignored` counts project values the rule refused. */
+	| {
+			readonly status: "valid";
+			readonly config: T;
+			readonly files: readonly ConfigFile[];
+			readonly ignored: number;
+	  }
+	/**
+	 * Some file is invalid. `fallback` is the config of the valid files only (the defaults when none is), for an
+	 * extension that fails closed; `undefined` when even that does not resolve.
+	 */
+	| { readonly status: "invalid"; readonly issues: readonly ConfigIssue[]; readonly fallback: T | undefined };
+
+/**
+ * Resolves an extension's effective config from what the loader read: each file is parsed (line and column for
+ * invalid JSON), stripped of `$schema`, normalised and validated; then the project file is applied by the
+ * project-layer rule and `resolve` gives the config. A `project` read is ignored when the rule is `"none"`.
+ * Never throws.
+ */
+export function resolvePolicyConfig<T>(
+	reads: { readonly global: ConfigFileRead; readonly project?: ConfigFileRead },
+	spec: PolicyConfigSpec<T>,
+): PolicyConfigResolution<T> {
+	try {
+		const issues: ConfigIssue[] = [];
+		const layers: { global?: unknown; project?: unknown } = {};
+		const files: ConfigFile[] = [];
+		const entries: Array<[ConfigFile, ConfigFileRead | undefined]> = [["global", reads.global]];
+		if (spec.projectLayer !== "none") entries.push(["project", reads.project]);
+		for (const [file, read] of entries) {
+			if (read === undefined || read.kind === "missing") continue;
+			files.push(file);
+			const layer = readLayer(file, read, spec);
+			if (layer.ok) layers[file] = layer.value;
+			else issues.push(...layer.error);
+		}
+		if (files.length === 0) {
+			const config = spec.resolve(mergeLayers(undefined, undefined, spec).value);
+			return config.ok
+				? { status: "absent", config: config.value }
+				: { status: "invalid", issues: issuesFromResolverError(config.error, {}), fallback: undefined };
+		}
+		if (issues.length > 0) {
+			const fallback = spec.resolve(mergeLayers(layers.global, layers.project, spec).value);
+			const defaults = fallback.ok ? fallback : spec.resolve(mergeLayers(undefined, undefined, spec).value);
+			return { status: "invalid", issues, fallback: defaults.ok ? defaults.value : undefined };
+		}
+		const merged = mergeLayers(layers.global, layers.project, spec);
+		const config = spec.resolve(merged.value);
+		if (!config.ok) {
+			const defaults = spec.resolve(mergeLayers(undefined, undefined, spec).value);
+			return {
+				status: "invalid",
+				issues: issuesFromResolverError(config.error, layers),
+				fallback: defaults.ok ? defaults.value : undefined,
+			};
+		}
+		return { status: "valid", config: config.value, files, ignored: merged.ignored };
+	} catch {
+		return { status: "invalid", issues: [{ file: "global", reason: "invalid" }], fallback: undefined };
+	}
+}
+
+function readLayer(
+	file: ConfigFile,
+	read: ConfigFileRead,
+	spec: PolicyConfigSpec<unknown>,
+): Result<unknown, ConfigIssue[]> {
+	if (read.kind === "unreadable") return err([{ file, reason: CONFIG_UNREADABLE_REASON }]);
+	if (read.kind !== "text") return err([{ file, reason: CONFIG_UNREADABLE_REASON }]);
+	const parsed = parseConfigJson(read.text);
+	if (!parsed.ok) return err([{ file, reason: parsed.error }]);
+	let layer = stripSchemaKey(parsed.value);
+	if (spec.normalizeLayer !== undefined) layer = spec.normalizeLayer(layer);
+	if (spec.schema !== undefined) {
+		const issues = describeConfigIssues(spec.schema, layer, file, { ignoreRequired: true });
+		if (issues.length > 0) return err(issues.slice(0, 8));
+	}
+	return ok(layer);
+}
+
+function mergeLayers(globalLayer: unknown, projectLayer: unknown, spec: PolicyConfigSpec<unknown>): MergeConfigResult {
+	const base =
+		spec.defaults === undefined
+			? cloneJson(globalLayer)
+			: globalLayer === undefined
+				? cloneJson(spec.defaults)
+				: applyProjectLayer(spec.defaults, globalLayer, {}).value;
+	if (spec.projectLayer === "none" || projectLayer === undefined) return { value: base, ignored: 0 };
+	return applyProjectLayer(base, projectLayer, spec.projectLayer);
 }

@@ -4,4 +4,5 @@ export * from "./audit.js";
 export * from "./config.js";
 export * from "./decision.js";
 export * from "./events.js";
+export * from "./json.js";
 export * from "./text.js";

@@ -102,10 +102,10 @@ describe.each([
 		expect(result).toEqual({ projectTrusted: true, errors: ["global config: unreadable"] });
 	});
 
-	it("reports an oversized file as too large", async () => {
+	it("reports an oversized file as unreadable, like a FIFO or a device", async () => {
 		writeGlobal("context-shunt", `"${"x".repeat(MAX_CONFIG_BYTES)}"`);
 		const result = await load({ name: "context-shunt", agentDir, cwd, isProjectTrusted: false });
-		expect(result).toEqual({ projectTrusted: false, errors: ["global config: too large"] });
+		expect(result).toEqual({ projectTrusted: false, errors: ["global config: unreadable"] });
 	});
 
 	it("accepts a byte-order mark and any JSON root", async () => {

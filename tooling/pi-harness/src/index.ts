@@ -403,5 +403,6 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 	}
 }
 
+export { type SpecialConfigFileKind, specialConfigFile } from "./special-files.ts";
 export { hostPackageDir, type RealisticWorkspaceOptions, realisticWorkspaceFiles, realText } from "./workspace.ts";
 export type { ExtensionFactory };

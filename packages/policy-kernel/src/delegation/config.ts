@@ -268,7 +268,7 @@ function settingsOf(document: Record<string, unknown>): DelegationPolicySettings
 }
 
 function migrateLegacyDocument(raw: Record<string, unknown>): Result<ParsedDelegationPolicyDocument> {
-	const messages = describeSchemaErrors(LegacyDelegationPolicyConfigSchema, raw, "config");
+	const messages = describeSchemaErrors(LegacyDelegationPolicyConfigSchema, raw, "config", { nameUnknownKeys: true });
 	if (messages.length > 0) return err(messages.slice(0, 3).join("; "));
 	const settings: DelegationPolicySettings = {};
 	if (typeof raw.intensity === "string") settings.intensity = raw.intensity as DelegationIntensity;
@@ -313,7 +313,7 @@ export function parseDelegationPolicyDocument(raw: unknown): Result<ParsedDelega
 	if (typeof version === "number" && Number.isInteger(version) && version > DELEGATION_POLICY_SCHEMA_VERSION) {
 		return err("version: newer than this extension supports");
 	}
-	const messages = describeSchemaErrors(DelegationPolicyConfigSchema, raw, "config");
+	const messages = describeSchemaErrors(DelegationPolicyConfigSchema, raw, "config", { nameUnknownKeys: true });
 	if (messages.length > 0) return err(messages.slice(0, 3).join("; "));
 	const normalized = normalizeSettingsThinking(settingsOf(raw), "");
 	return normalized.ok ? ok({ settings: normalized.value }) : normalized;

@@ -1,8 +1,11 @@
 // The typed action the reviewer sees: one JSON object per tool call, every string truncated from the middle with
 // an explicit omission marker. Also canonical JSON and the action hash used by verdict reuse and allow-once.
+import { canonicalJson, isRecord } from "../json.js";
 import { splitLines, utf8ByteLength } from "../text.js";
 import { resolveToolPath } from "./paths.js";
 import { sha256Hex } from "./sha256.js";
+
+export { canonicalJson } from "../json.js";
 
 /** Character caps for the strings of a review action. */
 export interface ActionLimits {
@@ -96,10 +99,6 @@ function isLowSurrogate(code: number): boolean {
 	return code >= 0xdc00 && code <= 0xdfff;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * Builds the typed action JSON for a tool call. bash: `{ tool, command, cwd }`; write: `{ tool, path,
  * resolvedPath, bytes, excerpt }`; edit: `{ tool, path, resolvedPath, edits, bytes, diff }` with a bounded
@@ -190,37 +189,6 @@ function boundValue(value: unknown, limits: ActionLimits, depth: number): unknow
 		return out;
 	}
 	return undefined;
-}
-
-/**
- * Canonical JSON: object keys sorted, no whitespace, `undefined` and functions dropped, non-finite numbers as
- * `null`. Equal inputs in any key order give the same text. Cycles are replaced by `null`.
- */
-export function canonicalJson(value: unknown): string {
-	const seen = new Set<unknown>();
-	const encode = (v: unknown): string | undefined => {
-		if (v === null) return "null";
-		if (typeof v === "string") return JSON.stringify(v);
-		if (typeof v === "number") return Number.isFinite(v) ? JSON.stringify(v) : "null";
-		if (typeof v === "boolean") return v ? "true" : "false";
-		if (typeof v !== "object") return undefined;
-		if (seen.has(v)) return "null";
-		seen.add(v);
-		let text: string;
-		if (Array.isArray(v)) text = `[${v.map((item) => encode(item) ?? "null").join(",")}]`;
-		else {
-			const record = v as Record<string, unknown>;
-			const parts: string[] = [];
-			for (const key of Object.keys(record).sort()) {
-				const encoded = encode(record[key]);
-				if (encoded !== undefined) parts.push(`${JSON.stringify(key)}:${encoded}`);
-			}
-			text = `{${parts.join(",")}}`;
-		}
-		seen.delete(v);
-		return text;
-	};
-	return encode(value) ?? "null";
 }
 
 /**

@@ -251,3 +251,33 @@ export function parseModelRef(ref: string | undefined): { provider: string; id: 
 	if (slash <= 0 || slash === ref.length - 1) return undefined;
 	return { provider: ref.slice(0, slash), id: ref.slice(slash + 1) };
 }
+
+/**
+ * Keys a trusted project file may not set at all (the config lifecycle ignores them there): adding read-only
+ * patterns would weaken the floor, and the reviewer model, its fallback and its output budget are the global
+ * file's choice. Every other key has a strengthen rule in {@link GUARDIAN_STRENGTHEN_RULES}.
+ */
+export const GUARDIAN_PROJECT_LOCKED_KEYS = Object.freeze([
+	"floor.readOnly",
+	"reviewer.model",
+	"reviewer.fallbackToSessionModel",
+	"reviewer.maxOutputTokens",
+] as const);
+
+/**
+ * The defaults as a raw layer, for the config lifecycle to put under the global file, so that a project file's
+ * strengthen rules compare against effective values (a project cannot weaken a default the global file left out).
+ */
+export function guardianDefaultsLayer(): GuardianReviewConfigInput {
+	return toRaw(DEFAULT_GUARDIAN_REVIEW_CONFIG);
+}
+
+/**
+ * The effective config of a merged raw layer (global over {@link guardianDefaultsLayer}, then the project file):
+ * validated, with every default applied. Errors name key paths only. Never throws.
+ */
+export function resolveGuardianReviewLayer(merged: unknown): Result<GuardianReviewConfig> {
+	if (merged === undefined) return ok(applyGuardianDefaults(undefined));
+	const parsed = parseWithSchema(GuardianReviewConfigSchema, merged);
+	return parsed.ok ? ok(applyGuardianDefaults(parsed.value)) : parsed;
+}

@@ -1,5 +1,6 @@
 // The deterministic floor of guardian-review: hard-deny rules and a read-only allowlist over the parsed shell
 // command, and path scoping for write, edit and other tools. Decides without a model whenever it can.
+import { isRecord } from "../json.js";
 import type { GuardianReviewConfig, ToolScope } from "./config.js";
 import { toolScopeFor } from "./config.js";
 import {
@@ -157,10 +158,6 @@ export function decideFloor(
 	} catch {
 		return { kind: "review", reason: "unparsed" };
 	}
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The path argument of a write, edit or custom tool: `path`, `file_path` or `filePath`. */

@@ -1,13 +1,12 @@
-// Reads an extension's raw global and (trusted) project config layers from disk. Host-only: uses node:fs.
+// Reads an extension's raw global and (trusted) project config layers from disk, bounded (see read-config-file).
 
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CONFIG_DIR_NAME, getAgentDir } from "@earendil-works/pi-coding-agent";
-import { parseJsonText } from "../config.js";
+import { type ConfigFileRead, MAX_CONFIG_FILE_BYTES, parseJsonText } from "../config.js";
+import { readConfigFile, readConfigFileSync } from "./read-config-file.js";
 
-/** Config files larger than this are reported as "too large" rather than parsed. */
-export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** Config files larger than this are refused as unreadable rather than parsed. */
+export const MAX_CONFIG_BYTES = MAX_CONFIG_FILE_BYTES;
 
 /** A config name: the package folder name, for example `"exploration-guard"`. */
 export const CONFIG_NAME_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
@@ -54,15 +53,10 @@ export function policyConfigPaths(options: { name: string; agentDir?: string; cw
 type Layer = "global" | "project";
 type ReadOutcome = { kind: "missing" } | { kind: "text"; text: string } | { kind: "error"; error: string };
 
-function classifyReadError(layer: Layer, error: unknown): ReadOutcome {
-	const code = (error as { code?: unknown } | null)?.code;
-	if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
+function fromRead(layer: Layer, read: ConfigFileRead): ReadOutcome {
+	if (read.kind === "missing") return { kind: "missing" };
+	if (read.kind === "text") return { kind: "text", text: read.text };
 	return { kind: "error", error: `${layer} config: unreadable` };
-}
-
-function checkText(layer: Layer, data: Uint8Array): ReadOutcome {
-	if (data.byteLength > MAX_CONFIG_BYTES) return { kind: "error", error: `${layer} config: too large` };
-	return { kind: "text", text: new TextDecoder("utf-8").decode(data) };
 }
 
 function resolveTrust(isProjectTrusted: LoadPolicyConfigOptions["isProjectTrusted"], errors: string[]): boolean {
@@ -124,13 +118,7 @@ export async function loadPolicyConfig(options: LoadPolicyConfigOptions): Promis
 	const planned = planLoad(options);
 	if ("result" in planned) return planned.result;
 	const { paths, trusted, errors } = planned.plan;
-	const read = async (layer: Layer, path: string): Promise<ReadOutcome> => {
-		try {
-			return checkText(layer, await readFile(path));
-		} catch (error) {
-			return classifyReadError(layer, error);
-		}
-	};
+	const read = async (layer: Layer, path: string): Promise<ReadOutcome> => fromRead(layer, await readConfigFile(path));
 	const [global, project] = await Promise.all([
 		read("global", paths.global),
 		trusted ? read("project", paths.project) : Promise.resolve(undefined),
@@ -143,13 +131,7 @@ export function loadPolicyConfigSync(options: LoadPolicyConfigOptions): PolicyCo
 	const planned = planLoad(options);
 	if ("result" in planned) return planned.result;
 	const { paths, trusted, errors } = planned.plan;
-	const read = (layer: Layer, path: string): ReadOutcome => {
-		try {
-			return checkText(layer, readFileSync(path));
-		} catch (error) {
-			return classifyReadError(layer, error);
-		}
-	};
+	const read = (layer: Layer, path: string): ReadOutcome => fromRead(layer, readConfigFileSync(path));
 	const outcomes: Partial<Record<Layer, ReadOutcome>> = { global: read("global", paths.global) };
 	if (trusted) outcomes.project = read("project", paths.project);
 	return assemble(outcomes, trusted, errors);

@@ -1,5 +1,6 @@
 // context-shunt admission: declared ranges before a call runs, and which results may be preserved after it.
 import { isPlainObject } from "../config.js";
+import { canonicalJson } from "../json.js";
 import type { ShuntLimits } from "./config.js";
 import { isShuntTool, type ShuntTool } from "./constants.js";
 import { type LimitScope, limitsForScope } from "./limits.js";
@@ -219,16 +220,4 @@ export function classifyResultEligibility(result: {
  */
 export function canonicalToolCall(toolName: unknown, input: unknown): string {
 	return canonicalJson([typeof toolName === "string" ? toolName : "", input]);
-}
-
-function canonicalJson(value: unknown, depth = 0): string {
-	if (depth > 32) return '"<deep>"';
-	if (Array.isArray(value)) return `[${value.map((entry) => canonicalJson(entry, depth + 1)).join(",")}]`;
-	if (isPlainObject(value)) {
-		const keys = Object.keys(value).sort();
-		return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key], depth + 1)}`).join(",")}}`;
-	}
-	if (typeof value === "string" || typeof value === "boolean" || value === null) return JSON.stringify(value);
-	if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : '"<nonfinite>"';
-	return '"<undefined>"';
 }

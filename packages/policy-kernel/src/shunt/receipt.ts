@@ -50,8 +50,8 @@ export function buildReceipt(input: ReceiptInput): string {
 		`[context-shunt] ${what} was preserved as artifact ${id} instead of entering the context: ${input.bytes} bytes, ${input.lines} lines${limit}.`,
 		`It expires at ${input.expiresAt}; recovery does not renew it.`,
 		input.jsonOutline !== undefined
-			? `Recover a subtree with context_shunt_recover {"artifactId":"${id}","jsonPointer":"/key/0"}, matching lines with {"artifactId":"${id}","pattern":"text"}, or a byte range with {"artifactId":"${id}","byteOffset":0,"maxBytes":${input.rangeBytes}}.`
-			: `Recover one range with context_shunt_recover {"artifactId":"${id}","lineOffset":1,"lineLimit":${RECOVERY_MAX_LINES}} or {"artifactId":"${id}","byteOffset":0,"maxBytes":${input.rangeBytes}}, or matching lines with {"artifactId":"${id}","pattern":"text"}.`,
+			? `Recover a subtree with context_shunt_recover {"artifactId":"${id}","jsonPointer":"/key/0"}, or use "pattern":"text" or "byteOffset":0,"maxBytes":${input.rangeBytes} instead of jsonPointer.`
+			: `Recover with context_shunt_recover {"artifactId":"${id}"} and one of "lineOffset":1,"lineLimit":${RECOVERY_MAX_LINES} or "byteOffset":0,"maxBytes":${input.rangeBytes} or "pattern":"text".`,
 	];
 	if (input.offerReader) {
 		lines.push(
@@ -68,13 +68,21 @@ export function buildReceipt(input: ReceiptInput): string {
 	const previewLines = Math.max(0, Math.trunc(input.previewLines ?? 0));
 	if (typeof input.text !== "string" || previewLines === 0) return fit(head);
 	const label = `Preview, first lines (untrusted data):\n`;
-	const budget = Math.min(PREVIEW_MAX_BYTES, RECEIPT_MAX_BYTES - utf8ByteLength(head) - utf8ByteLength(label));
+	const tailLines = Math.max(0, Math.trunc(input.previewTailLines ?? 0));
+	// Head and tail share the preview's 1 KiB: the head takes at most 5/8 of it when a tail follows, the tail 3/8.
+	const headCap = tailLines > 0 ? Math.floor((PREVIEW_MAX_BYTES * 5) / 8) : PREVIEW_MAX_BYTES;
+	const budget = Math.min(headCap, RECEIPT_MAX_BYTES - utf8ByteLength(head) - utf8ByteLength(label));
 	if (budget <= 0) return fit(head);
 	const preview = boundedSlice(input.text, { maxLines: previewLines, maxBytes: budget }).text;
 	if (preview.length === 0) return fit(head);
 	const withHead = `${head}${label}${preview}`;
-	const tailLines = Math.max(0, Math.trunc(input.previewTailLines ?? 0));
-	const tail = tailPreview(input.text, preview, tailLines, `${withHead}\n`);
+	const tail = tailPreview(
+		input.text,
+		preview,
+		tailLines,
+		`${withHead}\n`,
+		PREVIEW_MAX_BYTES - utf8ByteLength(preview),
+	);
 	return fit(tail === undefined ? withHead : `${ensureNewline(withHead)}${tail}`);
 }
 
@@ -83,14 +91,20 @@ function ensureNewline(text: string): string {
 }
 
 /** The last `count` lines after a "Last lines" label, within what the receipt has left; none when they overlap the head. */
-function tailPreview(text: string, head: string, count: number, before: string): string | undefined {
+function tailPreview(
+	text: string,
+	head: string,
+	count: number,
+	before: string,
+	previewLeft: number,
+): string | undefined {
 	if (count === 0) return undefined;
 	const total = countContentLines(text);
 	const headLines = countContentLines(head);
 	const from = Math.max(headLines + 1, total - count + 1);
 	if (from > total) return undefined;
-	const label = `Last lines, from line ${from} of ${total} (untrusted data):\n`;
-	const budget = Math.min(PREVIEW_MAX_BYTES, RECEIPT_MAX_BYTES - utf8ByteLength(before) - utf8ByteLength(label));
+	const label = `Last lines, from line ${from} of ${total}:\n`;
+	const budget = Math.min(previewLeft, RECEIPT_MAX_BYTES - utf8ByteLength(before) - utf8ByteLength(label));
 	if (budget <= 16) return undefined;
 	let tail = sliceLines(text, from, total).text;
 	// Keep the end: drop whole lines from the front until the tail fits.
@@ -101,7 +115,7 @@ function tailPreview(text: string, head: string, count: number, before: string):
 		if (tail.length === 0) return undefined;
 	}
 	const shownFrom = total - countContentLines(tail) + 1;
-	return `Last lines, from line ${shownFrom} of ${total} (untrusted data):\n${tail}`;
+	return `Last lines, from line ${shownFrom} of ${total}:\n${tail}`;
 }
 
 /**

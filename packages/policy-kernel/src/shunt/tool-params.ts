@@ -10,43 +10,37 @@ import { JSON_POINTER_MAX_BYTES, READER_RULES, RECOVERY_MAX_LINES, SEARCH_RULES 
 /** `context_shunt_recover`'s parameters. `maxBytes`' upper bound depends on config and is checked by hand. */
 export const RecoverParamsSchema = Type.Object(
 	{
-		artifactId: Type.Optional(
-			Type.String({ pattern: "^csa_[0-9a-f]{24}$", description: "The artifact id from a context-shunt receipt." }),
-		),
+		artifactId: Type.Optional(Type.String({ pattern: "^csa_[0-9a-f]{24}$", description: "From a receipt." })),
 		toolCallId: Type.Optional(
 			Type.String({
 				pattern: "^[A-Za-z0-9._:/|+=@-]{1,256}$",
-				description: "The handle of an aged tool result (its tool call id), from a context-shunt stub.",
+				description: "From an aged-result stub.",
 			}),
 		),
-		lineOffset: Type.Optional(Type.Integer({ minimum: 1, description: "First line, 1-indexed." })),
-		lineLimit: Type.Optional(
-			Type.Integer({ minimum: 1, maximum: RECOVERY_MAX_LINES, description: "Number of lines, at most 250." }),
-		),
-		byteOffset: Type.Optional(Type.Integer({ minimum: 0, description: "First byte, 0-indexed (UTF-8)." })),
-		maxBytes: Type.Optional(
-			Type.Integer({ minimum: 1, description: "Number of bytes, at most the targeted byte limit (16384 by default)." }),
-		),
+		lineOffset: Type.Optional(Type.Integer({ minimum: 1, description: "From 1." })),
+		lineLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: RECOVERY_MAX_LINES, description: "At most 250." })),
+		byteOffset: Type.Optional(Type.Integer({ minimum: 0, description: "UTF-8, from 0." })),
+		maxBytes: Type.Optional(Type.Integer({ minimum: 1, description: "At most targetedReadBytes." })),
 		pattern: Type.Optional(
 			Type.String({
 				minLength: 1,
 				maxLength: SEARCH_RULES.patternMaxBytes,
-				description: "Return the lines that contain this text (or match it, with regex: true), numbered.",
+				description: "Text (or, with regex, a regular expression) to find.",
 			}),
 		),
-		regex: Type.Optional(Type.Boolean({ description: "Treat pattern as a regular expression. Default false." })),
-		ignoreCase: Type.Optional(Type.Boolean({ description: "Match pattern case-insensitively. Default false." })),
+		regex: Type.Optional(Type.Boolean({ description: "Default false." })),
+		ignoreCase: Type.Optional(Type.Boolean({ description: "Default false." })),
 		contextLines: Type.Optional(
 			Type.Integer({
 				minimum: 0,
 				maximum: SEARCH_RULES.contextLinesMax,
-				description: "Lines of context around each match, 0..5. Default 2.",
+				description: "Default 2.",
 			}),
 		),
 		jsonPointer: Type.Optional(
 			Type.String({
 				maxLength: JSON_POINTER_MAX_BYTES,
-				description: 'An RFC 6901 pointer into a JSON artifact, e.g. "/items/3/name"; returns that subtree.',
+				description: 'RFC 6901, e.g. "/items/3".',
 			}),
 		),
 	},
