@@ -115,6 +115,24 @@ describe("configured tools", () => {
 	});
 });
 
+describe("bash receipts", () => {
+	it("keep Pi's fullOutputPath in details when Pi truncated the log", async () => {
+		session = await startShunt({ mode: "enforce" });
+		const h = session.harness;
+		h.script(
+			callTool("bash", { command: 'for i in $(seq 1 6000); do echo "line $i of the long build log"; done' }, "b-1"),
+			"done",
+		);
+		await h.prompt("build");
+		const result = h.toolResults()[0]!;
+		expect(h.toolResultText(result)).toContain("This bash result was preserved");
+		const details = result.details as { fullOutputPath?: unknown; contextShunt?: { source?: string } };
+		expect(details.contextShunt?.source).toBe("bash");
+		expect(typeof details.fullOutputPath).toBe("string");
+		expect(String(details.fullOutputPath)).toMatch(/\.log$/);
+	});
+});
+
 describe("JSON and pattern recovery", () => {
 	it("gives a 300 KB JSON result an outline receipt, and jsonPointer returns the exact subtree", async () => {
 		const json = bigJson();
