@@ -33,20 +33,16 @@ import {
 	emptyExceptionState,
 	emptyShuntCounters,
 	findGrant,
-	findLiveArtifact,
 	formatPreCallBlockReason,
 	formatRefusedNotice,
 	formatShuntStatus,
 	grantNarrowing,
-	type LedgerEffect,
-	type LedgerEvent,
 	latestValidMode,
 	narrowPowerShellHeadCommand,
 	parseShuntCommand,
 	planAging,
 	planModeChange,
 	type ReaderStatus,
-	reduceArtifactLedger,
 	reduceExceptions,
 	resolveContextShuntConfig,
 	resolveReaderModel,
@@ -61,7 +57,7 @@ import {
 	toolLedgerBounds,
 } from "@pi-policy/policy-kernel/shunt";
 import { countContentLines, utf8ByteLength } from "@pi-policy/policy-kernel/text";
-import { ArtifactStore } from "./artifact-store.js";
+import { SessionArtifacts } from "./artifacts.js";
 import type { ReaderTimers, RunningReaderCall } from "./reader-call.js";
 import { createDelegateTool, createRecoverTool, DELEGATE_TOOL, RECOVER_TOOL, type ShuntToolHost } from "./tools.js";
 
@@ -151,12 +147,9 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 	let configError: string | undefined = policy.startup.state === "active" ? undefined : policy.startup.state;
 	let mode: ShuntMode = "off";
 	let counters: ShuntCounters = emptyShuntCounters();
-	let ledger: ArtifactLedger = emptyArtifactLedger();
 	let simulatedLedger: ArtifactLedger = emptyArtifactLedger();
 	let exceptions: ExceptionState = emptyExceptionState();
 	const wouldBlockCalls = new Set<string>();
-	const artifactTimers = new Map<string, unknown>();
-	let store: ArtifactStore | undefined;
 	let delegationState: DelegationStateV1 | undefined;
 	let runningReader: RunningReaderCall | undefined;
 	let toolsRegistered = false;
@@ -198,93 +191,16 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 
 	// ---- artifacts --------------------------------------------------------------------------------------------
 
-	function ensureStore(): ArtifactStore {
-		if (store === undefined) store = new ArtifactStore(options.tempRoot);
-		return store;
-	}
-
-	function applyLedger(event: LedgerEvent): LedgerEffect[] {
-		const result = reduceArtifactLedger(ledger, event);
-		ledger = result.state;
-		for (const effect of result.effects) {
-			if (effect.type === "expired" || effect.type === "released") {
-				const timer = artifactTimers.get(effect.id);
-				if (timer !== undefined) timers.clearTimer(timer);
-				artifactTimers.delete(effect.id);
-				void store?.remove(effect.id).catch(() => undefined);
-				if (effect.type === "expired") write({ event: "artifact-expired" });
-			}
-		}
-		return result.effects;
-	}
-
-	function scheduleExpiry(id: string, expiresAt: number): void {
-		const handle = timers.setTimer(
-			() => {
-				artifactTimers.delete(id);
-				applyLedger({ type: "expire", now: Math.max(now(), expiresAt) });
-			},
-			Math.max(0, expiresAt - now()),
-		);
-		artifactTimers.set(id, handle);
-	}
-
-	/** Reserves quota and writes `text`; returns the record, or the archive failure category. */
-	async function preserve(
-		text: string,
-		source: ArtifactSource,
-		lines: number,
-		bytes: number,
-	): Promise<
-		| { id: string; expiresAt: number }
-		| {
-				failure: "quota-exhausted" | "write-failed";
-				refusal?: "artifact-too-large" | "artifact-count" | "session-bytes";
-		  }
-	> {
-		const id = `csa_${randomHex(12)}`;
-		const effects = applyLedger({
-			type: "reserve",
-			id,
-			source,
-			bytes,
-			lines,
-			now: now(),
-			...(source === "tool" ? { bounds: toolLedgerBounds(config) } : {}),
-		});
-		const reserved = effects.find((effect) => effect.type === "reserved");
-		if (reserved === undefined || reserved.type !== "reserved") {
-			const refused = effects.find((effect) => effect.type === "refused");
-			return { failure: "quota-exhausted", ...(refused?.type === "refused" ? { refusal: refused.reason } : {}) };
-		}
-		try {
-			const target = ensureStore();
-			const hadPath = target.path !== undefined;
-			await target.write(id, text);
-			if (!hadPath && target.path !== undefined) options.onStoreCreated?.(target.path);
-		} catch {
-			applyLedger({ type: "release", id });
-			return { failure: "write-failed" };
-		}
-		scheduleExpiry(id, reserved.record.expiresAt);
-		return { id, expiresAt: reserved.record.expiresAt };
-	}
-
-	async function readLiveArtifact(id: string): Promise<string | undefined> {
-		applyLedger({ type: "expire", now: now() });
-		if (findLiveArtifact(ledger, id, now()) === undefined) return undefined;
-		const text = await store?.read(id);
-		if (text === undefined) applyLedger({ type: "release", id });
-		return text;
-	}
-
-	async function removeAllArtifacts(): Promise<void> {
-		const ids = ledger.artifacts.map((record) => record.id);
-		applyLedger({ type: "clear" });
-		simulatedLedger = emptyArtifactLedger();
-		// applyLedger starts the removals; wait for them so reset is done when the command returns.
-		await Promise.all(ids.map((id) => store?.remove(id).catch(() => undefined)));
-	}
+	const artifacts = new SessionArtifacts({
+		now,
+		timers,
+		randomHex,
+		tempRoot: options.tempRoot,
+		onStoreCreated: options.onStoreCreated,
+		onExpired: () => write({ event: "artifact-expired" }),
+	});
+	const preserve = (text: string, source: ArtifactSource, lines: number, bytes: number) =>
+		artifacts.preserve(text, source, lines, bytes, toolLedgerBounds(config));
 
 	// ---- exceptions ---------------------------------------------------------------------------------------------
 
@@ -322,8 +238,8 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 		randomHex,
 		timers,
 		readerTimeoutMs: options.readerTimeoutMs,
-		readArtifact: readLiveArtifact,
-		isArtifactLive: (id) => findLiveArtifact(ledger, id, now()) !== undefined,
+		readArtifact: (id) => artifacts.read(id),
+		isArtifactLive: (id) => artifacts.isLive(id),
 		preserveAnswer: (text, lines, bytes) => preserve(text, "reader-answer", lines, bytes),
 		write,
 		onArchiveFailure: () => bump("archiveFailures"),
@@ -447,13 +363,8 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 		wrapHandler(async () => {
 			cancelReader();
 			exceptions = emptyExceptionState();
-			for (const handle of artifactTimers.values()) timers.clearTimer(handle);
-			artifactTimers.clear();
-			ledger = emptyArtifactLedger();
 			simulatedLedger = emptyArtifactLedger();
-			const closing = store;
-			store = undefined;
-			await closing?.dispose();
+			await artifacts.dispose();
 		}, handlerOptions("session_shutdown")),
 	);
 
@@ -624,7 +535,7 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 			return undefined;
 		}
 		if (ctx.signal?.aborted) {
-			applyLedger({ type: "release", id: saved.id });
+			artifacts.release(saved.id);
 			return undefined;
 		}
 		bump("bounded");
@@ -714,8 +625,8 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 				formatShuntStatus({
 					mode,
 					counters,
-					artifacts: ledger.artifacts.length,
-					artifactBytes: ledger.artifacts.reduce((sum, record) => sum + record.bytes, 0),
+					artifacts: artifacts.summary().count,
+					artifactBytes: artifacts.summary().bytes,
 					reader: readerStatus(),
 					configError: configError !== undefined,
 					aging: {
@@ -726,7 +637,7 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 					},
 				});
 			if (command.kind === "status") {
-				applyLedger({ type: "expire", now: now() });
+				artifacts.expire();
 				notify(ctx, statusText());
 				return;
 			}
@@ -744,7 +655,8 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 				applyExceptions({ type: "lapse", reason: "cancelled" });
 				counters = emptyShuntCounters();
 				wouldBlockCalls.clear();
-				await removeAllArtifacts();
+				simulatedLedger = emptyArtifactLedger();
+				await artifacts.clear();
 				write({ event: "reset" });
 				notify(ctx, "context-shunt: counters, exceptions and artifacts reset");
 				return;
