@@ -1,5 +1,6 @@
-// @pi-policy/policy-kernel/shunt: the pure decisions of context-shunt (limits, admission, quota, exceptions,
-// recovery, the reader contract, modes and status). No I/O; the extension shell does the files, timers and calls.
+// @pi-policy/policy-kernel/shunt: the pure decisions of context-shunt (limits, admission, settlement, quota,
+// exceptions, per-tool policy, recovery with ranges, patterns and JSON pointers, the aging plan, the tool parameter
+// schemas, the reader contract, modes, wording and status). No I/O; the shell does the files, timers and calls.
 export * from "./admission.js";
 export * from "./aging.js";
 export * from "./block.js";
