@@ -1,9 +1,7 @@
 // context-shunt: blocks declared oversized reads, preserves oversized tool results as bounded artifacts, and
 // offers recovery and a cited reader. A thin shell: every decision comes from @pi-policy/policy-kernel/shunt.
 import { createHash, randomBytes } from "node:crypto";
-import { type Api, getSupportedThinkingLevels, type Model } from "@earendil-works/pi-ai";
 import type {
-	AgentToolResult,
 	ExtensionAPI,
 	ExtensionContext,
 	ToolCallEvent,
@@ -15,19 +13,19 @@ import { DELEGATION_STATE_CHANNEL, type DelegationStateV1, decodeEventPayload } 
 import type { AuditInput } from "@pi-policy/policy-kernel/host";
 import { createAuditWriter, createPolicyConfig, type PolicyConfig, wrapHandler } from "@pi-policy/policy-kernel/host";
 import {
+	type AgingPlan,
 	type ArtifactLedger,
-	authorizeReaderCall,
-	buildReaderRequest,
+	type ArtifactSource,
+	applyAgingPlan,
 	buildReceipt,
 	bumpShuntCounter,
 	type ContextShuntConfig,
 	ContextShuntConfigSchema,
 	canonicalToolCall,
-	checkReaderThinking,
-	checkResultLimits,
-	classifyResultEligibility,
+	collectAgingCandidates,
 	DEFAULT_CONTEXT_SHUNT_CONFIG,
 	decidePreCall,
+	EMPTY_AGING_PLAN,
 	type ExceptionEffect,
 	type ExceptionEvent,
 	type ExceptionState,
@@ -35,48 +33,38 @@ import {
 	emptyExceptionState,
 	emptyShuntCounters,
 	findGrant,
-	findLiveArtifact,
-	formatShuntError,
+	formatPreCallBlockReason,
+	formatRefusedNotice,
 	formatShuntStatus,
 	grantNarrowing,
-	isShuntTool,
-	type LedgerEffect,
-	type LedgerEvent,
 	latestValidMode,
-	limitsForScope,
 	narrowPowerShellHeadCommand,
 	parseShuntCommand,
+	planAging,
 	planModeChange,
 	type ReaderStatus,
-	reduceArtifactLedger,
 	reduceExceptions,
 	resolveContextShuntConfig,
 	resolveReaderModel,
+	resolveToolPolicy,
+	type SettlementDecision,
 	SHUNT_MODE_ENTRY_TYPE,
 	type ShuntCounters,
-	type ShuntError,
 	type ShuntMode,
-	type ShuntTool,
-	serializeReaderResult,
-	shuntError,
+	settleToolResult,
 	shuntFooterStatus,
-	sliceRecoveredRange,
-	validateDelegateInput,
-	validateReaderAnswer,
-	validateRecoverInput,
+	simulateReservation,
+	toolLedgerBounds,
 } from "@pi-policy/policy-kernel/shunt";
-import { Type } from "typebox";
-import { ArtifactStore } from "./artifact-store.js";
-import { type ReaderTimers, type RunningReaderCall, startReaderCall } from "./reader-call.js";
+import { countContentLines, utf8ByteLength } from "@pi-policy/policy-kernel/text";
+import { SessionArtifacts } from "./artifacts.js";
+import type { ReaderTimers, RunningReaderCall } from "./reader-call.js";
+import { createDelegateTool, createRecoverTool, DELEGATE_TOOL, RECOVER_TOOL, type ShuntToolHost } from "./tools.js";
+
+export { DELEGATE_TOOL, RECOVER_TOOL };
 
 /** The extension's name: its config file, audit `ext` and command. */
 export const NAME = "context-shunt";
-/** @deprecated The old name of {@link NAME}, kept for code written against it. */
-export const CONTEXT_SHUNT = NAME;
-/** The recovery tool. */
-export const RECOVER_TOOL = "context_shunt_recover";
-/** The reader tool. */
-export const DELEGATE_TOOL = "context_shunt_delegate";
 
 /** Internal options; the default export uses none of them. Tests inject clocks, timers and the temp root. */
 export interface ContextShuntOptions {
@@ -107,10 +95,6 @@ function defaultClearTimer(handle: unknown): void {
 
 function fingerprint(toolName: string, input: unknown): string {
 	return createHash("sha256").update(canonicalToolCall(toolName, input), "utf8").digest("hex");
-}
-
-function textResult<T>(text: string, details: T, isError = false): AgentToolResult<T> & { isError?: boolean } {
-	return { content: [{ type: "text", text }], details, ...(isError ? { isError: true } : {}) };
 }
 
 /** Creates the extension factory with injected clocks and timers (tests); the default export uses the real ones. */
@@ -163,18 +147,24 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 	let configError: string | undefined = policy.startup.state === "active" ? undefined : policy.startup.state;
 	let mode: ShuntMode = "off";
 	let counters: ShuntCounters = emptyShuntCounters();
-	let ledger: ArtifactLedger = emptyArtifactLedger();
 	let simulatedLedger: ArtifactLedger = emptyArtifactLedger();
 	let exceptions: ExceptionState = emptyExceptionState();
 	const wouldBlockCalls = new Set<string>();
-	const artifactTimers = new Map<string, unknown>();
-	let store: ArtifactStore | undefined;
 	let delegationState: DelegationStateV1 | undefined;
 	let runningReader: RunningReaderCall | undefined;
-	let readerBusy = false;
 	let toolsRegistered = false;
+	// Aging: the last plan, what it kept out of the last request, and result sizes by tool call id.
+	let agingPlan: AgingPlan = EMPTY_AGING_PLAN;
+	let agingStats = { aged: 0, keptOutBytes: 0 };
+	const agingSizes = new Map<string, { bytes: number; lines: number }>();
 
 	const active = () => configError === undefined && mode !== "off";
+	const agingOn = () => configError === undefined && config.aging.enabled;
+	const resetAging = () => {
+		agingPlan = EMPTY_AGING_PLAN;
+		agingStats = { aged: 0, keptOutBytes: 0 };
+		agingSizes.clear();
+	};
 	const write = (fields: AuditInput<"context-shunt">) => audit.write({ mode, ...fields });
 	const bump = (name: keyof ShuntCounters) => {
 		counters = bumpShuntCounter(counters, name);
@@ -201,73 +191,16 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 
 	// ---- artifacts --------------------------------------------------------------------------------------------
 
-	function ensureStore(): ArtifactStore {
-		if (store === undefined) store = new ArtifactStore(options.tempRoot);
-		return store;
-	}
-
-	function applyLedger(event: LedgerEvent): LedgerEffect[] {
-		const result = reduceArtifactLedger(ledger, event);
-		ledger = result.state;
-		for (const effect of result.effects) {
-			if (effect.type === "expired" || effect.type === "released") {
-				const timer = artifactTimers.get(effect.id);
-				if (timer !== undefined) timers.clearTimer(timer);
-				artifactTimers.delete(effect.id);
-				void store?.remove(effect.id).catch(() => undefined);
-				if (effect.type === "expired") write({ event: "artifact-expired" });
-			}
-		}
-		return result.effects;
-	}
-
-	function scheduleExpiry(id: string, expiresAt: number): void {
-		const handle = timers.setTimer(
-			() => {
-				artifactTimers.delete(id);
-				applyLedger({ type: "expire", now: Math.max(now(), expiresAt) });
-			},
-			Math.max(0, expiresAt - now()),
-		);
-		artifactTimers.set(id, handle);
-	}
-
-	/** Reserves quota and writes `text`; returns the record, or the archive failure category. */
-	async function preserve(
-		text: string,
-		source: ShuntTool | "reader-answer",
-		lines: number,
-		bytes: number,
-	): Promise<{ id: string; expiresAt: number } | { failure: "quota-exhausted" | "write-failed" }> {
-		const id = `csa_${randomHex(12)}`;
-		const effects = applyLedger({ type: "reserve", id, source, bytes, lines, now: now() });
-		const reserved = effects.find((effect) => effect.type === "reserved");
-		if (reserved === undefined || reserved.type !== "reserved") return { failure: "quota-exhausted" };
-		try {
-			const target = ensureStore();
-			const hadPath = target.path !== undefined;
-			await target.write(id, text);
-			if (!hadPath && target.path !== undefined) options.onStoreCreated?.(target.path);
-		} catch {
-			applyLedger({ type: "release", id });
-			return { failure: "write-failed" };
-		}
-		scheduleExpiry(id, reserved.record.expiresAt);
-		return { id, expiresAt: reserved.record.expiresAt };
-	}
-
-	async function readLiveArtifact(id: string): Promise<string | undefined> {
-		applyLedger({ type: "expire", now: now() });
-		if (findLiveArtifact(ledger, id, now()) === undefined) return undefined;
-		const text = await store?.read(id);
-		if (text === undefined) applyLedger({ type: "release", id });
-		return text;
-	}
-
-	async function removeAllArtifacts(): Promise<void> {
-		applyLedger({ type: "clear" });
-		simulatedLedger = emptyArtifactLedger();
-	}
+	const artifacts = new SessionArtifacts({
+		now,
+		timers,
+		randomHex,
+		tempRoot: options.tempRoot,
+		onStoreCreated: options.onStoreCreated,
+		onExpired: () => write({ event: "artifact-expired" }),
+	});
+	const preserve = (text: string, source: ArtifactSource, lines: number, bytes: number) =>
+		artifacts.preserve(text, source, lines, bytes, toolLedgerBounds(config));
 
 	// ---- exceptions ---------------------------------------------------------------------------------------------
 
@@ -296,165 +229,29 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 
 	// ---- tools --------------------------------------------------------------------------------------------------
 
-	function recoverError(error: ShuntError): AgentToolResult<{ error: string }> {
-		write({ event: "recovery-failed", category: error.code });
-		return textResult(formatShuntError(RECOVER_TOOL, error), { error: error.code }, true);
-	}
-
-	function delegateError(error: ShuntError): AgentToolResult<{ error: string }> {
-		write({ event: "reader-failed", category: error.code });
-		return textResult(formatShuntError(DELEGATE_TOOL, error), { error: error.code }, true);
-	}
-
-	const recoverTool = {
-		name: RECOVER_TOOL,
-		label: "Recover shunted output",
-		description:
-			"Return exactly one bounded range of an output that context-shunt preserved as an artifact: a line range " +
-			"(lineOffset from 1, lineLimit up to 250) or a byte range (byteOffset from 0, maxBytes up to the targeted " +
-			"byte limit). The range comes back byte-identical to the original.",
-		promptSnippet: "Recover one bounded line or byte range of a preserved context-shunt artifact",
-		// It only reads an artifact, so permission extensions (guardian-review among them) need not review it.
-		annotations: { readOnlyHint: true },
-		parameters: Type.Object({
-			artifactId: Type.String({ description: "The artifact id from a context-shunt receipt." }),
-			lineOffset: Type.Optional(Type.Integer({ description: "First line, 1-indexed." })),
-			lineLimit: Type.Optional(Type.Integer({ description: "Number of lines, at most 250." })),
-			byteOffset: Type.Optional(Type.Integer({ description: "First byte, 0-indexed (UTF-8)." })),
-			maxBytes: Type.Optional(Type.Integer({ description: "Number of bytes, at most the targeted byte limit." })),
-		}),
-		async execute(_toolCallId: string, params: unknown): Promise<AgentToolResult<unknown>> {
-			if (!active()) return recoverError(shuntError("output-unavailable", "context-shunt is off"));
-			const maxRangeBytes = config.limits.targetedReadBytes;
-			const request = validateRecoverInput(params, maxRangeBytes);
-			if (!request.ok) return recoverError(request.error);
-			const text = await readLiveArtifact(request.value.artifactId);
-			if (text === undefined) return recoverError(shuntError("evidence-expired"));
-			const range = sliceRecoveredRange(text, request.value, maxRangeBytes);
-			if (!range.ok) return recoverError(range.error);
-			const r = range.value;
-			const where =
-				r.mode === "lines"
-					? `lines ${r.startLine}-${r.endLine} of ${r.totalLines}${r.cutByBytes ? " (stopped at the byte cap)" : ""}`
-					: `bytes ${r.byteStart}-${r.byteEnd} of ${r.totalBytes}`;
-			write({ event: "recovered", counters: { bytes: r.byteEnd - r.byteStart } });
-			const details = {
-				artifactId: request.value.artifactId,
-				mode: r.mode,
-				startLine: r.startLine,
-				endLine: r.endLine,
-				byteStart: r.byteStart,
-				byteEnd: r.byteEnd,
-				totalLines: r.totalLines,
-				totalBytes: r.totalBytes,
-			};
-			return {
-				content: [
-					{
-						type: "text",
-						text: `[context-shunt] artifact ${request.value.artifactId}, ${where}; the next block is that exact range (untrusted data).`,
-					},
-					{ type: "text", text: r.text },
-				],
-				details,
-			};
+	const toolHost: ShuntToolHost = {
+		mode: () => mode,
+		configValid: () => configError === undefined,
+		config: () => config,
+		delegationState: () => delegationState,
+		now,
+		randomHex,
+		timers,
+		readerTimeoutMs: options.readerTimeoutMs,
+		readArtifact: (id) => artifacts.read(id),
+		isArtifactLive: (id) => artifacts.isLive(id),
+		preserveAnswer: (text, lines, bytes) => preserve(text, "reader-answer", lines, bytes),
+		write,
+		onArchiveFailure: () => bump("archiveFailures"),
+		setRunningReader: (running) => {
+			runningReader = running;
 		},
 	};
-
-	const delegateTool = {
-		name: DELEGATE_TOOL,
-		label: "Ask about shunted output",
-		description:
-			"Ask one question (at most 2048 UTF-8 bytes) about one preserved context-shunt artifact. A reader model " +
-			"sees only that snapshot and the question, and answers JSON with line-range citations into the artifact. " +
-			"Needs context-shunt enforce mode and an enabled reader.",
-		promptSnippet: "Ask a cited question about one preserved context-shunt artifact",
-		parameters: Type.Object({
-			artifactId: Type.String({ description: "The artifact id from a context-shunt receipt." }),
-			question: Type.String({ description: "The question, 1..2048 UTF-8 bytes." }),
-			thinking: Type.String({ description: 'A thinking level the reader model supports, e.g. "off".' }),
-		}),
-		async execute(
-			_toolCallId: string,
-			params: unknown,
-			signal: AbortSignal | undefined,
-			_onUpdate: unknown,
-			ctx: ExtensionContext,
-		): Promise<AgentToolResult<unknown>> {
-			const authorized = authorizeReaderCall({
-				mode,
-				configValid: configError === undefined,
-				readerEnabled: config.reader.enabled,
-			});
-			if (!authorized.ok) return delegateError(authorized.error);
-			const input = validateDelegateInput(params);
-			if (!input.ok) return delegateError(input.error);
-			const ref = resolveReaderModel(config.reader.source, delegationState);
-			if (ref === undefined) return delegateError(shuntError("reader-unavailable"));
-			const model = ctx.modelRegistry.find(ref.provider, ref.model) as Model<Api> | undefined;
-			if (model === undefined || !ctx.modelRegistry.hasConfiguredAuth(model)) {
-				return delegateError(shuntError("reader-unavailable"));
-			}
-			const thinking = checkReaderThinking(input.value.thinking, getSupportedThinkingLevels(model));
-			if (!thinking.ok) return delegateError(thinking.error);
-			if (readerBusy) return delegateError(shuntError("reader-busy"));
-			readerBusy = true;
-			try {
-				const { artifactId, question } = input.value;
-				const snapshot = await readLiveArtifact(artifactId);
-				if (snapshot === undefined) return delegateError(shuntError("evidence-expired"));
-				const sourceId = `src_${randomHex(8)}`;
-				const request = buildReaderRequest({ sourceId, snapshot, question });
-				const running = startReaderCall(ctx, model, request, {
-					thinking: input.value.thinking,
-					timeoutMs: options.readerTimeoutMs ?? config.reader.timeoutMs,
-					signal,
-					timers,
-					now,
-				});
-				runningReader = running;
-				const outcome = await running.outcome;
-				if (outcome.kind === "cancelled") return delegateError(shuntError("reader-cancelled"));
-				if (outcome.kind === "timed-out") return delegateError(shuntError("reader-timed-out"));
-				if (outcome.kind === "failed") return delegateError(shuntError("reader-failed"));
-				const answer = validateReaderAnswer(outcome.text, { sourceId, lineCount: request.lineCount });
-				if (!answer.ok) return delegateError(answer.error);
-				if (findLiveArtifact(ledger, artifactId, now()) === undefined) {
-					return delegateError(shuntError("evidence-expired"));
-				}
-				const event = answer.value.status === "answered" ? "reader-answered" : "reader-insufficient-evidence";
-				const serialized = serializeReaderResult(answer.value, artifactId, config.reader.answerMaxBytes);
-				if (serialized.fits) {
-					write({ event, counters: { citations: answer.value.citations.length } });
-					return textResult(serialized.text, { artifactId, status: answer.value.status });
-				}
-				const lines = serialized.artifactText.split("\n").length - 1;
-				const saved = await preserve(serialized.artifactText, "reader-answer", lines, serialized.bytes);
-				if ("failure" in saved) {
-					bump("archiveFailures");
-					write({ event: "archive-failed", category: saved.failure });
-					return delegateError(shuntError("output-unavailable", "the answer could not be preserved"));
-				}
-				write({ event, counters: { citations: answer.value.citations.length, bytes: serialized.bytes } });
-				const receipt = buildReceipt({
-					artifactId: saved.id,
-					source: "reader-answer",
-					bytes: serialized.bytes,
-					lines,
-					expiresAt: new Date(saved.expiresAt).toISOString(),
-					rangeBytes: config.limits.targetedReadBytes,
-					offerReader: false,
-				});
-				return textResult(receipt, { artifactId: saved.id, status: answer.value.status, overCap: true });
-			} finally {
-				readerBusy = false;
-				runningReader = undefined;
-			}
-		},
-	};
+	const recoverTool = createRecoverTool(toolHost);
+	const delegateTool = createDelegateTool(toolHost);
 
 	function syncTools(): void {
-		const want = active();
+		const want = active() || agingOn();
 		const names = [RECOVER_TOOL, DELEGATE_TOOL];
 		if (want && !toolsRegistered) {
 			pi.registerTool(recoverTool);
@@ -513,6 +310,7 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 			const loaded = await policy.load(ctx);
 			config = loaded.config ?? DEFAULT_CONTEXT_SHUNT_CONFIG;
 			configError = loaded.state === "active" ? undefined : loaded.state;
+			resetAging();
 			if (!policy.hooks) return;
 			restoreMode(ctx);
 			syncTools();
@@ -535,12 +333,21 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 			cancelReader();
 			applyExceptions({ type: "lapse", reason: "branch-changed" });
 			wouldBlockCalls.clear();
+			resetAging();
 			if (configError === undefined) {
 				restoreMode(ctx);
 				syncTools();
 				showFooter(ctx);
 			}
 		}, handlerOptions("session_tree")),
+	);
+
+	// After compaction the request starts from the summary: aging starts again from the new branch.
+	pi.on(
+		"session_compact",
+		wrapHandler(() => {
+			resetAging();
+		}, handlerOptions("session_compact")),
 	);
 
 	pi.on(
@@ -556,13 +363,8 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 		wrapHandler(async () => {
 			cancelReader();
 			exceptions = emptyExceptionState();
-			for (const handle of artifactTimers.values()) timers.clearTimer(handle);
-			artifactTimers.clear();
-			ledger = emptyArtifactLedger();
 			simulatedLedger = emptyArtifactLedger();
-			const closing = store;
-			store = undefined;
-			await closing?.dispose();
+			await artifacts.dispose();
 		}, handlerOptions("session_shutdown")),
 	);
 
@@ -624,15 +426,14 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 			});
 			bump("blocked");
 			write({ event: "blocked", category: tool, counters: { lines: decision.range.lines } });
-			const scope = decision.range.scope === "full" ? "a read from the start" : "a read with an offset";
 			return {
 				block: true,
-				reason:
-					`context-shunt blocked this ${tool} before it ran: it declares ${decision.range.lines} lines, over the ` +
-					`${decision.maxLines}-line limit for ${scope}. Request a narrower range ` +
-					`(at most ${config.limits.fullReadLines} lines from the start, or ${config.limits.targetedReadLines} ` +
-					`lines with an offset). Only the user can grant this exact call once: ask them to run ` +
-					`/context-shunt allow ${token} <maxLines> <maxBytes>, then repeat the identical call within one minute.`,
+				reason: formatPreCallBlockReason({
+					range: decision.range,
+					maxLines: decision.maxLines,
+					limits: config.limits,
+					token,
+				}),
 			};
 		}, handlerOptions("tool_call")),
 	);
@@ -643,8 +444,7 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 			if (!active()) return undefined;
 			const wasWouldBlocked = wouldBlockCalls.delete(event.toolCallId);
 			const builtin = isBuiltin(event.toolName);
-			let declaredOverride: number | undefined;
-			let limitOverride: { maxLines: number; maxBytes: number } | undefined;
+			let grant: { maxLines: number; maxBytes: number; admittedLines: number } | undefined;
 			if (mode === "enforce") {
 				const settled = applyExceptions({
 					type: "settle",
@@ -654,92 +454,155 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 				});
 				const applied = settled.find((effect) => effect.type === "applied");
 				if (applied?.type === "applied") {
-					declaredOverride = applied.admittedLines;
-					limitOverride = { maxLines: applied.maxLines, maxBytes: applied.maxBytes };
+					grant = { maxLines: applied.maxLines, maxBytes: applied.maxBytes, admittedLines: applied.admittedLines };
 				}
 			}
-			const eligibility = classifyResultEligibility({
+			// Nested calls (codemode) feed a script, not the model: a configured tool's result stays whole for it.
+			const policy =
+				builtin || event.parentToolCallId !== undefined
+					? "intact"
+					: resolveToolPolicy(config.tools, event.toolName, builtin);
+			const decision = settleToolResult({
+				mode,
 				toolName: event.toolName,
 				builtin,
+				policy,
 				isError: event.isError,
 				content: event.content,
+				structuredContent: event.structuredContent,
 				input: event.input,
+				limits: config.limits,
+				...(grant !== undefined ? { grant } : {}),
+				wasWouldBlocked,
 			});
-			if (!eligibility.eligible) {
-				if (eligibility.reason === "not-builtin" && isShuntTool(event.toolName)) {
-					const block = event.content[0];
-					const text = event.content.length === 1 && block?.type === "text" ? block.text : "";
-					if (checkResultLimits(text, limitsForScope(config.limits, "targeted")).over) {
-						bump("uncovered");
-						write({ event: "uncovered" });
-					}
-				}
-				return undefined;
-			}
-			const limits = limitOverride ?? limitsForScope(config.limits, eligibility.scope);
-			const check = checkResultLimits(eligibility.text, limits, declaredOverride ?? eligibility.declaredLines);
-			if (!check.over) return undefined;
-			if (mode === "observe") {
-				if (wasWouldBlocked) return undefined;
-				const simulated = reduceArtifactLedger(simulatedLedger, {
-					type: "reserve",
-					id: `sim_${randomHex(6)}`,
-					source: eligibility.tool,
-					bytes: check.bytes,
-					lines: check.returnedLines,
-					now: now(),
-				});
-				simulatedLedger = simulated.state;
-				if (simulated.effects.some((effect) => effect.type === "reserved")) {
-					bump("wouldBound");
-					write({ event: "would-bound", category: eligibility.tool, counters: { bytes: check.bytes } });
-				}
-				return undefined;
-			}
-			if (ctx.signal?.aborted) return undefined;
-			const saved = await preserve(eligibility.text, eligibility.tool, check.returnedLines, check.bytes);
-			if ("failure" in saved) {
-				bump("archiveFailures");
-				write({ event: "archive-failed", category: saved.failure });
-				return undefined;
-			}
-			if (ctx.signal?.aborted) {
-				applyLedger({ type: "release", id: saved.id });
-				return undefined;
-			}
-			bump("bounded");
-			write({
-				event: "bounded",
-				category: eligibility.tool,
-				counters: { bytes: check.bytes, lines: check.returnedLines },
-			});
-			const receipt = buildReceipt({
-				artifactId: saved.id,
-				source: eligibility.tool,
-				bytes: check.bytes,
-				lines: check.returnedLines,
-				maxLines: limits.maxLines,
-				maxBytes: limits.maxBytes,
-				expiresAt: new Date(saved.expiresAt).toISOString(),
-				rangeBytes: config.limits.targetedReadBytes,
-				offerReader: config.reader.enabled,
-				text: eligibility.text,
-				previewLines: config.previewLines,
-			});
-			// The built-ins keep a second copy of the text in `details` (read/grep/bash truncation); replace it too.
-			return {
-				content: [{ type: "text", text: receipt }],
-				details: {
-					contextShunt: {
-						artifactId: saved.id,
-						source: eligibility.tool,
-						bytes: check.bytes,
-						lines: check.returnedLines,
-					},
-				},
-			};
+			return performSettlement(decision, event, ctx);
 		}, handlerOptions("tool_result")),
 	);
+
+	/** Carries out one settlement decision: counts, audit, the simulated or real reservation, and the receipt. */
+	async function performSettlement(
+		decision: SettlementDecision,
+		event: ToolResultEvent,
+		ctx: ExtensionContext,
+	): Promise<ToolResultEventResult | undefined> {
+		if (decision.kind === "pass") return undefined;
+		if (decision.kind === "uncovered") {
+			bump("uncovered");
+			write({ event: "uncovered" });
+			return undefined;
+		}
+		if (decision.kind === "would-bound") {
+			const simulated = simulateReservation(
+				simulatedLedger,
+				decision,
+				`sim_${randomHex(6)}`,
+				now(),
+				toolLedgerBounds(config),
+			);
+			simulatedLedger = simulated.ledger;
+			if (simulated.admitted) {
+				bump("wouldBound");
+				write({ event: "would-bound", category: decision.source, counters: { bytes: decision.bytes } });
+			}
+			return undefined;
+		}
+		if (ctx.signal?.aborted) return undefined;
+		const saved = await preserve(decision.text, decision.source, decision.lines, decision.bytes);
+		if ("failure" in saved) {
+			bump("archiveFailures");
+			write({ event: "archive-failed", category: saved.failure });
+			// A configured tool's output over its cap is refused whole, never passed on unbounded or silently cut.
+			if (decision.source === "tool" && saved.refusal !== undefined) {
+				write({ event: "refused", category: "tool", counters: { bytes: decision.bytes } });
+				const capBytes = saved.refusal === "artifact-too-large" ? config.toolArtifactBytes : config.toolSessionBytes;
+				return {
+					content: [
+						{
+							type: "text",
+							text: formatRefusedNotice({
+								toolName: decision.toolName,
+								bytes: decision.bytes,
+								lines: decision.lines,
+								reason: saved.refusal,
+								capBytes,
+							}),
+						},
+					],
+					details: { contextShunt: { refused: saved.refusal, bytes: decision.bytes, lines: decision.lines } },
+					isError: true,
+				};
+			}
+			return undefined;
+		}
+		if (ctx.signal?.aborted) {
+			artifacts.release(saved.id);
+			return undefined;
+		}
+		bump("bounded");
+		write({
+			event: "bounded",
+			category: decision.jsonOutline !== undefined ? "json" : decision.source,
+			counters: { bytes: decision.bytes, lines: decision.lines },
+		});
+		const receipt = buildReceipt({
+			artifactId: saved.id,
+			source: decision.source,
+			toolName: decision.toolName,
+			bytes: decision.bytes,
+			lines: decision.lines,
+			maxLines: decision.limits.maxLines,
+			maxBytes: decision.limits.maxBytes,
+			expiresAt: new Date(saved.expiresAt).toISOString(),
+			rangeBytes: config.limits.targetedReadBytes,
+			offerReader: config.reader.enabled,
+			text: decision.text,
+			previewLines: config.previewLines,
+			previewTailLines: config.previewTailLines,
+			...(decision.jsonOutline !== undefined ? { jsonOutline: decision.jsonOutline } : {}),
+		});
+		// The built-ins keep a second copy of the text in `details` (read/grep/bash truncation); replace it too, but
+		// keep Pi's pointer to its own full-output file (bash, MCP).
+		const fullOutputPath = (event.details as { fullOutputPath?: unknown } | undefined)?.fullOutputPath;
+		return {
+			content: [{ type: "text", text: receipt }],
+			details: {
+				contextShunt: { artifactId: saved.id, source: decision.source, bytes: decision.bytes, lines: decision.lines },
+				...(typeof fullOutputPath === "string" ? { fullOutputPath } : {}),
+			},
+			...(event.structuredContent !== undefined ? { structuredContent: event.structuredContent } : {}),
+		};
+	}
+
+	// Aging: off by default, and then this returns at once. On, it replaces old tool results with stubs in the
+	// request only; the session keeps every original, which context_shunt_recover reads back by tool call id.
+	pi.on("context", (event, ctx) => {
+		if (!agingOn()) return undefined;
+		try {
+			const candidates = collectAgingCandidates(event.messages, (id, text) => {
+				const known = agingSizes.get(id);
+				if (known !== undefined) return known;
+				const size = { bytes: utf8ByteLength(text), lines: countContentLines(text) };
+				agingSizes.set(id, size);
+				return size;
+			});
+			const usage = ctx.getContextUsage();
+			const contextShare = typeof usage?.percent === "number" ? usage.percent / 100 : undefined;
+			const outcome = planAging({ candidates, last: agingPlan, settings: config.aging, contextShare });
+			agingPlan = outcome.plan;
+			agingStats = { aged: outcome.plan.aged.length, keptOutBytes: outcome.keptOutBytes };
+			if (outcome.newBatch) {
+				write({ event: "aged", counters: { results: outcome.plan.aged.length, bytes: outcome.keptOutBytes } });
+			}
+			if (outcome.plan.aged.length === 0) return undefined;
+			return { messages: applyAgingPlan(event.messages, outcome.plan, candidates) };
+		} catch {
+			if (!reported.has("context")) {
+				reported.add("context");
+				audit.write({ event: "handler-error" });
+			}
+			return undefined;
+		}
+	});
 
 	async function runCommand(args: string, ctx: ExtensionContext): Promise<void> {
 		{
@@ -762,13 +625,19 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 				formatShuntStatus({
 					mode,
 					counters,
-					artifacts: ledger.artifacts.length,
-					artifactBytes: ledger.artifacts.reduce((sum, record) => sum + record.bytes, 0),
+					artifacts: artifacts.summary().count,
+					artifactBytes: artifacts.summary().bytes,
 					reader: readerStatus(),
 					configError: configError !== undefined,
+					aging: {
+						enabled: agingOn(),
+						aged: agingStats.aged,
+						keptOutBytes: agingStats.keptOutBytes,
+						batches: agingPlan.batches,
+					},
 				});
 			if (command.kind === "status") {
-				applyLedger({ type: "expire", now: now() });
+				artifacts.expire();
 				notify(ctx, statusText());
 				return;
 			}
@@ -786,7 +655,8 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 				applyExceptions({ type: "lapse", reason: "cancelled" });
 				counters = emptyShuntCounters();
 				wouldBlockCalls.clear();
-				await removeAllArtifacts();
+				simulatedLedger = emptyArtifactLedger();
+				await artifacts.clear();
 				write({ event: "reset" });
 				notify(ctx, "context-shunt: counters, exceptions and artifacts reset");
 				return;

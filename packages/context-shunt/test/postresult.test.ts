@@ -30,8 +30,13 @@ describe("bounded results", () => {
 		expect(receipt).toContain("This bash result was preserved");
 		expect(receipt).toContain(`${bytes(original)} bytes, 1500 lines (limits: 250 lines, 16384 bytes)`);
 		// The model saw the receipt, not the log; the built-in's details (which hold a second copy) are replaced too.
-		expect(h.requestText(h.requests.at(-1)!)).not.toContain("build 1499");
-		expect(JSON.stringify(h.requests.at(-1)!.messages)).not.toContain("build 1499");
+		// The receipt previews the head and the tail (10 + 8 lines); the middle stays out.
+		expect(h.requestText(h.requests.at(-1)!)).not.toContain("build 750");
+		expect(JSON.stringify(h.requests.at(-1)!.messages)).not.toContain("build 750");
+		expect(receipt).toContain("build 10 ");
+		expect(receipt).not.toContain("build 11 ");
+		expect(receipt).toContain("Last lines, from line 1493 of 1500");
+		expect(receipt).toContain("build 1500");
 		expect(h.toolResults()[0]!.details).toEqual({
 			contextShunt: { artifactId: artifactIdOf(receipt), source: "bash", bytes: 46500, lines: 1500 },
 		});

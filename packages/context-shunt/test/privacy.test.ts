@@ -2,8 +2,9 @@
 // counts only, never the paths, commands, questions or content a session used.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { callTool, reply } from "@pi-policy/pi-harness";
+import { Type } from "typebox";
 import { afterEach, describe, expect, it } from "vitest";
-import { artifactIdOf, makeLog, type ShuntSession, startShunt, tokenOf } from "./helpers.ts";
+import { artifactIdOf, makeLog, SHUNT_TOOLS, type ShuntSession, startShunt, tokenOf } from "./helpers.ts";
 
 let session: ShuntSession | undefined;
 afterEach(async () => {
@@ -74,6 +75,76 @@ describe("privacy", () => {
 				expect({ name, leaked: text.includes(secret) ? secret : undefined }).toEqual({ name, leaked: undefined });
 			}
 		}
+	});
+});
+
+describe("privacy beyond the built-ins", () => {
+	it("keeps configured tool names, patterns, pointers and aged content out of audit, bus and status", async () => {
+		const bus: unknown[] = [];
+		const busProbe = (pi: ExtensionAPI) => {
+			pi.events.on("pi-policy:audit", (payload) => bus.push(payload));
+			pi.registerTool({
+				name: "SECRETTOOL_list",
+				label: "list",
+				description: "list",
+				parameters: Type.Object({}),
+				async execute() {
+					return {
+						content: [{ type: "text", text: JSON.stringify({ SECRETKEY: makeLog(800, 40, "SECRETCONTENT") }) }],
+						details: {},
+					};
+				},
+			});
+		};
+		session = await startShunt(
+			{ mode: "enforce", tools: { "SECRETTOOL_*": "shunt" }, aging: { mode: "on", keepTurns: 1, atBytes: 1024 } },
+			{},
+			{
+				tools: [...SHUNT_TOOLS, "SECRETTOOL_list"],
+				files: { "SECRETDIR/a.log": makeLog(100, 40, "SECRETCONTENT") },
+				before: [busProbe],
+			},
+		);
+		const h = session.harness;
+		h.script(callTool("SECRETTOOL_list", {}, "s-1"), callTool("read", { path: "SECRETDIR/a.log" }, "s-2"), "ok");
+		await h.prompt("look");
+		const id = artifactIdOf(session.text(0));
+		h.script(
+			callTool("context_shunt_recover", { artifactId: id, jsonPointer: "/SECRETKEY" }),
+			callTool("context_shunt_recover", { artifactId: id, pattern: "SECRETPATTERN" }),
+			callTool("context_shunt_recover", { toolCallId: "s-2", pattern: "(SECRETREGEX+)+", regex: true }),
+			callTool("context_shunt_recover", { toolCallId: "SECRETHANDLE" }),
+			"done",
+		);
+		await h.prompt("recover");
+		await h.command("/context-shunt status");
+		expect(session.audit().map((e) => e.event)).toContain("aged");
+		const surfaces = {
+			audit: JSON.stringify(session.audit()),
+			bus: JSON.stringify(bus),
+			ui: JSON.stringify(h.ui?.displayedText() ?? []),
+		};
+		for (const [name, text] of Object.entries(surfaces)) {
+			for (const secret of [
+				"SECRETTOOL",
+				"SECRETKEY",
+				"SECRETCONTENT",
+				"SECRETPATTERN",
+				"SECRETREGEX",
+				"SECRETHANDLE",
+				"SECRETDIR",
+				"s-2",
+				h.cwd,
+			]) {
+				expect({ name, leaked: text.includes(secret) ? secret : undefined }).toEqual({ name, leaked: undefined });
+			}
+		}
+		const errors = h
+			.toolResults()
+			.filter((r) => r.isError)
+			.map((r) => h.toolResultText(r))
+			.join("\n");
+		for (const secret of ["SECRETPATTERN", "SECRETREGEX", "SECRETHANDLE"]) expect(errors).not.toContain(secret);
 	});
 });
 

@@ -82,6 +82,8 @@ export const AUDIT_EVENTS = {
 		"reader-failed",
 		"uncovered",
 		"reset",
+		"refused",
+		"aged",
 		...COMMON_AUDIT_EVENTS,
 	],
 	"delegation-policy": [
@@ -140,6 +142,8 @@ export const AUDIT_CATEGORIES = {
 	"context-shunt": [
 		// The source tools, the recovery and reader error codes, archive failures, and how a user exception lapsed.
 		...SHUNT_TOOLS,
+		"tool",
+		"json",
 		...SHUNT_ERROR_CODES,
 		"quota-exhausted",
 		"write-failed",

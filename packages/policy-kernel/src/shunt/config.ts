@@ -4,13 +4,18 @@ import { isPlainObject, mergeConfigLayers, parseWithSchema } from "../config.js"
 import { err, ok, type Result } from "../decision.js";
 import { MODEL_ID_PATTERN, PROVIDER_ID_PATTERN, READER_ROLES, type ReaderRole } from "../events.js";
 import {
+	AGING_RULES,
 	DEFAULT_PREVIEW_LINES,
+	DEFAULT_PREVIEW_TAIL_LINES,
 	DEFAULT_SHUNT_LIMITS,
 	PREVIEW_LINES_MAX,
 	READER_RULES,
 	SHUNT_LIMIT_MAX,
 	SHUNT_MODES,
 	type ShuntMode,
+	TOOL_ARTIFACT_RULES,
+	TOOL_POLICIES,
+	type ToolPolicy,
 } from "./constants.js";
 
 const limit = (description: string) => Type.Integer({ minimum: 1, maximum: SHUNT_LIMIT_MAX, description });
@@ -46,6 +51,41 @@ export const ContextShuntReaderConfigSchema = Type.Object(
 	{ additionalProperties: false },
 );
 
+/** A tool name or a glob over tool names (`*` matches any characters), as a key of `tools`. */
+export const TOOL_KEY_PATTERN = "^[A-Za-z0-9_*.:-]{1,128}$";
+
+/** Aging of old tool results. */
+export const ContextShuntAgingConfigSchema = Type.Object(
+	{
+		mode: Type.Optional(Type.Enum(["off", "on"], { description: "Age old tool results into stubs. Default off." })),
+		keepTurns: Type.Optional(
+			Type.Integer({
+				minimum: AGING_RULES.keepTurnsMin,
+				maximum: AGING_RULES.keepTurnsMax,
+				description: "Model turns whose tool results are never aged. Default 4.",
+			}),
+		),
+		atBytes: Type.Optional(
+			Type.Integer({
+				minimum: AGING_RULES.atBytesMin,
+				maximum: AGING_RULES.atBytesMax,
+				description: "Age a batch when the request's tool-result text passes this many bytes. Default 200000.",
+			}),
+		),
+		atContextShare: Type.Optional(
+			Type.Number({
+				minimum: AGING_RULES.atContextShareMin,
+				maximum: AGING_RULES.atContextShareMax,
+				description: "Age a batch when this share of the context window is in use. Default 0.5.",
+			}),
+		),
+	},
+	{ additionalProperties: false },
+);
+
+const toolBytes = (description: string) =>
+	Type.Integer({ minimum: 1024, maximum: TOOL_ARTIFACT_RULES.bytesMax, description });
+
 /** The context-shunt config file (`<agentDir>/policy/context-shunt.json`, or the trusted project file). */
 export const ContextShuntConfigSchema = Type.Object(
 	{
@@ -60,6 +100,23 @@ export const ContextShuntConfigSchema = Type.Object(
 		previewLines: Type.Optional(
 			Type.Integer({ minimum: 0, maximum: PREVIEW_LINES_MAX, description: "Receipt preview lines. Default 10." }),
 		),
+		previewTailLines: Type.Optional(
+			Type.Integer({
+				minimum: 0,
+				maximum: PREVIEW_LINES_MAX,
+				description: "Receipt preview lines from the end of the output. Default 8.",
+			}),
+		),
+		tools: Type.Optional(
+			Type.Record(Type.String({ pattern: TOOL_KEY_PATTERN }), Type.Enum([...TOOL_POLICIES]), {
+				maxProperties: 256,
+				description:
+					'Per-tool policy for tools other than the built-ins: "shunt" or "intact", keyed by name or glob ("mcp__*"). Unlisted tools stay intact.',
+			}),
+		),
+		toolArtifactBytes: Type.Optional(toolBytes("One artifact of a configured tool. Default 1048576 (1 MiB).")),
+		toolSessionBytes: Type.Optional(toolBytes("All live artifacts of configured tools. Default 8388608 (8 MiB).")),
+		aging: Type.Optional(ContextShuntAgingConfigSchema),
 		reader: Type.Optional(ContextShuntReaderConfigSchema),
 	},
 	{ additionalProperties: false },
@@ -88,6 +145,12 @@ export interface ContextShuntConfig {
 	readonly mode: ShuntMode;
 	readonly limits: ShuntLimits;
 	readonly previewLines: number;
+	readonly previewTailLines: number;
+	/** Per-tool policies, in file order. */
+	readonly tools: readonly (readonly [pattern: string, policy: ToolPolicy])[];
+	readonly toolArtifactBytes: number;
+	readonly toolSessionBytes: number;
+	readonly aging: AgingSettings;
 	readonly reader: {
 		readonly enabled: boolean;
 		readonly source: ReaderModelSource;
@@ -96,12 +159,33 @@ export interface ContextShuntConfig {
 	};
 }
 
+/** Resolved aging settings. */
+export interface AgingSettings {
+	readonly enabled: boolean;
+	readonly keepTurns: number;
+	readonly atBytes: number;
+	readonly atContextShare: number;
+}
+
+/** Aging defaults: off. */
+export const DEFAULT_AGING_SETTINGS: AgingSettings = Object.freeze({
+	enabled: false,
+	keepTurns: AGING_RULES.keepTurnsDefault,
+	atBytes: AGING_RULES.atBytesDefault,
+	atContextShare: AGING_RULES.atContextShareDefault,
+});
+
 /** The defaults: enabled, mode off, the spec's limits, reader off. */
 export const DEFAULT_CONTEXT_SHUNT_CONFIG: ContextShuntConfig = Object.freeze<ContextShuntConfig>({
 	enabled: true,
 	mode: "off",
 	limits: { ...DEFAULT_SHUNT_LIMITS },
 	previewLines: DEFAULT_PREVIEW_LINES,
+	previewTailLines: DEFAULT_PREVIEW_TAIL_LINES,
+	tools: [],
+	toolArtifactBytes: TOOL_ARTIFACT_RULES.artifactBytesDefault,
+	toolSessionBytes: TOOL_ARTIFACT_RULES.sessionBytesDefault,
+	aging: DEFAULT_AGING_SETTINGS,
 	reader: {
 		enabled: false,
 		source: { kind: "none" },
@@ -142,6 +226,14 @@ export function resolveContextShuntConfig(raw: unknown): Result<ContextShuntConf
 		source = { kind: "model", ...ref };
 	} else if (reader.role !== undefined) source = { kind: "role", role: reader.role };
 	const defaults = DEFAULT_CONTEXT_SHUNT_CONFIG;
+	const aging = input.aging ?? {};
+	const toolKey = new RegExp(TOOL_KEY_PATTERN);
+	if (Object.keys(input.tools ?? {}).some((key) => !toolKey.test(key))) {
+		return err("tools: expected keys that are tool names or globs (letters, digits, _ * . : -)");
+	}
+	const toolArtifactBytes = input.toolArtifactBytes ?? defaults.toolArtifactBytes;
+	const toolSessionBytes = input.toolSessionBytes ?? defaults.toolSessionBytes;
+	if (toolArtifactBytes > toolSessionBytes) return err("toolArtifactBytes: expected at most toolSessionBytes");
 	return ok({
 		enabled: input.enabled ?? true,
 		mode: input.mode ?? defaults.mode,
@@ -152,6 +244,16 @@ export function resolveContextShuntConfig(raw: unknown): Result<ContextShuntConf
 			targetedReadBytes: input.targetedReadBytes ?? defaults.limits.targetedReadBytes,
 		},
 		previewLines: input.previewLines ?? defaults.previewLines,
+		previewTailLines: input.previewTailLines ?? defaults.previewTailLines,
+		tools: Object.entries(input.tools ?? {}) as Array<[string, ToolPolicy]>,
+		toolArtifactBytes,
+		toolSessionBytes,
+		aging: {
+			enabled: aging.mode === "on",
+			keepTurns: aging.keepTurns ?? DEFAULT_AGING_SETTINGS.keepTurns,
+			atBytes: aging.atBytes ?? DEFAULT_AGING_SETTINGS.atBytes,
+			atContextShare: aging.atContextShare ?? DEFAULT_AGING_SETTINGS.atContextShare,
+		},
 		reader: {
 			enabled: reader.enabled ?? false,
 			source,

@@ -56,6 +56,60 @@ export const EXCEPTION_RULES = Object.freeze({
 	maxGrantValue: SHUNT_LIMIT_MAX,
 });
 
+/** Bounds of configured (non built-in) tools' artifacts: Pi does not bound their output as it bounds the built-ins'. */
+export const TOOL_ARTIFACT_RULES = Object.freeze({
+	/** `toolArtifactBytes`: one artifact of a configured tool, default 1 MiB. */
+	artifactBytesDefault: 1_048_576,
+	/** `toolSessionBytes`: all live artifacts of configured tools, default 8 MiB. */
+	sessionBytesDefault: 8_388_608,
+	/** The largest value either setting may take: 64 MiB. */
+	bytesMax: 67_108_864,
+	/** Live artifacts of configured tools at once (fixed). */
+	maxArtifacts: 64,
+});
+
+/** The two values of a per-tool policy under `tools`. */
+export const TOOL_POLICIES = ["shunt", "intact"] as const;
+/** One of {@link TOOL_POLICIES}. */
+export type ToolPolicy = (typeof TOOL_POLICIES)[number];
+
+/** Receipt preview: default tail lines after the head (the head is `previewLines`). */
+export const DEFAULT_PREVIEW_TAIL_LINES = 8;
+
+/** Aging of old tool results (the `context` handler). */
+export const AGING_RULES = Object.freeze({
+	keepTurnsDefault: 4,
+	keepTurnsMin: 1,
+	keepTurnsMax: 100,
+	atBytesDefault: 200_000,
+	atBytesMin: 1024,
+	atBytesMax: 1_073_741_824,
+	atContextShareDefault: 0.5,
+	atContextShareMin: 0.05,
+	atContextShareMax: 1,
+});
+
+/** Bounds of a `pattern` recovery. */
+export const SEARCH_RULES = Object.freeze({
+	/** The pattern is 1..256 UTF-8 bytes. */
+	patternMaxBytes: 256,
+	/** Context lines around each match: 0..5, default 2. */
+	contextLinesMax: 5,
+	contextLinesDefault: 2,
+	/** At most this many matches are returned. */
+	maxMatches: 100,
+	/** A regex search stops after this many milliseconds of the injected clock. */
+	regexTimeMs: 250,
+	/** A regex is tested on at most this many characters of each line. */
+	regexLineChars: 4096,
+});
+
+/** Bounds of a `jsonPointer` recovery. */
+export const JSON_POINTER_MAX_BYTES = 1024;
+
+/** Call ids accepted as an aging handle (`toolCallId`): printable, no spaces, 1..256 characters. */
+export const TOOL_CALL_ID_PATTERN = /^[A-Za-z0-9._:/|+=@-]{1,256}$/;
+
 /** `context_shunt_recover` returns at most this many lines. */
 export const RECOVERY_MAX_LINES = 250;
 

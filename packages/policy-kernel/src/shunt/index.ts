@@ -1,14 +1,22 @@
-// @pi-policy/policy-kernel/shunt: the pure decisions of context-shunt (limits, admission, quota, exceptions,
-// recovery, the reader contract, modes and status). No I/O; the extension shell does the files, timers and calls.
+// @pi-policy/policy-kernel/shunt: the pure decisions of context-shunt (limits, admission, settlement, quota,
+// exceptions, per-tool policy, recovery with ranges, patterns and JSON pointers, the aging plan, the tool parameter
+// schemas, the reader contract, modes, wording and status). No I/O; the shell does the files, timers and calls.
 export * from "./admission.js";
+export * from "./aging.js";
+export * from "./block.js";
 export * from "./codes.js";
 export * from "./config.js";
 export * from "./constants.js";
 export * from "./exceptions.js";
+export * from "./json.js";
 export * from "./ledger.js";
 export * from "./limits.js";
 export * from "./mode.js";
 export * from "./reader.js";
 export * from "./receipt.js";
 export * from "./recovery.js";
+export * from "./search.js";
+export * from "./settlement.js";
 export * from "./status.js";
+export * from "./tool-params.js";
+export * from "./tool-policy.js";

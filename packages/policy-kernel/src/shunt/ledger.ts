@@ -1,8 +1,16 @@
 // context-shunt artifact ledger: per-session quota accounting and expiry, as a reducer over injected time.
 import { ARTIFACT_QUOTA, type ShuntTool } from "./constants.js";
 
-/** What an artifact holds: a preserved tool result, or a reader answer too large to return inline. */
-export type ArtifactSource = ShuntTool | "reader-answer";
+/**
+ * What an artifact holds: a preserved built-in result, a configured tool's result (`tool`), or a reader answer too
+ * large to return inline. `tool` artifacts have their own pool (`toolArtifactBytes`, `toolSessionBytes`).
+ */
+export type ArtifactSource = ShuntTool | "tool" | "reader-answer";
+
+/** The quota pool of a source: configured tools have their own, everything else shares seed 004's. */
+export function artifactPoolOf(source: ArtifactSource): "builtin" | "tool" {
+	return source === "tool" ? "tool" : "builtin";
+}
 
 /** One live artifact. Sizes are UTF-8 bytes; times are milliseconds from the injected clock. */
 export interface ArtifactRecord {
@@ -36,6 +44,8 @@ export type LedgerEvent =
 			readonly bytes: number;
 			readonly lines: number;
 			readonly now: number;
+			/** The pool's bounds, for a `tool` artifact (from config); others use the reducer's bounds. */
+			readonly bounds?: LedgerBounds;
 	  }
 	| { readonly type: "release"; readonly id: string }
 	| { readonly type: "expire"; readonly now: number }
@@ -71,7 +81,8 @@ export function findLiveArtifact(ledger: ArtifactLedger, id: unknown, now: numbe
 /**
  * The artifact ledger reducer.
  * - `reserve` first expires stale records, then admits the artifact only when it holds at most 64 KiB, fewer
- *   than 8 artifacts are live and the live total stays within 512 KiB; otherwise it emits `refused` and the
+ *   than 8 artifacts are live and the live total stays within 512 KiB (a `tool` artifact: the `bounds` of its
+ *   event, counted over `tool` artifacts only); otherwise it emits `refused` and the
  *   ledger is unchanged (the shell leaves the original result intact). An admitted record expires 30 minutes
  *   after `now`; nothing renews it.
  * - `expire` drops every record whose expiry is at or before `now`.
@@ -99,11 +110,15 @@ export function reduceArtifactLedger(
 		case "reserve": {
 			const expired = expire(state, event.now);
 			const live = expired.state;
+			const pool = artifactPoolOf(event.source);
+			const limits = pool === "tool" && event.bounds !== undefined ? event.bounds : bounds;
+			const pooled = live.artifacts.filter((record) => artifactPoolOf(record.source) === pool);
 			const bytes = Number.isSafeInteger(event.bytes) && event.bytes >= 0 ? event.bytes : Number.POSITIVE_INFINITY;
 			let reason: QuotaRefusal | undefined;
-			if (bytes > bounds.maxArtifactBytes) reason = "artifact-too-large";
-			else if (live.artifacts.length >= bounds.maxArtifacts) reason = "artifact-count";
-			else if (ledgerBytes(live) + bytes > bounds.maxTotalBytes) reason = "session-bytes";
+			if (bytes > limits.maxArtifactBytes) reason = "artifact-too-large";
+			else if (pooled.length >= limits.maxArtifacts) reason = "artifact-count";
+			else if (pooled.reduce((sum, record) => sum + record.bytes, 0) + bytes > limits.maxTotalBytes)
+				reason = "session-bytes";
 			if (reason !== undefined) return { state: live, effects: [...expired.effects, { type: "refused", reason }] };
 			const record: ArtifactRecord = {
 				id: event.id,
@@ -111,7 +126,7 @@ export function reduceArtifactLedger(
 				bytes,
 				lines: Math.max(0, Math.trunc(event.lines) || 0),
 				createdAt: event.now,
-				expiresAt: event.now + bounds.ttlMs,
+				expiresAt: event.now + limits.ttlMs,
 			};
 			return {
 				state: { artifacts: [...live.artifacts, record] },

@@ -40,12 +40,29 @@ export function formatShuntStatus(status: {
 	readonly artifactBytes: number;
 	readonly reader: ReaderStatus;
 	readonly configError?: boolean;
+	/** Aging: on or off, results aged in the last request, the bytes they keep out, and batches so far. */
+	readonly aging?: {
+		readonly enabled: boolean;
+		readonly aged: number;
+		readonly keptOutBytes: number;
+		readonly batches: number;
+	};
 }): string {
 	const c = status.counters;
+	const aging = status.aging;
+	const agingLine =
+		aging === undefined
+			? []
+			: [
+					aging.enabled
+						? `aging on · aged ${aging.aged} results (${aging.keptOutBytes} bytes kept out) · batches ${aging.batches}`
+						: "aging off",
+				];
 	return [
 		`context-shunt: mode ${status.mode}${status.configError ? " (config invalid: inactive)" : ""}`,
 		`blocked ${c.blocked} · would-block ${c.wouldBlock} · bounded ${c.bounded} · would-bound ${c.wouldBound} · exceptions ${c.exceptions} · archive-failures ${c.archiveFailures} · uncovered ${c.uncovered}`,
 		`artifacts ${status.artifacts} (${status.artifactBytes} bytes) · reader ${status.reader}`,
+		...agingLine,
 	].join("\n");
 }
 

@@ -164,7 +164,8 @@ export const contextShuntWorkload: BenchWorkload = {
 				{ name: "originals recovered byte-identical", value: enforce.recoverable, unit: "count" },
 			],
 			checks: [
-				{ name: "request bytes cut >= 80%", passed: requestCut >= 0.8 },
+				{ name: "request bytes cut >= 80% (spec)", passed: requestCut >= 0.8 },
+				{ name: "request bytes cut >= 96% (issue 15: it stays there)", passed: requestCut >= 0.96 },
 				{ name: "every exploration output was preserved", passed: enforce.artifacts === EXPLORATION_CALLS },
 				{ name: "every original recoverable byte for byte", passed: enforce.recoverable === enforce.artifacts },
 			],
