@@ -24,7 +24,6 @@ import {
 	formatSessionView,
 	type GateFigures,
 	guardianDecisionsBySource,
-	sessionHashInput,
 	isSessionHash,
 	isTelemetryEnabled,
 	layoutBars,
@@ -34,6 +33,7 @@ import {
 	resolvePolicyReportConfig,
 	resolvePolicyReportLayers,
 	sessionGateReport,
+	sessionHashInput,
 	utcDay,
 } from "../src/report/index.ts";
 

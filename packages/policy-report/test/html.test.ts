@@ -4,10 +4,10 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { hashSessionId } from "../src/session-hash.js";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../src/cli.ts";
+import { hashSessionId } from "../src/session-hash.js";
 import { generateGateSessions, writeGateCorpus } from "./support/corpus.ts";
 
 let root: string;

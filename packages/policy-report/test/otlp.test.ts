@@ -9,11 +9,11 @@ import type { LogRecordExporter, ReadableLogRecord } from "@opentelemetry/sdk-lo
 import { callTool, createHarness, type Harness } from "@pi-policy/pi-harness";
 import type { AuditEntryV1 } from "@pi-policy/policy-kernel/audit";
 import { auditEntryFromAttributes, otlpAnyValue } from "@pi-policy/policy-kernel/report";
-import { hashSessionId } from "../src/session-hash.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import contextShunt from "../../context-shunt/src/index.ts";
 import explorationGuard from "../../exploration-guard/src/index.ts";
 import { type PolicyReportHandle, registerPolicyReport } from "../src/index.ts";
+import { hashSessionId } from "../src/session-hash.js";
 import { startTelemetryExport } from "../src/telemetry.ts";
 
 const SECRET = "needle-pangolin-4410";
