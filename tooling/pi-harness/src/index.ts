@@ -1,11 +1,9 @@
 // pi-harness: a real Pi AgentSession in-process, driven by the faux provider, for session tests.
 // Extensions load from source; model turns are scripted; everything the model saw is recorded.
 
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import {
 	type AssistantMessage,
 	type FauxModelDefinition,
@@ -31,8 +29,10 @@ import {
 	SessionManager,
 	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
+import { pathWithFdAdapter } from "./fd-adapter.ts";
 import { createRecordingUi, type RecordingUi, type RecordingUiOptions } from "./recording-ui.ts";
 
+export { FD_ADAPTER_DIR, pathWithFdAdapter } from "./fd-adapter.ts";
 export { createRecordingUi, type RecordingUi, type RecordingUiOptions, type UiCall } from "./recording-ui.ts";
 
 /** The tools every harness session enables unless told otherwise (grep, find and ls are not Pi defaults). */
@@ -226,15 +226,6 @@ function toolNamesOf(context: TranscriptContext): string[] {
 		}
 	}
 	return names;
-}
-
-/** `path` with the fd adapter first, when it finds Debian's `fdfind` but no `fd`; otherwise `path` unchanged. */
-function pathWithFdAdapter(path: string): string {
-	const dirs = path.split(delimiter).filter((dir) => dir !== "");
-	const has = (name: string) => dirs.some((dir) => existsSync(join(dir, name)));
-	if (has("fd") || !has("fdfind")) return path;
-	const adapterDir = join(dirname(fileURLToPath(import.meta.url)), "..", "bin");
-	return `${adapterDir}${delimiter}${path}`;
 }
 
 /** Start a real Pi AgentSession with the faux provider, a temp cwd and agentDir, and the given extensions. */
