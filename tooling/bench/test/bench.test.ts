@@ -30,6 +30,7 @@ describe("pnpm bench", () => {
 				"guardian-review",
 				"hook-overhead",
 				"stock-context",
+				"request-cost",
 			]),
 		);
 	});
@@ -72,4 +73,30 @@ describe("pnpm bench", () => {
 			rmSync(out, { recursive: true, force: true });
 		}
 	});
+
+	it("reports a reduction in KiB too, not as raw bytes", () => {
+		const markdown = renderMarkdown(
+			[{ id: "x", title: "x", figures: [{ name: "cut", value: -34_413, unit: "bytes" }], checks: [] }],
+			{ date: "d", node: "v22" },
+		);
+		expect(markdown).toContain("| cut | -33.6 KiB |");
+	});
+
+	it("request cost: each extension alone against stock, with the reviewer's own requests", async () => {
+		const { requestCostFigures } = await import("../src/workloads/request-cost.ts");
+		const { runSuiteSession } = await import("../../demo/src/suite.ts");
+		const stock = await runSuiteSession([], "stock");
+		const guardian = await runSuiteSession(["guardian-review"], "guardian-review");
+		const figures = Object.fromEntries(
+			requestCostFigures("guardian-review", stock, guardian).map((f) => [f.name, f.value]),
+		);
+		expect(figures["guardian-review: agent requests (stock 13)"]).toBe(13);
+		expect(figures["guardian-review: reviewer model requests"]).toBe(1);
+		expect(figures["guardian-review: bytes per reviewer request (mean)"]).toBeGreaterThan(1000);
+		const shunt = await runSuiteSession(["context-shunt"], "context-shunt");
+		const cut = requestCostFigures("context-shunt", stock, shunt).find((f) =>
+			f.name.includes("bytes per agent request"),
+		);
+		expect(cut?.value).toBeLessThan(-10_000);
+	}, 120_000);
 });
