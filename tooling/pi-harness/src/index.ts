@@ -156,6 +156,15 @@ export function textAndTools(
 	);
 }
 
+/** The text of the last tool result a request carried; throws when the request or a tool result is missing. */
+export function lastToolResultText(harness: Pick<Harness, "requests">, requestIndex: number): string {
+	const request = harness.requests[requestIndex];
+	if (!request) throw new Error(`no request ${requestIndex} (have ${harness.requests.length})`);
+	const last = request.messages.filter((message) => message.role === "toolResult").at(-1);
+	if (!last) throw new Error(`request ${requestIndex} has no tool result`);
+	return contentText(last.content);
+}
+
 /** Text of any message content (string or blocks). */
 export function contentText(content: unknown): string {
 	if (typeof content === "string") return content;
@@ -331,6 +340,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 		await session.bindExtensions({ ...(ui ? { uiContext: ui.context, mode: "rpc" as const } : {}) });
 
 		let shutDown = false;
+		let disposed = false;
 		const harness: Harness = {
 			session,
 			faux,
@@ -373,6 +383,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 				await session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" });
 			},
 			async dispose() {
+				if (disposed) return;
+				disposed = true;
 				try {
 					await harness.shutdown();
 				} catch {
