@@ -151,6 +151,7 @@ export function hookOverheadWorkload(calls = 500, rounds = 5): BenchWorkload {
 			for (let round = 0; round < rounds; round++) {
 				// Rotate the order each round, so no side always runs right after the same other.
 				const order = sides.map((_, i) => sides[(i + round) % sides.length] as (typeof sides)[number]);
+				process.stderr.write(`  hook-overhead: round ${round + 1} of ${rounds}\n`);
 				for (const side of order) {
 					const run = await timeSession(side.extensions, calls);
 					times.get(side.name)?.push(run.ms);
