@@ -63,7 +63,13 @@ function median(values: number[]): number {
 }
 
 /** The hot-path events whose handlers the profile times. */
-export const HOT_EVENTS = ["tool_call", "tool_result", "context", "context_with_system", "before_provider_request"] as const;
+export const HOT_EVENTS = [
+	"tool_call",
+	"tool_result",
+	"context",
+	"context_with_system",
+	"before_provider_request",
+] as const;
 
 /** Time spent in one extension's handlers of one event, over one session. */
 export interface HandlerProfile {
