@@ -1,7 +1,7 @@
 // pnpm try <extension>: the real `pi` TUI in this terminal, on a small demo project, with that one extension loaded
 // from the checkout (its TypeScript source, with -e) and the loopback provider playing a short script that shows the
 // extension at work. No API key, no network: every model request goes to 127.0.0.1.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -94,6 +94,8 @@ export async function prepareTrySession(extension: TryExtension): Promise<TrySes
 		const home = join(root, "home");
 		mkdirSync(home, { recursive: true });
 		writeTree(cwd, tryProjectFiles());
+		// A git repository, so `git status` in a script has something to report (skipped when git is missing).
+		spawnSync("git", ["init", "-q"], { cwd, stdio: "ignore" });
 		writeTree(agentDir, {
 			[`policy/${extension}.json`]: `${JSON.stringify(scenario.config, null, 2)}\n`,
 			...Object.fromEntries(
