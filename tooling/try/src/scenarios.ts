@@ -7,6 +7,7 @@ import {
 	type PiSubagentProfile,
 	requestSystemPrompt,
 	requestText,
+	toolResultTexts,
 } from "@pi-policy/loopback-provider";
 
 /** The extensions `pnpm try` can open, by package folder name. */
@@ -235,11 +236,16 @@ const outputMinimizer: TryScenario = {
 		{
 			toolCalls: [{ name: "subagent", arguments: { agent: "scout", task: "Survey the retry code.", async: false } }],
 		},
-		{ text: "The scout's full report is in the referenced file; the bug is the reset of attempts in src/retry.ts." },
+		(request) => {
+			const received = toolResultTexts(request).at(-1) ?? "";
+			return {
+				text: `What reached my context from the scout (${Buffer.byteLength(received)} bytes of its ${Buffer.byteLength(SCOUT_REPORT)}): ${received.slice(0, 300)}`,
+			};
+		},
 	],
 	router: (request) => (requestSystemPrompt(request).includes(SCOUT_TOKEN) ? { text: SCOUT_REPORT } : undefined),
 	afterwards: ["/output-minimizer status"],
-	screen: ["The scout's full report is in the referenced file"],
+	screen: ["What reached my context from the scout", "[output-minimizer] Delegated output kept out of context"],
 };
 
 export const TRY_SCENARIOS: Record<TryExtension, TryScenario> = {
