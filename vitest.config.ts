@@ -6,6 +6,8 @@ import { kernelSourcePlugin } from "./tooling/vitest-kernel-source.ts";
 export default defineConfig({
 	plugins: [kernelSourcePlugin],
 	test: {
+		// Stops the run with one line when ripgrep or fd is missing (tooling/test-preflight.ts).
+		globalSetup: ["./tooling/test-preflight.ts"],
 		include: ["packages/*/test/**/*.test.ts", "packages/*/src/**/*.test.ts", "tooling/*/test/**/*.test.ts"],
 		testTimeout: 60_000,
 		hookTimeout: 60_000,

@@ -52,6 +52,8 @@ export default defineConfig({
 	root: repoRoot,
 	plugins: [kernelSourcePlugin, compatHostResolver],
 	test: {
+		// The same preflight as the root run: one line when ripgrep or fd is missing.
+		globalSetup: ["./tooling/test-preflight.ts"],
 		include: [
 			// `*.compat.ts`, not `*.test.ts`: the root run (on the current Pi) must not pick these up.
 			"tooling/compat/test/**/*.compat.ts",

@@ -67,6 +67,15 @@ export function createDelegationController(pi: ExtensionAPI, policy: PolicyConfi
 	let view: DelegationView | undefined;
 	let lastValidation: Pick<DelegationValidation, "delegation" | "advisor"> | undefined;
 	let publishedJson: string | undefined;
+	let publishedView: DelegationView | undefined;
+	let viewCache:
+		| {
+				global: DelegationPolicySettings;
+				session: DelegationPolicySettings;
+				catalogueJson: string;
+				view: DelegationView;
+		  }
+		| undefined;
 	let shownFooter: string | undefined;
 	const warnings: string[] = [];
 	const audit: AuditWriter<"delegation-policy"> = createAuditWriter(pi, "delegation-policy");
@@ -97,18 +106,32 @@ export function createDelegationController(pi: ExtensionAPI, policy: PolicyConfi
 		} catch {
 			catalogue = { models: [], providers: [] };
 		}
+		// Runs before every request: when the layers and the catalogue are unchanged, the view is too.
+		const catalogueJson = JSON.stringify(catalogue);
+		const cached = viewCache;
+		if (
+			cached !== undefined &&
+			cached.global === globalSettings &&
+			cached.session === sessionSettings &&
+			cached.catalogueJson === catalogueJson
+		) {
+			return cached.view;
+		}
 		const validation = validateDelegationPolicy(effective, catalogue);
-		return {
+		const computed: DelegationView = {
 			effective,
 			validation,
 			block: renderPolicyBlock(effective, validation),
 			body: renderPolicyBlockBody(effective, validation),
 			footer: formatFooterStatus(effective, validation),
 		};
+		viewCache = { global: globalSettings, session: sessionSettings, catalogueJson, view: computed };
+		return computed;
 	}
 
 	function publish(): void {
-		if (view === undefined) return;
+		if (view === undefined || view === publishedView) return;
+		publishedView = view;
 		try {
 			const payload = buildDelegationStatePayload(view.effective, view.validation);
 			const json = JSON.stringify(payload);
@@ -240,6 +263,7 @@ export function createDelegationController(pi: ExtensionAPI, policy: PolicyConfi
 					const decoded = decodeEventPayload(DELEGATION_STATE_CHANNEL, data);
 					if (!decoded.ok || decoded.value.kind !== "request" || view === undefined) return;
 					publishedJson = undefined;
+					publishedView = undefined;
 					publish();
 				});
 			} catch {

@@ -4,6 +4,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { visibleWidth } from "@earendil-works/pi-tui";
 import type { Harness, ModelRequest } from "@pi-policy/pi-harness";
+import { sessionPerTest } from "@pi-policy/pi-harness/vitest";
 import {
 	type DelegationPolicySettings,
 	formatFooterStatus,
@@ -11,7 +12,7 @@ import {
 	resolveEffectivePolicy,
 	validateDelegationPolicy,
 } from "@pi-policy/policy-kernel/delegation";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DelegationPanel, type PanelHost, type PanelResult, type PanelTheme } from "../src/panel.ts";
 import { footer, leadingSections, startDelegationSession } from "./support.ts";
 
@@ -263,15 +264,12 @@ describe("panel keyboard navigation", () => {
 });
 
 describe("the panel in a real session (ctx.ui.custom)", () => {
+	const sessions = sessionPerTest(startDelegationSession);
 	let harness: Harness | undefined;
-	afterEach(async () => {
-		await harness?.dispose();
-		harness = undefined;
-	});
 
 	it("opens from /delegate in the TUI; Apply changes the next request; Save writes the global file atomically", async () => {
 		const rendered: string[][] = [];
-		harness = await startDelegationSession({
+		harness = await sessions.start({
 			ui: {
 				custom: [
 					async (factory: unknown) => {

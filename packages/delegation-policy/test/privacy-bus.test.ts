@@ -2,6 +2,7 @@
 // audit entries, notifications, status and bus payloads carry no paths, prompts or tool arguments.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { callTool, type Harness } from "@pi-policy/pi-harness";
+import { sessionPerTest } from "@pi-policy/pi-harness/vitest";
 import { validateAuditEntry } from "@pi-policy/policy-kernel/audit";
 import {
 	DELEGATION_STATE_CHANNEL,
@@ -9,14 +10,11 @@ import {
 	decodeEventPayload,
 	resolveDelegatedRole,
 } from "@pi-policy/policy-kernel/events";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startDelegationSession, validGlobal } from "./support.ts";
 
+const sessions = sessionPerTest(startDelegationSession);
 let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
 
 function recorder() {
 	const payloads: unknown[] = [];
@@ -41,7 +39,7 @@ function states(payloads: unknown[]): DelegationStateV1[] {
 describe("pi-policy:delegation-state", () => {
 	it("publishes the effective state on change and answers a request; context-shunt can resolve a role", async () => {
 		const bus = recorder();
-		harness = await startDelegationSession({ before: [bus.extension] });
+		harness = await sessions.start({ before: [bus.extension] });
 		const initial = states(bus.payloads);
 		expect(initial).toHaveLength(1);
 		expect(initial[0]).toEqual({
@@ -81,7 +79,7 @@ describe("privacy", () => {
 		const bus = recorder();
 		const audit: unknown[] = [];
 		const auditTap = (pi: ExtensionAPI) => pi.events.on("pi-policy:audit", (data: unknown) => audit.push(data));
-		harness = await startDelegationSession({
+		harness = await sessions.start({
 			global: validGlobal({ thinking: { small: { level: "high" } } }),
 			before: [bus.extension, auditTap],
 			files: { "private/notes-SECRETFILE.txt": "classified\n" },

@@ -2,7 +2,8 @@
 // with other prompt-editing extensions, status and footer.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { callTool, createHarness, type Harness, type ModelRequest } from "@pi-policy/pi-harness";
-import { afterEach, describe, expect, it } from "vitest";
+import { sessionPerTest } from "@pi-policy/pi-harness/vitest";
+import { describe, expect, it } from "vitest";
 import delegationPolicy from "../src/index.ts";
 import {
 	blockCount,
@@ -17,11 +18,8 @@ import {
 	systemText,
 } from "./support.ts";
 
+const sessions = sessionPerTest(startDelegationSession);
 let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
 
 function sectionsWithout(request: ModelRequest, name: string): Record<string, string | null> {
 	const copy = { ...leadingSections(request) };
@@ -44,7 +42,7 @@ function expectBlockOnce(request: ModelRequest): string {
 
 describe("block placement in a real session", () => {
 	it("is present exactly once, in its named section, in every request of a multi-turn run", async () => {
-		harness = await startDelegationSession({ files: { "notes.txt": "alpha\nbeta\n" } });
+		harness = await sessions.start({ files: { "notes.txt": "alpha\nbeta\n" } });
 		harness.script(
 			callTool("ls", { path: "." }),
 			callTool("read", { path: "notes.txt" }),
@@ -64,7 +62,7 @@ describe("block placement in a real session", () => {
 	});
 
 	it("shows a change made during a turn in the very next request", { timeout: 20_000 }, async () => {
-		harness = await startDelegationSession();
+		harness = await sessions.start();
 		const active = harness;
 		harness.script(
 			async () => {
@@ -87,7 +85,7 @@ describe("block placement in a real session", () => {
 	});
 
 	it("off removes only the block: every other section, the content and the tools stay byte-identical", async () => {
-		harness = await startDelegationSession();
+		harness = await sessions.start();
 		harness.script("on", "off");
 		await harness.prompt("First.");
 		await harness.command("/delegate off");
@@ -111,7 +109,7 @@ describe("block placement in a real session", () => {
 		try {
 			without.script("plain");
 			await without.prompt("Hi.");
-			harness = await createHarness({ extensions: [delegationPolicy], models: FAUX_MODELS, files });
+			harness = sessions.track(await createHarness({ extensions: [delegationPolicy], models: FAUX_MODELS, files }));
 			harness.script("plain");
 			await harness.prompt("Hi.");
 			const stripCwd = (request: ModelRequest, cwd: string) =>
@@ -150,7 +148,7 @@ describe("coexistence with other extensions that edit the prompt", () => {
 		["forcer loaded first", { before: [promptForcer] }],
 		["forcer loaded last", { after: [promptForcer] }],
 	])("a forced prompt (%s) carries the block exactly once and keeps the other edit", async (_name, order) => {
-		harness = await startDelegationSession(order);
+		harness = await sessions.start(order);
 		harness.script(callTool("ls", { path: "." }), "done");
 		await harness.prompt("Go.");
 		for (const request of harness.requests) {
@@ -162,7 +160,7 @@ describe("coexistence with other extensions that edit the prompt", () => {
 	});
 
 	it("a forced prompt drops the block once delegation is turned off (no stale copy survives)", async () => {
-		harness = await startDelegationSession({ before: [promptForcer] });
+		harness = await sessions.start({ before: [promptForcer] });
 		harness.script("on", "off");
 		await harness.prompt("One.");
 		await harness.command("/delegate off");
@@ -173,7 +171,7 @@ describe("coexistence with other extensions that edit the prompt", () => {
 	});
 
 	it("a context_with_system editor loaded first cannot duplicate the block, and its own section survives", async () => {
-		harness = await startDelegationSession({ before: [sectionEditor] });
+		harness = await sessions.start({ before: [sectionEditor] });
 		harness.script(callTool("ls", { path: "." }), "done");
 		await harness.prompt("Go.");
 		for (const request of harness.requests) {
@@ -189,7 +187,7 @@ describe("coexistence with other extensions that edit the prompt", () => {
 				event.systemPromptOptions.sections.team_notes = "Use tabs.";
 			});
 		};
-		harness = await startDelegationSession({ after: [addSection] });
+		harness = await sessions.start({ after: [addSection] });
 		harness.script("ok");
 		await harness.prompt("Go.");
 		const request = harness.requests[0] as ModelRequest;
@@ -200,7 +198,7 @@ describe("coexistence with other extensions that edit the prompt", () => {
 
 describe("status and footer", () => {
 	it("shows provenance (default, global, session) and one thinking token per role", async () => {
-		harness = await startDelegationSession();
+		harness = await sessions.start();
 		await harness.command("/delegate role medium faux/faux-1");
 		await harness.command("/delegate thinking large low..high");
 		await harness.command("/delegate status");
@@ -227,7 +225,7 @@ describe("status and footer", () => {
 	});
 
 	it("/delegate with no argument prints status outside the TUI, and bad arguments get a usage hint", async () => {
-		harness = await createHarness({ extensions: [delegationPolicy], models: FAUX_MODELS });
+		harness = sessions.track(await createHarness({ extensions: [delegationPolicy], models: FAUX_MODELS }));
 		await harness.command("/delegate");
 		expect(lastNotification(harness)).toContain("delegation-policy D:OFF A:OFF (delegation is off)");
 		await harness.command("/delegate role small not-a-reference");

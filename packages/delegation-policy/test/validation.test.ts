@@ -1,7 +1,8 @@
 // Fail-closed validation by axis in real sessions: every D:ERR and A:ERR cause, A:OFF diagnostics, malformed
 // documents, and session restore of malformed or future entries.
 import type { Harness, ModelRequest } from "@pi-policy/pi-harness";
-import { afterEach, describe, expect, it } from "vitest";
+import { sessionPerTest } from "@pi-policy/pi-harness/vitest";
+import { describe, expect, it } from "vitest";
 import {
 	blockCount,
 	footer,
@@ -13,16 +14,13 @@ import {
 	validGlobal,
 } from "./support.ts";
 
+const sessions = sessionPerTest(startDelegationSession);
 let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
 
 const ROLES = validGlobal().roles as Record<string, unknown>;
 
 async function startWith(global: unknown): Promise<Harness> {
-	harness = await startDelegationSession({
+	harness = await sessions.start({
 		global,
 		before: [noKeyProviderExtension],
 	});

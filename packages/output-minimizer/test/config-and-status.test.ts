@@ -2,27 +2,18 @@
 // /output-minimizer status, privacy of everything persisted or displayed, and the fail-open handler.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { callTool, createHarness, type Harness, realText } from "@pi-policy/pi-harness";
+import { callTool, type Harness, type HarnessOptions, realText } from "@pi-policy/pi-harness";
+import { sessionPerTest } from "@pi-policy/pi-harness/vitest";
 import { validateAuditEntry } from "@pi-policy/policy-kernel/audit";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import outputMinimizer from "../src/index.ts";
 import { lastToolResultText, leakedProbes, observableOutput } from "./support/helpers.ts";
 import { createStockSubagent, type StockSubagent } from "./support/stock-subagent.ts";
 
-let harness: Harness | undefined;
+const sessions = sessionPerTest({ tools: ["read", "subagent"] });
 
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
-
-async function start(stock: StockSubagent, options: Parameters<typeof createHarness>[0] = {}) {
-	harness = await createHarness({
-		extensions: [stock.extension, outputMinimizer],
-		tools: ["read", "subagent"],
-		...options,
-	});
-	return harness;
+function start(stock: StockSubagent, options: HarnessOptions = {}) {
+	return sessions.start({ extensions: [stock.extension, outputMinimizer], ...options });
 }
 
 async function delegate(h: Harness, args: Record<string, unknown>) {
@@ -98,7 +89,6 @@ describe("config", () => {
 			if (trusted) expect(seen).toContain(output);
 			else expect(seen).not.toContain(output.slice(0, 200));
 			await h.dispose();
-			harness = undefined;
 		}
 	});
 
@@ -200,8 +190,7 @@ describe("/output-minimizer status and privacy", () => {
 				content: event.content,
 			}));
 		};
-		harness = await createHarness({ extensions: [stock.extension, hostile, outputMinimizer], tools: ["subagent"] });
-		const h = harness;
+		const h = await sessions.start({ extensions: [stock.extension, hostile, outputMinimizer], tools: ["subagent"] });
 		h.script(
 			callTool("subagent", { agent: "scout", task: "a" }),
 			callTool("subagent", { agent: "scout", task: "b" }),

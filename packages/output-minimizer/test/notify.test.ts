@@ -4,14 +4,15 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { createHarness, type Harness, realText } from "@pi-policy/pi-harness";
+import { type Harness, realText } from "@pi-policy/pi-harness";
+import { sessionPerTest } from "@pi-policy/pi-harness/vitest";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import outputMinimizer from "../src/index.ts";
 import { bytesOf, fileMatchesReference, leakedProbes, observableOutput, referencesIn } from "./support/helpers.ts";
 import { loadPiSubagentsNotify, type PiSubagentsNotify } from "./support/pi-subagents-source.ts";
 
 let notify: PiSubagentsNotify;
-let harness: Harness | undefined;
+const sessions = sessionPerTest();
 let sender: ExtensionAPI | undefined;
 
 beforeAll(async () => {
@@ -19,8 +20,6 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
 	sender = undefined;
 });
 
@@ -29,12 +28,11 @@ function notifierExtension(pi: ExtensionAPI) {
 	sender = pi;
 }
 
-async function start(agentDirFiles?: Record<string, string>) {
-	harness = await createHarness({
+function start(agentDirFiles?: Record<string, string>) {
+	return sessions.start({
 		extensions: [notifierExtension, outputMinimizer],
 		...(agentDirFiles ? { agentDirFiles } : {}),
 	});
-	return harness;
 }
 
 /** Sends like pi-subagents' `sendCompletion` / incremental notifier, then waits for the triggered turn to finish. */

@@ -2,8 +2,9 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { callTool, createHarness, type Harness, realText } from "@pi-policy/pi-harness";
-import { afterEach, describe, expect, it } from "vitest";
+import { callTool, type Harness, realText } from "@pi-policy/pi-harness";
+import { sessionPerTest } from "@pi-policy/pi-harness/vitest";
+import { describe, expect, it } from "vitest";
 import outputMinimizer from "../src/index.ts";
 import {
 	bytesOf,
@@ -17,12 +18,7 @@ import {
 import { createStockSubagent, type StockChildRun, type StockSubagent } from "./support/stock-subagent.ts";
 
 const TOOLS = ["read", "bash", "subagent"];
-let harness: Harness | undefined;
-
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const sessions = sessionPerTest({ tools: TOOLS });
 
 async function start(options: {
 	stock: StockSubagent;
@@ -30,13 +26,11 @@ async function start(options: {
 	config?: unknown;
 	agentDirFiles?: Record<string, string>;
 }) {
-	harness = await createHarness({
+	return sessions.start({
 		extensions: [options.stock.extension, ...(options.minimizer === false ? [] : [outputMinimizer])],
-		tools: TOOLS,
 		...(options.config !== undefined ? { config: { "output-minimizer": options.config } } : {}),
 		...(options.agentDirFiles ? { agentDirFiles: options.agentDirFiles } : {}),
 	});
-	return harness;
 }
 
 async function delegate(h: Harness, args: Record<string, unknown>) {

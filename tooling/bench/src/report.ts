@@ -4,7 +4,7 @@ import type { BenchFigure, BenchResult } from "./types.ts";
 function formatFigure(figure: BenchFigure): string {
 	switch (figure.unit) {
 		case "bytes":
-			return figure.value >= 1024 ? `${(figure.value / 1024).toFixed(1)} KiB` : `${figure.value} B`;
+			return Math.abs(figure.value) >= 1024 ? `${(figure.value / 1024).toFixed(1)} KiB` : `${figure.value} B`;
 		case "ratio":
 			return figure.value.toFixed(3);
 		case "percent":

@@ -5,13 +5,13 @@
 //   pnpm demo --scenarios          the focused per-extension scenarios (or --scenario <id> for one)
 //   pnpm demo --list               list extensions and scenarios
 import { writeFile } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { approxTokens, formatBytes, renderTurnTable } from "./report.ts";
 import { runScenario } from "./run.ts";
 import { loadScenarios } from "./scenarios.ts";
 import { runSuiteSession, SUITE_EXTENSIONS, type SuiteExtension } from "./suite.ts";
-import { renderHtmlReport, renderSideBySide, renderTotals } from "./suite-report.ts";
+import { renderHeader, renderHtmlReport, renderSideBySide, renderTotals } from "./suite-report.ts";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
@@ -21,15 +21,14 @@ function flagValue(argv: string[], flag: string): string | undefined {
 }
 
 async function runSuite(extensions: SuiteExtension[], label: string, reportPath: string): Promise<void> {
-	console.log("pi-policy demo: one scripted coding session, run in a real Pi 1.6.0 session twice");
-	console.log(`(faux model, no API key): stock Pi, then with ${label}.\n`);
+	console.log(`${renderHeader(label).join("\n")}\n`);
 	const stock = await runSuiteSession([], "stock Pi");
 	const policy = await runSuiteSession(extensions, label);
 	console.log(renderSideBySide(stock, policy));
 	console.log("");
 	console.log(renderTotals(stock, policy));
 	await writeFile(reportPath, renderHtmlReport(stock, policy));
-	console.log(`\nHTML report with the context chart: ${relative(process.cwd(), reportPath) || reportPath}`);
+	console.log(`\nHTML report with the context chart: ${resolve(reportPath)}`);
 	console.log("Focused scenarios per extension: pnpm demo --scenarios (list them with pnpm demo --list).");
 }
 
@@ -71,8 +70,11 @@ async function main(argv: string[]): Promise<number> {
 		return 2;
 	}
 	const extensions = only ? [only as SuiteExtension] : [...SUITE_EXTENSIONS];
-	const reportPath =
-		flagValue(argv, "--report") ?? join(repoRoot, only ? `demo-report-${only}.html` : "demo-report.html");
+	// A relative --report is taken from where the user typed the command (pnpm runs this in tooling/demo).
+	const reportFlag = flagValue(argv, "--report");
+	const reportPath = reportFlag
+		? resolve(process.env.INIT_CWD ?? process.cwd(), reportFlag)
+		: join(repoRoot, only ? `demo-report-${only}.html` : "demo-report.html");
 	await runSuite(extensions, only ?? "all five pi-policy extensions", reportPath);
 	return 0;
 }

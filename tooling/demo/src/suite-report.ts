@@ -1,7 +1,7 @@
 // Renders the suite comparison: a per-turn side-by-side table for a 100-column terminal, the totals, and a
 // self-contained HTML report with an SVG chart of context size per turn for both runs.
 import { approxTokens, formatBytes } from "./report.ts";
-import type { SuiteRun, SuiteTurn, TurnEvents } from "./suite.ts";
+import { SUITE_SCRIPT, SUITE_TASK, type SuiteRun, type SuiteTurn, type TurnEvents } from "./suite.ts";
 
 /** The widest line the terminal output may have. */
 export const TERMINAL_WIDTH = 100;
@@ -10,10 +10,33 @@ function fit(text: string, width = TERMINAL_WIDTH): string {
 	return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 
+/** Approximate tokens, short: "830 tokens", "1.2k tokens". */
+function tokensLabel(bytes: number): string {
+	const tokens = approxTokens(bytes);
+	return `${tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : tokens} tokens`;
+}
+
 function compactSize(bytes: number): string {
 	const tokens = approxTokens(bytes);
 	const t = tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : String(tokens);
 	return `${formatBytes(bytes)} ~${t}t`;
+}
+
+/** What the demo shows, printed before the tables: the task, the script, and how to read each column and row. */
+export function renderHeader(label: string): string[] {
+	return [
+		"pi-policy demo: one scripted coding session, run twice in a real Pi 1.6.0 session (faux model, no",
+		`API key): stock Pi, then with ${label}.`,
+		"The task:",
+		`  "${SUITE_TASK}"`,
+		"The script, the same agent turns both times:",
+		...SUITE_SCRIPT.map((line) => `  ${line}`),
+		'How to read it: each row is one request to the agent\'s model. "stock Pi" and "with pi-policy" give',
+		'what that request sent: KB, and approximate tokens ("~1.2kt" = about 1,200 tokens, at 4 bytes per',
+		'token). "change" is pi-policy against stock. The last column says what the extensions did before',
+		'that request; "policy" means the delegation-policy block was in it. The totals add the guardian',
+		"reviewer model's own requests as a row of their own.",
+	];
 }
 
 function change(stock: number, policy: number): string {
@@ -65,19 +88,22 @@ function guardianSummary(guardian: Record<string, number>): string {
 	return entries.length === 0 ? "-" : entries.map(([key, count]) => `${key} ${count}`).join(", ");
 }
 
-/** The totals: one row per measure, stock next to pi-policy. */
+/** The totals: one row per measure, stock next to pi-policy. Reviewer requests count in every byte total. */
 export function totalsRows(stock: SuiteRun, policy: SuiteRun): Array<[string, string, string]> {
-	const cut =
-		stock.totals.bytes > 0 ? ` (${Math.round((1 - policy.totals.bytes / stock.totals.bytes) * 100)}% less)` : "";
+	const stockAll = stock.totals.bytes + stock.reviewerBytes;
+	const policyAll = policy.totals.bytes + policy.reviewerBytes;
+	const cut = stockAll > 0 ? ` (${Math.round((1 - policyAll / stockAll) * 100)}% less)` : "";
+	const reviewer = (run: SuiteRun) =>
+		run.reviewerCalls > 0 ? `${run.reviewerCalls}, ${compactSize(run.reviewerBytes)}` : "0";
 	return [
-		["requests to the model", String(stock.turns.length), String(policy.turns.length)],
-		["bytes sent, all requests", compactSize(stock.totals.bytes), `${compactSize(policy.totals.bytes)}${cut}`],
-		["bytes sent, last request", compactSize(stock.totals.lastBytes), compactSize(policy.totals.lastBytes)],
+		["agent model requests", String(stock.turns.length), String(policy.turns.length)],
+		["reviewer model requests, bytes", reviewer(stock), reviewer(policy)],
+		["bytes sent, all requests", compactSize(stockAll), `${compactSize(policyAll)}${cut}`],
+		["bytes sent, last agent request", compactSize(stock.totals.lastBytes), compactSize(policy.totals.lastBytes)],
 		["exploration nudges / blocks", "-", `${policy.totals.nudges} / ${policy.totals.blocks}`],
 		["delegated outputs referenced", "-", String(policy.totals.referenced)],
 		["artifacts preserved / recovered", "-", `${policy.totals.preserved} / ${policy.totals.recovered}`],
 		["guardian decisions by source", "-", guardianSummary(policy.totals.guardian)],
-		["reviewer model calls", "-", String(policy.reviewerCalls)],
 		["delegation block present", "-", `${policy.totals.policyBlocks} of ${policy.turns.length} requests`],
 	];
 }
@@ -122,7 +148,7 @@ function seriesPoints(
 
 /** A self-contained HTML report: the chart of context size per turn, the per-turn table and the totals. */
 export function renderHtmlReport(stock: SuiteRun, policy: SuiteRun): string {
-	const box = { w: 860, h: 360, pad: 48 };
+	const box = { w: 860, h: 360, pad: 64 };
 	const maxTurns = Math.max(stock.turns.length, policy.turns.length);
 	const maxBytes = Math.max(1, ...stock.turns.map((t) => t.bytes), ...policy.turns.map((t) => t.bytes));
 	const series = [
@@ -131,7 +157,8 @@ export function renderHtmlReport(stock: SuiteRun, policy: SuiteRun): string {
 	];
 	const gridLines = [0, 0.25, 0.5, 0.75, 1].map((f) => {
 		const y = box.h - box.pad - f * (box.h - 2 * box.pad);
-		return `<line x1="${box.pad}" x2="${box.w - box.pad}" y1="${y}" y2="${y}" stroke="#ddd"/><text x="4" y="${y + 4}" font-size="11">${escapeHtml(formatBytes(Math.round(maxBytes * f)))}</text>`;
+		const bytes = Math.round(maxBytes * f);
+		return `<line x1="${box.pad}" x2="${box.w - box.pad}" y1="${y}" y2="${y}" stroke="#ddd"/><text class="y-label" x="${box.pad - 4}" y="${y - 2}" font-size="10" text-anchor="end">${escapeHtml(formatBytes(bytes))}</text><text class="y-label" x="${box.pad - 4}" y="${y + 9}" font-size="10" text-anchor="end" fill="#666">~${escapeHtml(tokensLabel(bytes))}</text>`;
 	});
 	const xTicks = Array.from({ length: maxTurns }, (_, i) => {
 		const x = box.pad + (i / Math.max(1, maxTurns - 1)) * (box.w - 2 * box.pad);
@@ -150,7 +177,9 @@ export function renderHtmlReport(stock: SuiteRun, policy: SuiteRun): string {
 		const p = policy.turns[i];
 		const labels = p ? eventLabels(p.events) : [];
 		if (p?.policyBlock) labels.unshift("policy block");
-		return `<tr><td>${i + 1}</td><td>${s ? formatBytes(s.bytes) : "-"}</td><td>${p ? formatBytes(p.bytes) : "-"}</td><td>${escapeHtml(labels.join(", "))}</td></tr>`;
+		const size = (turn: SuiteTurn | undefined) =>
+			turn ? `${formatBytes(turn.bytes)} (~${tokensLabel(turn.bytes)})` : "-";
+		return `<tr><td>${i + 1}</td><td>${size(s)}</td><td>${size(p)}</td><td class="change">${s && p ? change(s.bytes, p.bytes) : ""}</td><td>${escapeHtml(labels.join(", "))}</td></tr>`;
 	});
 	const totals = totalsRows(stock, policy).map(
 		([name, s, p]) => `<tr><td>${escapeHtml(name)}</td><td>${escapeHtml(s)}</td><td>${escapeHtml(p)}</td></tr>`,
@@ -160,20 +189,23 @@ export function renderHtmlReport(stock: SuiteRun, policy: SuiteRun): string {
 <style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}th{background:#f4f4f4}</style>
 </head><body>
 <h1>pi-policy demo: what reached the model</h1>
-<p>One scripted coding session, run twice in a real Pi ${escapeHtml("1.6.0")} session: stock, and with ${escapeHtml(policy.extensions.join(", "))}.</p>
+<p>One scripted coding session, run twice in a real Pi ${escapeHtml("1.6.0")} session (faux model, no API key): stock, and with ${escapeHtml(policy.extensions.join(", "))}.</p>
+<p><b>The task:</b> ${escapeHtml(SUITE_TASK)}<br><b>The script</b>, the same agent turns both times: ${escapeHtml(SUITE_SCRIPT.join(" "))}</p>
+<p>Each point and row is one request to the agent's model: what it sent, in KB and approximate tokens (4 bytes per token). <b>change</b> is pi-policy against stock; <b>policy block</b> means the delegation-policy block was in that request. The totals add the guardian reviewer model's own requests.</p>
 <svg id="context-chart" xmlns="http://www.w3.org/2000/svg" width="${box.w}" height="${box.h}" viewBox="0 0 ${box.w} ${box.h}" role="img" aria-label="Context bytes per turn">
 ${gridLines.join("\n")}
 ${xTicks.join("\n")}
 ${polylines.join("\n")}
 ${legend.join("\n")}
-<text x="${box.w / 2}" y="${box.h - 12}" font-size="12" text-anchor="middle">request to the model (turn)</text>
+<text id="x-axis-label" x="${box.w / 2}" y="${box.h - 12}" font-size="12" text-anchor="middle">request to the agent's model (turn)</text>
+<text id="y-axis-label" x="14" y="${box.h / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 14 ${box.h / 2})">sent per request: KB (~tokens)</text>
 </svg>
 <h2>Totals</h2>
 <table><tr><th>measure</th><th>stock Pi</th><th>with pi-policy</th></tr>
 ${totals.join("\n")}
 </table>
 <h2>Per turn</h2>
-<table><tr><th>turn</th><th>stock Pi</th><th>with pi-policy</th><th>what pi-policy did before this request</th></tr>
+<table id="per-turn"><tr><th>turn</th><th>stock Pi</th><th>with pi-policy</th><th>change</th><th>what pi-policy did before this request</th></tr>
 ${turnRows.join("\n")}
 </table>
 </body></html>

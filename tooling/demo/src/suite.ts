@@ -30,6 +30,16 @@ export const SUITE_EXTENSIONS = [
 export type SuiteExtension = (typeof SUITE_EXTENSIONS)[number];
 
 const REVIEWER_MODEL = "faux-reviewer";
+
+/** The user's task in the suite session. */
+export const SUITE_TASK = "The retry logic sometimes loops forever after compaction. Find the cause and fix it.";
+
+/** What the scripted agent does, in order, for the demo's header. */
+export const SUITE_SCRIPT = [
+	"grep and find over the whole repo, ls, a read of a large source file, a re-read of its first",
+	"40 lines, more broad searches, a delegated survey (a 45 KB subagent answer), a 3,000-line test",
+	"log, `git push --force`, a version bump with edit, a cat, and a final answer.",
+];
 const BIG_FILE = "src/core/agent-session.ts";
 const LONG_LOG = 'for i in $(seq 1 3000); do echo "test $i: retry loop ok"; done; echo "3 suites, 3000 tests passed"';
 
@@ -85,6 +95,8 @@ export interface SuiteRun {
 	extensions: SuiteExtension[];
 	turns: SuiteTurn[];
 	reviewerCalls: number;
+	/** Bytes the guardian's reviewer model was sent, over all its requests. */
+	reviewerBytes: number;
 	totals: TurnEvents & { bytes: number; lastBytes: number; policyBlocks: number };
 }
 
@@ -199,7 +211,7 @@ export async function runSuiteSession(extensions: SuiteExtension[], label: strin
 	};
 	harness = await createHarness(options);
 	try {
-		await harness.prompt("The retry logic sometimes loops forever after compaction. Find the cause and fix it.");
+		await harness.prompt(SUITE_TASK);
 		const audit = harness.entries<AuditLike>("pi-policy.audit");
 		const agentRequests = harness.requests.filter((request) => request.modelId !== REVIEWER_MODEL);
 		const turns: SuiteTurn[] = agentRequests.map((request, index) => {
@@ -226,6 +238,9 @@ export async function runSuiteSession(extensions: SuiteExtension[], label: strin
 			extensions,
 			turns,
 			reviewerCalls: harness.requests.length - agentRequests.length,
+			reviewerBytes: harness.requests
+				.filter((request) => request.modelId === REVIEWER_MODEL)
+				.reduce((sum, request) => sum + (harness?.requestBytes(request) ?? 0), 0),
 			totals,
 		};
 	} finally {

@@ -1,3 +1,6 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderTurnTable } from "../src/report.ts";
 import { runScenario } from "../src/run.ts";
@@ -19,5 +22,23 @@ describe("pnpm demo", () => {
 		expect(scenarios[0]?.id).toBe("stock");
 		const ids = scenarios.map((s) => s.id);
 		expect(new Set(ids).size).toBe(ids.length);
+	});
+
+	it("--list builds nothing: the demo runs from sources, the kernel resolved by tooling/tsconfig.sources.json", () => {
+		const root = resolve(import.meta.dirname, "..", "..", "..");
+		const rootScripts = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")).scripts;
+		const demoScripts = JSON.parse(readFileSync(resolve(root, "tooling/demo/package.json"), "utf8")).scripts;
+		expect(rootScripts.demo).not.toMatch(/build/);
+		expect(demoScripts.demo).toContain("--tsconfig ../tsconfig.sources.json");
+		const tsx = resolve(root, "node_modules/tsx/dist/cli.mjs");
+		const list = spawnSync(
+			process.execPath,
+			[tsx, "--tsconfig", "tooling/tsconfig.sources.json", "tooling/demo/src/main.ts", "--list"],
+			{ cwd: root, encoding: "utf8", timeout: 60_000 },
+		);
+		expect(list.status).toBe(0);
+		expect(list.stdout).toContain("extensions (pnpm demo --with <name>):");
+		expect(list.stdout).toContain("guardian-review");
+		expect(list.stdout + list.stderr).not.toMatch(/build|tsup/i);
 	});
 });

@@ -8,7 +8,14 @@ import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSuiteSession, SUITE_EXTENSIONS, type SuiteRun } from "../src/suite.ts";
-import { renderHtmlReport, renderSideBySide, renderTotals, TERMINAL_WIDTH } from "../src/suite-report.ts";
+import {
+	renderHeader,
+	renderHtmlReport,
+	renderSideBySide,
+	renderTotals,
+	TERMINAL_WIDTH,
+	totalsRows,
+} from "../src/suite-report.ts";
 
 let stock: SuiteRun;
 let policy: SuiteRun;
@@ -34,7 +41,32 @@ describe("pnpm demo: the suite session", () => {
 		// The long test loop, and the subagent delegation: a tool that is not built in and not annotated read-only.
 		expect(policy.totals.guardian["reviewer allow"]).toBe(2);
 		expect(policy.reviewerCalls).toBe(2);
+		expect(policy.reviewerBytes).toBeGreaterThan(1000);
+		expect(stock.reviewerCalls).toBe(0);
 		expect(policy.totals.bytes).toBeLessThan(stock.totals.bytes * 0.5);
+	});
+
+	it('explains itself: the task, the script, the columns, "policy" and "kt"', () => {
+		const header = renderHeader("all five pi-policy extensions").join("\n");
+		expect(header).toContain('The task:\n  "The retry logic sometimes loops forever after compaction.');
+		expect(header).toContain("The script");
+		expect(header).toContain('"~1.2kt" = about 1,200 tokens');
+		expect(header).toContain('"policy" means the delegation-policy block was in it');
+		expect(header).toContain('"change" is pi-policy against stock');
+		for (const line of header.split("\n")) expect(line.length).toBeLessThanOrEqual(TERMINAL_WIDTH);
+	});
+
+	it("counts the reviewer model's requests in the totals, as their own row", () => {
+		const rows = Object.fromEntries(totalsRows(stock, policy).map(([name, s, p]) => [name, { s, p }]));
+		expect(rows["reviewer model requests, bytes"]?.s).toBe("0");
+		expect(rows["reviewer model requests, bytes"]?.p).toMatch(/^1, \d+(\.\d)? (B|KB) ~\d+(\.\dk)?t$/);
+		const kb = (text: string | undefined) => Number(/^([\d.]+) KB/.exec(text ?? "")?.[1]);
+		const all = kb(rows["bytes sent, all requests"]?.p);
+		const agentOnly = policy.totals.bytes / 1024;
+		const withReviewer = (policy.totals.bytes + policy.reviewerBytes) / 1024;
+		// The total is the agent's bytes plus the reviewer's, not the agent's alone.
+		expect(Math.abs(all - withReviewer)).toBeLessThan(0.06);
+		expect(all - agentOnly).toBeGreaterThan(0.5);
 	});
 
 	it("fits a 100-column terminal", () => {
@@ -73,6 +105,20 @@ describe("pnpm demo: the suite session", () => {
 				}),
 			);
 			expect(series.map((s) => s.id)).toEqual(["stock", "pi-policy"]);
+			// The axis is labelled in KB and tokens, and every grid label says both.
+			expect(await page.textContent("#y-axis-label")).toBe("sent per request: KB (~tokens)");
+			const yLabels = await page.$$eval("#context-chart text.y-label", (texts) =>
+				texts.map((t) => t.textContent ?? ""),
+			);
+			expect(yLabels.filter((t) => /^[\d.]+ (B|KB)$/.test(t)).length).toBe(5);
+			expect(yLabels.filter((t) => /^~[\d.]+k? tokens$/.test(t)).length).toBe(5);
+			// The per-turn table shows the change for every turn, and it matches the sizes measured.
+			const changes = await page.$$eval("#per-turn td.change", (cells) => cells.map((c) => c.textContent ?? ""));
+			expect(changes).toHaveLength(stock.turns.length);
+			changes.forEach((text, i) => {
+				const expected = Math.round(((policy.turns[i]?.bytes ?? 0) / (stock.turns[i]?.bytes ?? 1) - 1) * 100);
+				expect(text).toBe(`${expected >= 0 ? "+" : ""}${expected}%`);
+			});
 			for (const s of series) {
 				expect(s.points).toBe(stock.turns.length);
 				expect(s.width).toBeGreaterThan(500);

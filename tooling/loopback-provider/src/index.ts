@@ -18,6 +18,7 @@ export {
 	type PiCliResult,
 	type PiJsonEvent,
 	parseJsonEvents,
+	piCliEnv,
 	type RunPiCliOptions,
 	resolveInstalledPackageDir,
 	resolvePiCliPath,

@@ -131,8 +131,12 @@ function assertNodeVersion(nodePath: string) {
 	}
 }
 
-/** The environment for a Pi child: inherited, minus inherited `PI_*` session variables, plus isolation defaults. */
-function buildEnv(agentDir: string, extra: Record<string, string | undefined> | undefined): NodeJS.ProcessEnv {
+/**
+ * The environment for a Pi child: inherited, minus inherited `PI_*` and `AI_AGENT` session variables, plus
+ * isolation defaults (`PI_CODING_AGENT_DIR=agentDir`, offline, no version check or telemetry, `NO_PROXY` for the
+ * loopback hosts); `extra` is applied last and `undefined` removes a variable.
+ */
+export function piCliEnv(agentDir: string, extra: Record<string, string | undefined> | undefined): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [key, value] of Object.entries(process.env)) {
 		if (key.startsWith("PI_") || key === "AI_AGENT") continue;
@@ -166,7 +170,7 @@ export function runPiCli(options: RunPiCliOptions): Promise<PiCliResult> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(nodePath, [cliPath, ...options.args], {
 			cwd: options.cwd,
-			env: buildEnv(options.agentDir, options.env),
+			env: piCliEnv(options.agentDir, options.env),
 			stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
 			detached: process.platform !== "win32",
 		});

@@ -1,11 +1,9 @@
 // pi-harness: a real Pi AgentSession in-process, driven by the faux provider, for session tests.
 // Extensions load from source; model turns are scripted; everything the model saw is recorded.
 
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import {
 	type AssistantMessage,
 	type FauxModelDefinition,
@@ -31,8 +29,10 @@ import {
 	SessionManager,
 	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
+import { pathWithFdAdapter } from "./fd-adapter.ts";
 import { createRecordingUi, type RecordingUi, type RecordingUiOptions } from "./recording-ui.ts";
 
+export { FD_ADAPTER_DIR, pathWithFdAdapter } from "./fd-adapter.ts";
 export { createRecordingUi, type RecordingUi, type RecordingUiOptions, type UiCall } from "./recording-ui.ts";
 
 /** The tools every harness session enables unless told otherwise (grep, find and ls are not Pi defaults). */
@@ -156,6 +156,15 @@ export function textAndTools(
 	);
 }
 
+/** The text of the last tool result a request carried; throws when the request or a tool result is missing. */
+export function lastToolResultText(harness: Pick<Harness, "requests">, requestIndex: number): string {
+	const request = harness.requests[requestIndex];
+	if (!request) throw new Error(`no request ${requestIndex} (have ${harness.requests.length})`);
+	const last = request.messages.filter((message) => message.role === "toolResult").at(-1);
+	if (!last) throw new Error(`request ${requestIndex} has no tool result`);
+	return contentText(last.content);
+}
+
 /** Text of any message content (string or blocks). */
 export function contentText(content: unknown): string {
 	if (typeof content === "string") return content;
@@ -226,15 +235,6 @@ function toolNamesOf(context: TranscriptContext): string[] {
 		}
 	}
 	return names;
-}
-
-/** `path` with the fd adapter first, when it finds Debian's `fdfind` but no `fd`; otherwise `path` unchanged. */
-function pathWithFdAdapter(path: string): string {
-	const dirs = path.split(delimiter).filter((dir) => dir !== "");
-	const has = (name: string) => dirs.some((dir) => existsSync(join(dir, name)));
-	if (has("fd") || !has("fdfind")) return path;
-	const adapterDir = join(dirname(fileURLToPath(import.meta.url)), "..", "bin");
-	return `${adapterDir}${delimiter}${path}`;
 }
 
 /** Start a real Pi AgentSession with the faux provider, a temp cwd and agentDir, and the given extensions. */
@@ -340,6 +340,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 		await session.bindExtensions({ ...(ui ? { uiContext: ui.context, mode: "rpc" as const } : {}) });
 
 		let shutDown = false;
+		let disposed = false;
 		const harness: Harness = {
 			session,
 			faux,
@@ -382,6 +383,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 				await session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" });
 			},
 			async dispose() {
+				if (disposed) return;
+				disposed = true;
 				try {
 					await harness.shutdown();
 				} catch {

@@ -1,23 +1,14 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { afterEach, describe, expect, it } from "vitest";
-import { callTool, callTools, createHarness, type Harness, reply } from "../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { callTool, callTools, type Harness, lastToolResultText, reply } from "../src/index.ts";
+import { sessionPerTest } from "../src/vitest.ts";
 
+const sessions = sessionPerTest();
 let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
-
-function lastToolResultText(h: Harness, request: number): string {
-	const messages = h.requests[request]?.messages ?? [];
-	const results = messages.filter((m) => m.role === "toolResult");
-	const last = results.at(-1);
-	return last ? h.toolResultText(last as never) : "";
-}
 
 describe("pi-harness in a real AgentSession", () => {
 	it("runs scripted turns, executes real tools and records every request the model was sent", async () => {
-		harness = await createHarness({ files: { "notes.txt": "alpha\nbeta\n" } });
+		harness = await sessions.start({ files: { "notes.txt": "alpha\nbeta\n" } });
 		harness.script(callTool("read", { path: "notes.txt" }), (request) => {
 			expect(request.toolNames).toEqual(expect.arrayContaining(["read", "grep", "find", "ls"]));
 			return "read it";
@@ -40,7 +31,7 @@ describe("pi-harness in a real AgentSession", () => {
 				event.toolName === "write" ? { block: true, reason: "writes are paused by the test" } : undefined,
 			);
 		};
-		harness = await createHarness({ extensions: [blockWrites] });
+		harness = await sessions.start({ extensions: [blockWrites] });
 		harness.script(callTool("write", { path: "out.txt", content: "x" }), "stopped");
 		await harness.prompt("write a file");
 
@@ -58,7 +49,7 @@ describe("pi-harness in a real AgentSession", () => {
 				event.toolName === "read" ? { content: [{ type: "text", text: "REPLACED BY EXTENSION" }] } : undefined,
 			);
 		};
-		harness = await createHarness({ extensions: [replaceReads], files: { "secret.txt": "original content" } });
+		harness = await sessions.start({ extensions: [replaceReads], files: { "secret.txt": "original content" } });
 		harness.script(callTool("read", { path: "secret.txt" }), "ok");
 		await harness.prompt("read");
 
@@ -86,7 +77,7 @@ describe("pi-harness in a real AgentSession", () => {
 				},
 			});
 		};
-		harness = await createHarness({ extensions: [rewriteNotes] });
+		harness = await sessions.start({ extensions: [rewriteNotes] });
 		harness.script("noted");
 		await harness.command("/note");
 		await harness.session.waitForIdle();
@@ -117,7 +108,7 @@ describe("pi-harness in a real AgentSession", () => {
 				},
 			});
 		};
-		harness = await createHarness({ extensions: [uiUser], ui: { confirm: [true], select: ["b"] } });
+		harness = await sessions.start({ extensions: [uiUser], ui: { confirm: [true], select: ["b"] } });
 		await harness.command("/ask");
 
 		expect(answers).toEqual([true, true, "b"]);
@@ -129,7 +120,7 @@ describe("pi-harness in a real AgentSession", () => {
 
 	it("runs headless when ui is false", async () => {
 		let hasUI: boolean | undefined;
-		harness = await createHarness({
+		harness = await sessions.start({
 			ui: false,
 			extensions: [
 				(pi: ExtensionAPI) =>
@@ -162,7 +153,7 @@ describe("pi-harness in a real AgentSession", () => {
 			});
 			pi.on("session_start", () => pi.appendEntry("test-entry", { from: "second" }));
 		};
-		harness = await createHarness({ extensions: [first, second], files: { "a.txt": "a", "b.txt": "b" } });
+		harness = await sessions.start({ extensions: [first, second], files: { "a.txt": "a", "b.txt": "b" } });
 		harness.script(
 			callTools({ name: "read", args: { path: "a.txt" } }, { name: "read", args: { path: "b.txt" } }),
 			reply("done"),
@@ -174,7 +165,7 @@ describe("pi-harness in a real AgentSession", () => {
 
 	it("writes global and project policy config files and sets PI_CODING_AGENT_DIR for the session", async () => {
 		let seenAgentDir: string | undefined;
-		harness = await createHarness({
+		harness = await sessions.start({
 			config: { "exploration-guard": { enabled: true } },
 			projectConfig: { "exploration-guard": "{ not json" },
 			extensions: [
@@ -196,7 +187,7 @@ describe("pi-harness in a real AgentSession", () => {
 	});
 
 	it("runs the real grep, find and ls tools (ripgrep and fd present on the machine)", async () => {
-		harness = await createHarness({ files: { "src/a.ts": "const needle = 1;\n", "src/b.ts": "nothing\n" } });
+		harness = await sessions.start({ files: { "src/a.ts": "const needle = 1;\n", "src/b.ts": "nothing\n" } });
 		harness.script(
 			callTool("grep", { pattern: "needle" }),
 			callTool("find", { pattern: "*.ts" }),
@@ -223,7 +214,7 @@ describe("pi-harness in a real AgentSession", () => {
 				},
 			});
 		};
-		harness = await createHarness({ extensions: [toolSwitch] });
+		harness = await sessions.start({ extensions: [toolSwitch] });
 		harness.script("first", "second");
 		await harness.prompt("one");
 		expect(harness.requests[0]?.toolNames).toContain("ls");
@@ -235,7 +226,7 @@ describe("pi-harness in a real AgentSession", () => {
 
 	it("emits session_shutdown once, on shutdown() or dispose(), as Pi's runtime does on quit", async () => {
 		const reasons: string[] = [];
-		harness = await createHarness({
+		harness = await sessions.start({
 			extensions: [
 				(pi: ExtensionAPI) => {
 					pi.on("session_shutdown", (event) => void reasons.push(event.reason));
@@ -251,7 +242,7 @@ describe("pi-harness in a real AgentSession", () => {
 	});
 
 	it("keeps Pi's find tool working when a test sets its own PATH", async () => {
-		harness = await createHarness({
+		harness = await sessions.start({
 			files: { "src/a.ts": "x\n" },
 			env: { PATH: process.env.PATH },
 		});
@@ -263,7 +254,7 @@ describe("pi-harness in a real AgentSession", () => {
 	});
 
 	it("falls back to a plain reply when the script runs out", async () => {
-		harness = await createHarness();
+		harness = await sessions.start();
 		await harness.prompt("hello");
 		expect(harness.session.getLastAssistantText()).toBe("(harness: no scripted reply)");
 	});

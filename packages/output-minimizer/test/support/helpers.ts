@@ -77,12 +77,4 @@ export function bytesOf(text: string): number {
 	return Buffer.byteLength(text, "utf8");
 }
 
-/** The text of the last tool result the model saw in `request`. */
-export function lastToolResultText(harness: Harness, requestIndex: number): string {
-	const request = harness.requests[requestIndex];
-	if (!request) throw new Error(`no request ${requestIndex} (have ${harness.requests.length})`);
-	const results = request.messages.filter((message) => message.role === "toolResult");
-	const last = results.at(-1);
-	if (!last) throw new Error(`request ${requestIndex} has no tool result`);
-	return last.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
-}
+export { lastToolResultText } from "@pi-policy/pi-harness";

@@ -1,14 +1,16 @@
-// Hook overhead: the same scripted session of 500+ cheap tool calls in a real Pi session, with no extensions and
-// with all five loaded (guardian decides on its floor only), timed side by side in interleaved rounds.
+// Hook overhead: the same scripted session of 500 cheap tool calls in a real Pi session with no extensions, with
+// each extension alone and with all five (guardian decides on its floor only), timed side by side in rotated
+// rounds; checks the 1.05x bound; and a profile of every hot-path handler (tool_call, tool_result, context,
+// before_provider_request) from one more session with all five.
 import { performance } from "node:perf_hooks";
-import type { InlineExtension } from "@earendil-works/pi-coding-agent";
+import type { ExtensionFactory, InlineExtension } from "@earendil-works/pi-coding-agent";
 import { callTool, createHarness, type ScriptStep } from "@pi-policy/pi-harness";
 import contextShunt from "../../../../packages/context-shunt/src/index.ts";
 import delegationPolicy from "../../../../packages/delegation-policy/src/index.ts";
 import explorationGuard from "../../../../packages/exploration-guard/src/index.ts";
 import guardianReview from "../../../../packages/guardian-review/src/index.ts";
 import outputMinimizer from "../../../../packages/output-minimizer/src/index.ts";
-import { SUITE_CONFIG, SUITE_MODELS } from "../../../demo/src/suite.ts";
+import { SUITE_CONFIG, SUITE_MODELS, type SuiteExtension } from "../../../demo/src/suite.ts";
 import type { BenchResult, BenchWorkload } from "../types.ts";
 
 const FILES: Record<string, string> = {
@@ -60,49 +62,153 @@ function median(values: number[]): number {
 	return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
+/** The hot-path events whose handlers the profile times. */
+export const HOT_EVENTS = [
+	"tool_call",
+	"tool_result",
+	"context",
+	"context_with_system",
+	"before_provider_request",
+] as const;
+
+/** Time spent in one extension's handlers of one event, over one session. */
+export interface HandlerProfile {
+	extension: string;
+	event: string;
+	calls: number;
+	totalMs: number;
+}
+
+/**
+ * Wraps an extension so every handler it registers for a hot-path event is timed (until its promise settles).
+ * Everything else it does with `pi` passes through unchanged.
+ */
+export function profiledExtension(
+	name: string,
+	extension: InlineExtension,
+	profile: Map<string, HandlerProfile>,
+): InlineExtension {
+	const factory: ExtensionFactory = typeof extension === "function" ? extension : extension.factory;
+	const hot = new Set<string>(HOT_EVENTS);
+	const record = (event: string, started: number) => {
+		const key = `${name} ${event}`;
+		const entry = profile.get(key) ?? { extension: name, event, calls: 0, totalMs: 0 };
+		entry.calls += 1;
+		entry.totalMs += performance.now() - started;
+		profile.set(key, entry);
+	};
+	const wrapped: ExtensionFactory = (pi) => {
+		const on = (event: string, handler: (...args: unknown[]) => unknown) => {
+			if (!hot.has(event)) return (pi.on as (e: string, h: unknown) => void)(event, handler);
+			const timed = (...args: unknown[]) => {
+				const started = performance.now();
+				let result: unknown;
+				try {
+					result = handler(...args);
+				} catch (error) {
+					record(event, started);
+					throw error;
+				}
+				if (result instanceof Promise) return result.finally(() => record(event, started));
+				record(event, started);
+				return result;
+			};
+			return (pi.on as (e: string, h: unknown) => void)(event, timed);
+		};
+		const proxy = new Proxy(pi, {
+			get(target, property) {
+				if (property === "on") return on;
+				const value = Reflect.get(target, property, target) as unknown;
+				return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+			},
+		});
+		return factory(proxy);
+	};
+	return typeof extension === "function" ? wrapped : { ...extension, factory: wrapped };
+}
+
+/** The five extensions by package folder, in the demo suite's load order. */
+const EXTENSIONS: Array<[SuiteExtension, InlineExtension]> = [
+	["delegation-policy", delegationPolicy],
+	["exploration-guard", explorationGuard],
+	["output-minimizer", outputMinimizer],
+	["context-shunt", contextShunt],
+	["guardian-review", guardianReview],
+];
+
+/** The bound the suite promises: all five loaded cost at most 5% more session time than none. */
+export const OVERHEAD_BOUND = 1.05;
+
 /** Build the workload; tests use a small call count, `pnpm bench` the full one. */
-export function hookOverheadWorkload(calls = 500, rounds = 3): BenchWorkload {
+export function hookOverheadWorkload(calls = 500, rounds = 5): BenchWorkload {
 	return {
 		id: "hook-overhead",
-		title: `Hook overhead: ${calls} tool calls, no extensions vs all five loaded (guardian on its floor only)`,
+		title: `Hook overhead: ${calls} tool calls, no extensions vs each extension alone vs all five (guardian on its floor only)`,
 		async run(): Promise<BenchResult> {
-			const all: InlineExtension[] = [
-				delegationPolicy,
-				explorationGuard,
-				outputMinimizer,
-				contextShunt,
-				guardianReview,
+			const sides: Array<{ name: string; extensions: InlineExtension[] }> = [
+				{ name: "none", extensions: [] },
+				...EXTENSIONS.map(([name, extension]) => ({ name, extensions: [extension] })),
+				{ name: "all five", extensions: EXTENSIONS.map(([, extension]) => extension) },
 			];
-			const none: number[] = [];
-			const five: number[] = [];
+			const times = new Map<string, number[]>(sides.map((side) => [side.name, []]));
 			let allPassed = true;
-			// Warm-up: module loading and JIT for both sides.
-			await timeSession([], Math.min(calls, 50));
-			await timeSession(all, Math.min(calls, 50));
+			// Warm-up: module loading and JIT for every side.
+			for (const side of sides) await timeSession(side.extensions, Math.min(calls, 50));
 			for (let round = 0; round < rounds; round++) {
-				// Alternate which side goes first, so neither always pays for the other's garbage.
-				const stockFirst = round % 2 === 0;
-				const first = await timeSession(stockFirst ? [] : all, calls);
-				const second = await timeSession(stockFirst ? all : [], calls);
-				const [stock, loaded] = stockFirst ? [first, second] : [second, first];
-				none.push(stock.ms);
-				five.push(loaded.ms);
-				allPassed &&= stock.results === calls && loaded.results === calls;
+				// Rotate the order each round, so no side always runs right after the same other.
+				const order = sides.map((_, i) => sides[(i + round) % sides.length] as (typeof sides)[number]);
+				process.stderr.write(`  hook-overhead: round ${round + 1} of ${rounds}\n`);
+				for (const side of order) {
+					const run = await timeSession(side.extensions, calls);
+					times.get(side.name)?.push(run.ms);
+					allPassed &&= run.results === calls;
+				}
 			}
-			const ratio = median(five) / median(none);
+			const baseline = median(times.get("none") ?? []);
+			const ratio = (name: string) => median(times.get(name) ?? []) / baseline;
+			// The profile: one more session with all five, each hot-path handler timed.
+			const profile = new Map<string, HandlerProfile>();
+			await timeSession(
+				EXTENSIONS.map(([name, extension]) => profiledExtension(name, extension, profile)),
+				calls,
+			);
+			const profileFigures = [...profile.values()]
+				.sort((a, b) => b.totalMs - a.totalMs)
+				.map((entry) => ({
+					name: `profile: ${entry.extension} ${entry.event}, µs per call (${entry.calls} calls)`,
+					value: Math.round((entry.totalMs * 1000) / Math.max(1, entry.calls)),
+					unit: "count" as const,
+				}));
+			const handlerMs = [...profile.values()].reduce((sum, entry) => sum + entry.totalMs, 0);
+			const allFive = ratio("all five");
 			return {
 				id: "hook-overhead",
 				title: this.title,
 				figures: [
 					{ name: "tool calls per session", value: calls, unit: "count" },
-					{ name: "rounds (interleaved)", value: rounds, unit: "count" },
-					{ name: "session time ratio, all five / none (median)", value: ratio, unit: "ratio" },
-					{ name: "per-call overhead ratio - 1", value: ratio - 1, unit: "percent" },
+					{ name: "rounds (order rotated)", value: rounds, unit: "count" },
+					{ name: "session time, none (median ms)", value: Math.round(baseline), unit: "count" },
+					...EXTENSIONS.map(([name]) => ({
+						name: `session time ratio, ${name} alone / none (median)`,
+						value: ratio(name),
+						unit: "ratio" as const,
+					})),
+					{ name: "session time ratio, all five / none (median)", value: allFive, unit: "ratio" },
+					{ name: "overhead, all five (ratio - 1)", value: allFive - 1, unit: "percent" },
+					{
+						name: "hot-path handler time, all five, µs per tool call",
+						value: Math.round((handlerMs * 1000) / Math.max(1, calls)),
+						unit: "count",
+					},
+					...profileFigures,
 				],
-				checks: [{ name: "every call ran in both configurations (none blocked)", passed: allPassed }],
+				checks: [
+					{ name: "every call ran in every configuration (none blocked)", passed: allPassed },
+					{ name: `all five / none <= ${OVERHEAD_BOUND}`, passed: allFive <= OVERHEAD_BOUND },
+				],
 			};
 		},
 	};
 }
 
-export default hookOverheadWorkload(500, 3);
+export default hookOverheadWorkload(500, 5);

@@ -1,0 +1,85 @@
+// Every package README leads its Install with what works today (the checkout, then packed tarballs), marks the npm
+// command "after the first release", and states what the extension costs per request with the figures
+// `pnpm bench` (workload request-cost) measures. The figures are re-measured here and must match within 10% (64 B
+// for the small ones, which vary by a few dozen bytes between runs).
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runSuiteSession, SUITE_EXTENSIONS, type SuiteExtension, type SuiteRun } from "../../demo/src/suite.ts";
+import { requestCostFigures } from "../src/workloads/request-cost.ts";
+
+const root = resolve(import.meta.dirname, "..", "..", "..");
+const readme = (folder: string) => readFileSync(join(root, "packages", folder, "README.md"), "utf8");
+
+function section(text: string, heading: string): string {
+	const start = text.indexOf(`## ${heading}\n`);
+	if (start < 0) return "";
+	const next = text.indexOf("\n## ", start + 3);
+	return text.slice(start, next < 0 ? undefined : next);
+}
+
+/** A README size like "+416 B", "+1.0 KiB" or "-33.6 KiB", in bytes. */
+function bytesOf(text: string): number {
+	const match = /^([+-]?[\d.,]+) (B|KiB)$/.exec(text.trim());
+	if (!match) throw new Error(`not a size: ${text}`);
+	const value = Number((match[1] ?? "").replace(/,/g, ""));
+	return match[2] === "KiB" ? value * 1024 : value;
+}
+
+/** Where each README quotes its per-request change (first capture: the size). */
+const QUOTED: Record<SuiteExtension, RegExp> = {
+	"delegation-policy": /\*\*(\+[\d.]+ (?:B|KiB)) \(~\d+ tokens\) per\s+request\*\*/,
+	"exploration-guard": /\*\*(\+[\d.]+ (?:B|KiB)) \(~\d+ tokens\) per request\*\*/,
+	"output-minimizer": /\*\*(-[\d.]+ (?:B|KiB)) \(~-[\d,]+ tokens\) each\*\*/,
+	"context-shunt": /\*\*(-[\d.]+ (?:B|KiB)) \(~-[\d,]+ tokens\) each\*\*/,
+	"guardian-review": /grew by (\d+ B) on average/,
+};
+
+describe("package READMEs: install and cost", () => {
+	it.each([...SUITE_EXTENSIONS])(
+		"%s: Install leads with the checkout, then tarballs, npm after the first release",
+		(name) => {
+			const install = section(readme(name), "Install");
+			const checkout = install.indexOf(`pnpm exec pi install ./packages/${name}`);
+			const tarball = install.indexOf(`pnpm exec pi install npm:@pi-policy/${name}@file:`);
+			const release = install.indexOf("After the first release");
+			const npm = install.indexOf(`pi install npm:@pi-policy/${name}\n`);
+			expect(checkout).toBeGreaterThan(0);
+			expect(install.indexOf("pnpm install --frozen-lockfile && pnpm build")).toBeLessThan(checkout);
+			expect(tarball).toBeGreaterThan(checkout);
+			expect(release).toBeGreaterThan(tarball);
+			expect(npm).toBeGreaterThan(release);
+			expect(install).toContain(`pnpm try ${name}`);
+		},
+	);
+
+	describe("What it costs, re-measured", () => {
+		let stock: SuiteRun;
+		const alone = new Map<SuiteExtension, SuiteRun>();
+		beforeAll(async () => {
+			stock = await runSuiteSession([], "stock");
+			for (const name of SUITE_EXTENSIONS) alone.set(name, await runSuiteSession([name], name));
+		}, 180_000);
+
+		it.each([...SUITE_EXTENSIONS])("%s: the quoted bytes per request match the bench within 10%%", (name) => {
+			const costs = section(readme(name), "What it costs");
+			expect(costs).toContain("pnpm bench");
+			const quoted = QUOTED[name].exec(costs.replace(/\s+/g, " "))?.[1];
+			expect(quoted).toBeDefined();
+			const run = alone.get(name) as SuiteRun;
+			const measured = requestCostFigures(name, stock, run).find((f) =>
+				f.name.endsWith("bytes per agent request, change vs stock (mean)"),
+			)?.value as number;
+			expect(Math.abs(bytesOf(quoted ?? "") - measured)).toBeLessThanOrEqual(Math.max(64, Math.abs(measured) * 0.1));
+		});
+
+		it("guardian-review: the quoted reviewer request size matches the bench within 10%", () => {
+			const costs = section(readme("guardian-review"), "What it costs").replace(/\s+/g, " ");
+			const quoted = /its request sent \*\*([\d.]+ (?:B|KiB))/.exec(costs)?.[1];
+			const run = alone.get("guardian-review") as SuiteRun;
+			expect(run.reviewerCalls).toBe(1);
+			expect(Math.abs(bytesOf(quoted ?? "0 B") - run.reviewerBytes)).toBeLessThanOrEqual(run.reviewerBytes * 0.1);
+			expect(costs).toContain("8,000 tokens");
+		});
+	});
+});
