@@ -55,7 +55,7 @@ describe("README", () => {
 			readme.indexOf("pi install npm:@pi-policy/policy-report"),
 		);
 		expect(readme).toContain("pnpm pack");
-		expect(readme).toMatch(/After the first release: `pi install npm:@pi-policy\/policy-report`/);
+		expect(readme).toMatch(/After the first release, from npm:\s+```sh\npi install npm:@pi-policy\/policy-report\n/);
 		for (const section of [
 			"## Install",
 			"## What it costs per request",

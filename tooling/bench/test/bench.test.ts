@@ -91,7 +91,8 @@ describe("pnpm bench", () => {
 			requestCostFigures("guardian-review", stock, guardian).map((f) => [f.name, f.value]),
 		);
 		expect(figures["guardian-review: agent requests (stock 13)"]).toBe(13);
-		expect(figures["guardian-review: reviewer model requests"]).toBe(1);
+		// The long test loop, and the subagent delegation (a tool that is not built in and not annotated read-only).
+		expect(figures["guardian-review: reviewer model requests"]).toBe(2);
 		expect(figures["guardian-review: bytes per reviewer request (mean)"]).toBeGreaterThan(1000);
 		const shunt = await runSuiteSession(["context-shunt"], "context-shunt");
 		const cut = requestCostFigures("context-shunt", stock, shunt).find((f) =>

@@ -59,7 +59,7 @@ describe("pnpm demo: the suite session", () => {
 	it("counts the reviewer model's requests in the totals, as their own row", () => {
 		const rows = Object.fromEntries(totalsRows(stock, policy).map(([name, s, p]) => [name, { s, p }]));
 		expect(rows["reviewer model requests, bytes"]?.s).toBe("0");
-		expect(rows["reviewer model requests, bytes"]?.p).toMatch(/^1, \d+(\.\d)? (B|KB) ~\d+(\.\dk)?t$/);
+		expect(rows["reviewer model requests, bytes"]?.p).toMatch(/^2, \d+(\.\d)? (B|KB) ~\d+(\.\dk)?t$/);
 		const kb = (text: string | undefined) => Number(/^([\d.]+) KB/.exec(text ?? "")?.[1]);
 		const all = kb(rows["bytes sent, all requests"]?.p);
 		const agentOnly = policy.totals.bytes / 1024;

@@ -129,7 +129,7 @@ const BUILTINS = new Set(builtinModules);
 /** Bare module specifiers imported by an ES module's text (static `from`, side-effect and dynamic imports). */
 export function bareImports(code: string): string[] {
 	const found = new Set<string>();
-	for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"'./][^"']*)["']/g)) {
+	for (const match of code.matchAll(/(?:(?<![\w-])from\s*|(?<![\w-])import\s*\(?\s*)["']([^"'./\s][^"'\s]*)["']/g)) {
 		const specifier = match[1] ?? "";
 		if (specifier.startsWith("node:") || BUILTINS.has(specifier)) continue;
 		found.add(specifier);
