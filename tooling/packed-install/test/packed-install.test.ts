@@ -105,7 +105,8 @@ describe("pnpm pack", () => {
 			...entries.flatMap((entry) => [`dist/${entry}.d.ts`, `dist/${entry}.js`]),
 		].sort();
 		// Shared chunks: tsup names code chunks `chunk-<hash>.js` and shared declaration chunks `<module>-<hash>.d.ts`.
-		const optional = /^dist\/(chunk-[A-Za-z0-9_-]+\.js|chunk-[A-Za-z0-9_-]+\.js\.map|[a-z-]+\.js\.map|[a-z-]+-[A-Za-z0-9_]{8}\.d\.ts)$/;
+		const optional =
+			/^dist\/(chunk-[A-Za-z0-9_-]+\.js|chunk-[A-Za-z0-9_-]+\.js\.map|[a-z-]+\.js\.map|[a-z-]+-[A-Za-z0-9_]{8}\.d\.ts)$/;
 		expect(files.filter((file) => !optional.test(file))).toEqual(required);
 	});
 
