@@ -16,6 +16,7 @@ export * from "./reader.js";
 export * from "./receipt.js";
 export * from "./recovery.js";
 export * from "./search.js";
+export * from "./session.js";
 export * from "./settlement.js";
 export * from "./status.js";
 export * from "./tool-params.js";
