@@ -20,8 +20,9 @@ import {
 	DEFAULT_CONTEXT_SHUNT_CONFIG,
 	emptyShuntSessionState,
 	formatShuntStatus,
-	latestValidMode,
+	modeOnBranch,
 	parseShuntCommand,
+	planShuntToolActivation,
 	type ReaderStatus,
 	reduceShuntAgentEnd,
 	reduceShuntAllow,
@@ -191,22 +192,17 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 	const delegateTool = createDelegateTool(toolHost);
 
 	function syncTools(): void {
-		const want = active() || agingOn();
-		const names = [RECOVER_TOOL, DELEGATE_TOOL];
-		if (want && !toolsRegistered) {
+		const plan = planShuntToolActivation({
+			want: active() || agingOn(),
+			registered: toolsRegistered,
+			active: toolsRegistered ? pi.getActiveTools() : [],
+			names: [RECOVER_TOOL, DELEGATE_TOOL],
+		});
+		if (plan.kind === "register") {
 			pi.registerTool(recoverTool);
 			pi.registerTool(delegateTool);
 			toolsRegistered = true;
-			return;
-		}
-		if (!toolsRegistered) return;
-		const current = pi.getActiveTools();
-		if (want) {
-			const missing = names.filter((name) => !current.includes(name));
-			if (missing.length > 0) pi.setActiveTools([...current, ...missing]);
-		} else if (current.some((name) => names.includes(name))) {
-			pi.setActiveTools(current.filter((name) => !names.includes(name)));
-		}
+		} else if (plan.kind === "set-active") pi.setActiveTools([...plan.tools]);
 	}
 
 	function notify(ctx: ExtensionContext | undefined, message: string, level: "info" | "warning" = "info"): void {
@@ -245,15 +241,7 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 		return step.result;
 	}
 
-	function restoredMode(ctx: ExtensionContext) {
-		const entries = ctx.sessionManager
-			.getBranch()
-			.filter(
-				(entry) => entry.type === "custom" && (entry as { customType?: string }).customType === SHUNT_MODE_ENTRY_TYPE,
-			)
-			.map((entry) => (entry as { data?: unknown }).data);
-		return latestValidMode(entries).mode;
-	}
+	const restoredMode = (ctx: ExtensionContext) => modeOnBranch(ctx.sessionManager.getBranch());
 
 	// ---- events -------------------------------------------------------------------------------------------------
 

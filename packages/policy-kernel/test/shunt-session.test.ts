@@ -3,6 +3,8 @@ import {
 	type ContextShuntConfig,
 	DEFAULT_CONTEXT_SHUNT_CONFIG,
 	emptyShuntSessionState,
+	modeOnBranch,
+	planShuntToolActivation,
 	reduceShuntAgentEnd,
 	reduceShuntAllow,
 	reduceShuntArchived,
@@ -358,5 +360,46 @@ describe("lifecycle and command reducers", () => {
 		expect(step.state.wouldBlockCalls.size).toBe(0);
 		expect(types(step.effects)).toEqual(["cancel-reader", "audit", "audit", "notify"]);
 		expect(audits(step.effects).map((entry) => entry.event)).toEqual(["exception-lapsed", "reset"]);
+	});
+});
+
+describe("modeOnBranch and planShuntToolActivation", () => {
+	const entry = (data: unknown, customType = "context-shunt.mode") => ({ type: "custom", customType, data });
+
+	it.each<[string, unknown[], ShuntMode | undefined]>([
+		["an empty branch has no mode", [], undefined],
+		["the latest valid entry wins", [entry({ v: 1, mode: "observe" }), entry({ v: 1, mode: "enforce" })], "enforce"],
+		["invalid later entries are skipped", [entry({ v: 1, mode: "observe" }), entry({ v: 1, mode: "loud" })], "observe"],
+		[
+			"other custom entries and messages are ignored",
+			[entry({ v: 1, mode: "observe" }, "other"), { type: "message" }, null],
+			undefined,
+		],
+	])("%s", (_name, branch, mode) => {
+		expect(modeOnBranch(branch)).toBe(mode);
+	});
+
+	const names = ["context_shunt_recover", "context_shunt_delegate"];
+	it.each<[string, boolean, boolean, string[], unknown]>([
+		["registers once when first wanted", true, false, [], { kind: "register" }],
+		["does nothing when never wanted", false, false, ["read"], { kind: "none" }],
+		["does nothing when already active", true, true, ["read", ...names], { kind: "none" }],
+		[
+			"reactivates missing tools at the end",
+			true,
+			true,
+			["read", "context_shunt_recover"],
+			{ kind: "set-active", tools: ["read", "context_shunt_recover", "context_shunt_delegate"] },
+		],
+		[
+			"deactivates them, keeping the others in order",
+			false,
+			true,
+			["context_shunt_recover", "read", "bash", "context_shunt_delegate"],
+			{ kind: "set-active", tools: ["read", "bash"] },
+		],
+		["does nothing when already inactive", false, true, ["read"], { kind: "none" }],
+	])("%s", (_name, want, registered, active, expected) => {
+		expect(planShuntToolActivation({ want, registered, active, names })).toEqual(expected);
 	});
 });

@@ -13,7 +13,7 @@ import {
 } from "./aging.js";
 import { formatPreCallBlockReason } from "./block.js";
 import type { ContextShuntConfig } from "./config.js";
-import type { ShuntMode } from "./constants.js";
+import { SHUNT_MODE_ENTRY_TYPE, type ShuntMode } from "./constants.js";
 import {
 	type ExceptionEffect,
 	type ExceptionEvent,
@@ -24,7 +24,7 @@ import {
 	reduceExceptions,
 } from "./exceptions.js";
 import { type ArtifactLedger, emptyArtifactLedger, type QuotaRefusal } from "./ledger.js";
-import { planModeChange } from "./mode.js";
+import { latestValidMode, planModeChange } from "./mode.js";
 import { buildReceipt, formatRefusedNotice } from "./receipt.js";
 import { type SettlementDecision, settleToolResult, simulateReservation, toolLedgerBounds } from "./settlement.js";
 import { bumpShuntCounter, emptyShuntCounters, type ShuntCounterName, type ShuntCounters } from "./status.js";
@@ -624,4 +624,45 @@ export function reduceShuntAllow(
 /** Counts one archive failure of the tools (the reader's answer). */
 export function countShuntArchiveFailure(state: ShuntSessionState): ShuntSessionState {
 	return bump(state, "archiveFailures");
+}
+
+/**
+ * The mode recorded on a session branch: the data of its `context-shunt-mode` custom entries, latest valid first
+ * ({@link latestValidMode}). `branch` is `ctx.sessionManager.getBranch()`. Never throws.
+ */
+export function modeOnBranch(branch: readonly unknown[]): ShuntMode | undefined {
+	const entries: unknown[] = [];
+	for (const entry of branch) {
+		const e = entry as { type?: unknown; customType?: unknown; data?: unknown } | null;
+		if (e?.type === "custom" && e.customType === SHUNT_MODE_ENTRY_TYPE) entries.push(e.data);
+	}
+	return latestValidMode(entries).mode;
+}
+
+/** How to bring the shunt's tools in line: register them once, or set the active tool list, or nothing. */
+export type ShuntToolActivation =
+	| { readonly kind: "register" }
+	| { readonly kind: "set-active"; readonly tools: readonly string[] }
+	| { readonly kind: "none" };
+
+/**
+ * The tools are wanted while the shunt is live or aging is on. Registered the first time they are wanted; after
+ * that, (de)activated in `active` (Pi's active tool names), keeping the others in order. Never throws.
+ */
+export function planShuntToolActivation(input: {
+	readonly want: boolean;
+	readonly registered: boolean;
+	readonly active: readonly string[];
+	readonly names: readonly string[];
+}): ShuntToolActivation {
+	const { want, registered, active, names } = input;
+	if (want && !registered) return { kind: "register" };
+	if (!registered) return { kind: "none" };
+	if (want) {
+		const missing = names.filter((name) => !active.includes(name));
+		return missing.length > 0 ? { kind: "set-active", tools: [...active, ...missing] } : { kind: "none" };
+	}
+	return active.some((name) => names.includes(name))
+		? { kind: "set-active", tools: active.filter((name) => !names.includes(name)) }
+		: { kind: "none" };
 }
