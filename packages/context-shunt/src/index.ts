@@ -19,17 +19,14 @@ import {
 	countShuntArchiveFailure,
 	DEFAULT_CONTEXT_SHUNT_CONFIG,
 	emptyShuntSessionState,
-	formatShuntStatus,
 	modeOnBranch,
 	parseShuntCommand,
 	planShuntToolActivation,
 	type ReaderStatus,
 	reduceShuntAgentEnd,
-	reduceShuntAllow,
 	reduceShuntArchived,
+	reduceShuntCommand,
 	reduceShuntContext,
-	reduceShuntModeCommand,
-	reduceShuntReset,
 	reduceShuntSessionCompact,
 	reduceShuntSessionStart,
 	reduceShuntSessionTree,
@@ -227,6 +224,7 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 			case "sync-tools":
 				syncTools();
 				return;
+			// "clear-artifacts" comes only from commands, whose runner awaits it itself.
 			case "show-footer":
 				if (ctx?.hasUI === true)
 					ctx.ui.setStatus(NAME, configError === undefined ? shuntFooterStatus(state.mode) : "shunt:inactive");
@@ -432,37 +430,23 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 			}
 			return;
 		}
-		if (command.kind === "status") {
-			artifacts.expire();
-			const summary = artifacts.summary();
-			notify(
-				ctx,
-				formatShuntStatus({
-					mode: state.mode,
-					counters: state.counters,
-					artifacts: summary.count,
-					artifactBytes: summary.bytes,
-					reader: readerStatus(),
-					configError: configError !== undefined,
-					aging: {
-						enabled: agingOn(),
-						aged: state.aging.aged,
-						keptOutBytes: state.aging.keptOutBytes,
-						batches: state.aging.plan.batches,
-					},
-				}),
-			);
-			return;
+		if (command.kind === "status") artifacts.expire();
+		const summary = artifacts.summary();
+		const step = reduceShuntCommand(state, {
+			command,
+			now: now(),
+			status: {
+				artifacts: summary.count,
+				artifactBytes: summary.bytes,
+				reader: readerStatus(),
+				configValid: configError === undefined,
+				agingEnabled: agingOn(),
+			},
+		});
+		state = step.state;
+		for (const effect of step.effects) {
+			if (effect.type === "clear-artifacts") await artifacts.clear();
+			else performOne(effect, ctx);
 		}
-		if (configError !== undefined) {
-			notify(ctx, "context-shunt is inactive for this session: its configuration is invalid.", "warning");
-			return;
-		}
-		if (command.kind === "mode") perform(reduceShuntModeCommand(state, command.mode), ctx);
-		else if (command.kind === "reset") {
-			runningReader?.cancel();
-			await artifacts.clear();
-			perform(reduceShuntReset(state), ctx);
-		} else perform(reduceShuntAllow(state, { ...command, now: now() }), ctx);
 	}
 }

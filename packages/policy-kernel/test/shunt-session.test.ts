@@ -8,6 +8,7 @@ import {
 	reduceShuntAgentEnd,
 	reduceShuntAllow,
 	reduceShuntArchived,
+	reduceShuntCommand,
 	reduceShuntContext,
 	reduceShuntModeCommand,
 	reduceShuntReset,
@@ -358,7 +359,7 @@ describe("lifecycle and command reducers", () => {
 		const step = reduceShuntReset({ ...blocked, wouldBlockCalls: new Set(["w"]) });
 		expect(step.state.counters.blocked).toBe(0);
 		expect(step.state.wouldBlockCalls.size).toBe(0);
-		expect(types(step.effects)).toEqual(["cancel-reader", "audit", "audit", "notify"]);
+		expect(types(step.effects)).toEqual(["cancel-reader", "audit", "clear-artifacts", "audit", "notify"]);
 		expect(audits(step.effects).map((entry) => entry.event)).toEqual(["exception-lapsed", "reset"]);
 	});
 });
@@ -401,5 +402,56 @@ describe("modeOnBranch and planShuntToolActivation", () => {
 		["does nothing when already inactive", false, true, ["read"], { kind: "none" }],
 	])("%s", (_name, want, registered, active, expected) => {
 		expect(planShuntToolActivation({ want, registered, active, names })).toEqual(expected);
+	});
+});
+
+describe("reduceShuntCommand", () => {
+	const status = {
+		artifacts: 2,
+		artifactBytes: 70_000,
+		reader: "off" as const,
+		configValid: true,
+		agingEnabled: false,
+	};
+	const run = (command: Parameters<typeof reduceShuntCommand>[1]["command"], facts = status) =>
+		reduceShuntCommand(granted(), { command, now: NOW, status: facts });
+
+	it("answers status with counts whatever the config", () => {
+		for (const configValid of [true, false]) {
+			const step = run({ kind: "status" }, { ...status, configValid });
+			expect(step.effects).toHaveLength(1);
+			const [notice] = step.effects;
+			expect(notice).toMatchObject({ type: "notify", level: "info" });
+			expect(notice?.type === "notify" && notice.message).toContain("enforce");
+		}
+	});
+
+	it.each<[string, Parameters<typeof reduceShuntCommand>[1]["command"], string[]]>([
+		[
+			"mode",
+			{ kind: "mode", mode: "observe" },
+			["cancel-reader", "audit", "persist-mode", "audit", "sync-tools", "show-footer", "notify"],
+		],
+		["reset", { kind: "reset" }, ["cancel-reader", "audit", "clear-artifacts", "audit", "notify"]],
+		["allow", { kind: "allow", token: "cst_unknown", maxLines: 1, maxBytes: 1 }, ["notify"]],
+	])("%s with a valid config", (_name, command, expected) => {
+		expect(types(run(command).effects)).toEqual(expected);
+	});
+
+	it.each<Parameters<typeof reduceShuntCommand>[1]["command"]>([
+		{ kind: "mode", mode: "off" },
+		{ kind: "reset" },
+		{ kind: "allow", token: "cst_000000000001", maxLines: 1, maxBytes: 1 },
+	])("refuses %j with an invalid config and changes nothing", (command) => {
+		const before = granted();
+		const step = reduceShuntCommand(before, { command, now: NOW, status: { ...status, configValid: false } });
+		expect(step.state).toBe(before);
+		expect(step.effects).toEqual([
+			{
+				type: "notify",
+				message: "context-shunt is inactive for this session: its configuration is invalid.",
+				level: "warning",
+			},
+		]);
 	});
 });

@@ -24,10 +24,17 @@ import {
 	reduceExceptions,
 } from "./exceptions.js";
 import { type ArtifactLedger, emptyArtifactLedger, type QuotaRefusal } from "./ledger.js";
-import { latestValidMode, planModeChange } from "./mode.js";
+import { latestValidMode, planModeChange, type ShuntCommand } from "./mode.js";
 import { buildReceipt, formatRefusedNotice } from "./receipt.js";
 import { type SettlementDecision, settleToolResult, simulateReservation, toolLedgerBounds } from "./settlement.js";
-import { bumpShuntCounter, emptyShuntCounters, type ShuntCounterName, type ShuntCounters } from "./status.js";
+import {
+	bumpShuntCounter,
+	emptyShuntCounters,
+	formatShuntStatus,
+	type ReaderStatus,
+	type ShuntCounterName,
+	type ShuntCounters,
+} from "./status.js";
 import { resolveToolPolicy } from "./tool-policy.js";
 
 /** One audit entry's fields (the shell's writer adds `v` and `ext`). `mode` is the mode when it was decided. */
@@ -78,7 +85,9 @@ export type ShuntEffect =
 	| { readonly type: "persist-mode"; readonly mode: ShuntMode }
 	/** Register or (de)activate the tools for the current state. */
 	| { readonly type: "sync-tools" }
-	| { readonly type: "show-footer" };
+	| { readonly type: "show-footer" }
+	/** Delete every artifact of the session (commands only; the shell awaits it before the next effect). */
+	| { readonly type: "clear-artifacts" };
 
 /** A reducer's answer. */
 export interface ShuntStep<R = undefined> {
@@ -568,7 +577,7 @@ export function reduceShuntModeCommand(state: ShuntSessionState, to: ShuntMode):
 
 /**
  * `/context-shunt reset`: cancels the reader, lapses exceptions, zeroes counters, forgets observe's marks and ledger,
- * and audits it. The shell clears the artifact store, then performs the effects (the notice last).
+ * clears the artifact store, and audits it (the notice last).
  */
 export function reduceShuntReset(state: ShuntSessionState): ShuntStep {
 	const lapsed = applyExceptionEvent(state, { type: "lapse", reason: "cancelled" });
@@ -582,6 +591,7 @@ export function reduceShuntReset(state: ShuntSessionState): ShuntStep {
 		effects: [
 			{ type: "cancel-reader" },
 			...lapsed.effects,
+			{ type: "clear-artifacts" },
 			audit(state.mode, { event: "reset" }),
 			{ type: "notify", message: "context-shunt: counters, exceptions and artifacts reset", level: "info" },
 		],
@@ -665,4 +675,54 @@ export function planShuntToolActivation(input: {
 	return active.some((name) => names.includes(name))
 		? { kind: "set-active", tools: active.filter((name) => !names.includes(name)) }
 		: { kind: "none" };
+}
+
+/** What the shell knows for `/context-shunt status`: the artifact store's live count and bytes, and the reader. */
+export interface ShuntStatusFacts {
+	readonly artifacts: number;
+	readonly artifactBytes: number;
+	readonly reader: ReaderStatus;
+	readonly configValid: boolean;
+	readonly agingEnabled: boolean;
+}
+
+/**
+ * One parsed `/context-shunt` command, once the config lifecycle says the shunt is live: status answers whatever
+ * the config; with an invalid config the others are refused with a notice; otherwise mode, reset or allow
+ * ({@link reduceShuntModeCommand}, {@link reduceShuntReset}, {@link reduceShuntAllow}). Never throws.
+ */
+export function reduceShuntCommand(
+	state: ShuntSessionState,
+	input: { readonly command: ShuntCommand; readonly now: number; readonly status: ShuntStatusFacts },
+): ShuntStep {
+	const { command, status } = input;
+	if (command.kind === "status") {
+		const message = formatShuntStatus({
+			mode: state.mode,
+			counters: state.counters,
+			artifacts: status.artifacts,
+			artifactBytes: status.artifactBytes,
+			reader: status.reader,
+			configError: !status.configValid,
+			aging: {
+				enabled: status.agingEnabled,
+				aged: state.aging.aged,
+				keptOutBytes: state.aging.keptOutBytes,
+				batches: state.aging.plan.batches,
+			},
+		});
+		return { state, effects: [{ type: "notify", message, level: "info" }], result: undefined };
+	}
+	if (!status.configValid) {
+		const message = "context-shunt is inactive for this session: its configuration is invalid.";
+		return { state, effects: [{ type: "notify", message, level: "warning" }], result: undefined };
+	}
+	if (command.kind === "mode") return reduceShuntModeCommand(state, command.mode);
+	if (command.kind === "reset") return reduceShuntReset(state);
+	return reduceShuntAllow(state, {
+		token: command.token,
+		maxLines: command.maxLines,
+		maxBytes: command.maxBytes,
+		now: input.now,
+	});
 }
