@@ -1,5 +1,7 @@
 // context-shunt: blocks declared oversized reads, preserves oversized tool results as bounded artifacts, and
-// offers recovery and a cited reader. A thin shell: every decision comes from @pi-policy/policy-kernel/shunt.
+// offers recovery and a cited reader, and ages old tool results. A thin shell: the kernel's session reducers
+// (@pi-policy/policy-kernel/shunt) decide every hook and command and return effects; `perform` carries them out, and
+// the shell keeps only I/O (config files, the artifact store, timers, UI, the reader's model call).
 import { createHash, randomBytes } from "node:crypto";
 import type {
 	ExtensionAPI,
@@ -22,7 +24,6 @@ import {
 	modeOnBranch,
 	parseShuntCommand,
 	planShuntToolActivation,
-	type ReaderStatus,
 	reduceShuntAgentEnd,
 	reduceShuntArchived,
 	reduceShuntCommand,
@@ -34,13 +35,13 @@ import {
 	reduceShuntToolCall,
 	reduceShuntToolResult,
 	resolveContextShuntConfig,
-	resolveReaderModel,
 	SHUNT_MODE_ENTRY_TYPE,
 	type ShuntAuditFields,
 	type ShuntEffect,
 	type ShuntSessionState,
 	type ShuntStep,
 	shuntFooterStatus,
+	shuntReaderStatus,
 	toolLedgerBounds,
 } from "@pi-policy/policy-kernel/shunt";
 import { countContentLines, utf8ByteLength } from "@pi-policy/policy-kernel/text";
@@ -409,11 +410,6 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 		}
 	});
 
-	function readerStatus(): ReaderStatus {
-		if (!config.reader.enabled) return "off";
-		return resolveReaderModel(config.reader.source, delegationState) === undefined ? "unavailable" : "ready";
-	}
-
 	async function runCommand(args: string, ctx: ExtensionContext): Promise<void> {
 		const parsed = parseShuntCommand(args);
 		if (!parsed.ok) {
@@ -438,7 +434,7 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 			status: {
 				artifacts: summary.count,
 				artifactBytes: summary.bytes,
-				reader: readerStatus(),
+				reader: shuntReaderStatus(config.reader, delegationState),
 				configValid: configError === undefined,
 				agingEnabled: agingOn(),
 			},

@@ -21,6 +21,7 @@ import {
 	type ShuntEffect,
 	type ShuntMode,
 	type ShuntSessionState,
+	shuntReaderStatus,
 } from "../src/shunt/index.js";
 import { countContentLines, utf8ByteLength } from "../src/text.js";
 
@@ -453,5 +454,17 @@ describe("reduceShuntCommand", () => {
 				level: "warning",
 			},
 		]);
+	});
+});
+
+describe("shuntReaderStatus", () => {
+	const model = { kind: "model" as const, provider: "faux", model: "r" };
+	it.each<[string, boolean, ContextShuntConfig["reader"]["source"], string]>([
+		["off by config", false, model, "off"],
+		["ready with a named model", true, model, "ready"],
+		["unavailable with no source", true, { kind: "none" }, "unavailable"],
+		["unavailable with a role and no delegation state", true, { kind: "role", role: "small" }, "unavailable"],
+	])("%s", (_name, enabled, source, expected) => {
+		expect(shuntReaderStatus({ enabled, source }, undefined)).toBe(expected);
 	});
 });

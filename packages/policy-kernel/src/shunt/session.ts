@@ -2,6 +2,7 @@
 // would-block set, the aging plan) and one reducer per hook or command. Each returns the next state and effects; the
 // shell performs them (audit, notices, tool activation, the reader's cancellation, the mode entry) and does the I/O.
 import type { AuditEntryFor } from "../audit.js";
+import type { DelegationStateV1 } from "../events.js";
 import { decidePreCall, narrowPowerShellHeadCommand, type PreCallDecision } from "./admission.js";
 import {
 	type AgingCandidate,
@@ -25,6 +26,7 @@ import {
 } from "./exceptions.js";
 import { type ArtifactLedger, emptyArtifactLedger, type QuotaRefusal } from "./ledger.js";
 import { latestValidMode, planModeChange, type ShuntCommand } from "./mode.js";
+import { resolveReaderModel } from "./reader.js";
 import { buildReceipt, formatRefusedNotice } from "./receipt.js";
 import { type SettlementDecision, settleToolResult, simulateReservation, toolLedgerBounds } from "./settlement.js";
 import {
@@ -725,4 +727,13 @@ export function reduceShuntCommand(
 		maxBytes: command.maxBytes,
 		now: input.now,
 	});
+}
+
+/** The reader's state for status: off by config, else ready when a model resolves from `source`. Never throws. */
+export function shuntReaderStatus(
+	reader: Pick<ContextShuntConfig["reader"], "enabled" | "source">,
+	delegationState: DelegationStateV1 | undefined,
+): ReaderStatus {
+	if (!reader.enabled) return "off";
+	return resolveReaderModel(reader.source, delegationState) === undefined ? "unavailable" : "ready";
 }
