@@ -1,5 +1,7 @@
 // context-shunt: blocks declared oversized reads, preserves oversized tool results as bounded artifacts, and
-// offers recovery and a cited reader. A thin shell: every decision comes from @pi-policy/policy-kernel/shunt.
+// offers recovery and a cited reader, and ages old tool results. A thin shell: the kernel's session reducers
+// (@pi-policy/policy-kernel/shunt) decide every hook and command and return effects; `perform` carries them out, and
+// the shell keeps only I/O (config files, the artifact store, timers, UI, the reader's model call).
 import { createHash, randomBytes } from "node:crypto";
 import type {
 	ExtensionAPI,
@@ -10,50 +12,36 @@ import type {
 	ToolResultEventResult,
 } from "@earendil-works/pi-coding-agent";
 import { DELEGATION_STATE_CHANNEL, type DelegationStateV1, decodeEventPayload } from "@pi-policy/policy-kernel/events";
-import type { AuditInput } from "@pi-policy/policy-kernel/host";
 import { createAuditWriter, createPolicyConfig, type PolicyConfig, wrapHandler } from "@pi-policy/policy-kernel/host";
 import {
-	type AgingPlan,
-	type ArtifactLedger,
 	type ArtifactSource,
-	applyAgingPlan,
-	buildReceipt,
-	bumpShuntCounter,
 	type ContextShuntConfig,
 	ContextShuntConfigSchema,
 	canonicalToolCall,
-	collectAgingCandidates,
+	countShuntArchiveFailure,
 	DEFAULT_CONTEXT_SHUNT_CONFIG,
-	decidePreCall,
-	EMPTY_AGING_PLAN,
-	type ExceptionEffect,
-	type ExceptionEvent,
-	type ExceptionState,
-	emptyArtifactLedger,
-	emptyExceptionState,
-	emptyShuntCounters,
-	findGrant,
-	formatPreCallBlockReason,
-	formatRefusedNotice,
-	formatShuntStatus,
-	grantNarrowing,
-	latestValidMode,
-	narrowPowerShellHeadCommand,
+	emptyShuntSessionState,
+	modeOnBranch,
 	parseShuntCommand,
-	planAging,
-	planModeChange,
-	type ReaderStatus,
-	reduceExceptions,
+	planShuntToolActivation,
+	reduceShuntAgentEnd,
+	reduceShuntArchived,
+	reduceShuntCommand,
+	reduceShuntContext,
+	reduceShuntSessionCompact,
+	reduceShuntSessionStart,
+	reduceShuntSessionTree,
+	reduceShuntShutdown,
+	reduceShuntToolCall,
+	reduceShuntToolResult,
 	resolveContextShuntConfig,
-	resolveReaderModel,
-	resolveToolPolicy,
-	type SettlementDecision,
 	SHUNT_MODE_ENTRY_TYPE,
-	type ShuntCounters,
-	type ShuntMode,
-	settleToolResult,
+	type ShuntAuditFields,
+	type ShuntEffect,
+	type ShuntSessionState,
+	type ShuntStep,
 	shuntFooterStatus,
-	simulateReservation,
+	shuntReaderStatus,
 	toolLedgerBounds,
 } from "@pi-policy/policy-kernel/shunt";
 import { countContentLines, utf8ByteLength } from "@pi-policy/policy-kernel/text";
@@ -142,33 +130,20 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 	});
 	const reported = new Set<string>();
 
-	// Session state; rebuilt at session_start. `configError` is set while the config does not make it live.
+	// The config (rebuilt at session_start; `configError` is set while it does not make the shunt live), the kernel's
+	// session state, and the I/O the kernel does not do: the delegation state, the running reader, the tools.
 	let config: ContextShuntConfig = policy.startup.config ?? DEFAULT_CONTEXT_SHUNT_CONFIG;
 	let configError: string | undefined = policy.startup.state === "active" ? undefined : policy.startup.state;
-	let mode: ShuntMode = "off";
-	let counters: ShuntCounters = emptyShuntCounters();
-	let simulatedLedger: ArtifactLedger = emptyArtifactLedger();
-	let exceptions: ExceptionState = emptyExceptionState();
-	const wouldBlockCalls = new Set<string>();
+	let state: ShuntSessionState = emptyShuntSessionState();
 	let delegationState: DelegationStateV1 | undefined;
 	let runningReader: RunningReaderCall | undefined;
 	let toolsRegistered = false;
-	// Aging: the last plan, what it kept out of the last request, and result sizes by tool call id.
-	let agingPlan: AgingPlan = EMPTY_AGING_PLAN;
-	let agingStats = { aged: 0, keptOutBytes: 0 };
+	// A memo of tool-result sizes by tool call id, for the aging plan; cleared whenever aging starts over.
 	const agingSizes = new Map<string, { bytes: number; lines: number }>();
 
-	const active = () => configError === undefined && mode !== "off";
+	const active = () => configError === undefined && state.mode !== "off";
 	const agingOn = () => configError === undefined && config.aging.enabled;
-	const resetAging = () => {
-		agingPlan = EMPTY_AGING_PLAN;
-		agingStats = { aged: 0, keptOutBytes: 0 };
-		agingSizes.clear();
-	};
-	const write = (fields: AuditInput<"context-shunt">) => audit.write({ mode, ...fields });
-	const bump = (name: keyof ShuntCounters) => {
-		counters = bumpShuntCounter(counters, name);
-	};
+	const write = (fields: ShuntAuditFields) => audit.write({ mode: state.mode, ...fields });
 	const handlerOptions = (name: string) => ({
 		failure: "open" as const,
 		name: `context-shunt ${name}`,
@@ -179,17 +154,6 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 		const info = pi.getAllTools().find((tool) => tool.name === toolName);
 		return info?.sourceInfo?.path === `builtin:${toolName}`;
 	};
-
-	function showFooter(ctx: ExtensionContext | undefined): void {
-		if (ctx?.hasUI !== true) return;
-		ctx.ui.setStatus(NAME, configError === undefined ? shuntFooterStatus(mode) : "shunt:inactive");
-	}
-
-	function notify(ctx: ExtensionContext | undefined, message: string, level: "info" | "warning" = "info"): void {
-		if (ctx?.hasUI === true) ctx.ui.notify(message, level);
-	}
-
-	// ---- artifacts --------------------------------------------------------------------------------------------
 
 	const artifacts = new SessionArtifacts({
 		now,
@@ -202,35 +166,8 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 	const preserve = (text: string, source: ArtifactSource, lines: number, bytes: number) =>
 		artifacts.preserve(text, source, lines, bytes, toolLedgerBounds(config));
 
-	// ---- exceptions ---------------------------------------------------------------------------------------------
-
-	function applyExceptions(event: ExceptionEvent): ExceptionEffect[] {
-		const result = reduceExceptions(exceptions, event);
-		exceptions = result.state;
-		for (const effect of result.effects) {
-			if (effect.type === "lapsed") {
-				for (let i = 0; i < Math.min(effect.count, 8); i++)
-					write({ event: "exception-lapsed", category: effect.reason });
-			}
-		}
-		return result.effects;
-	}
-
-	// ---- reader -------------------------------------------------------------------------------------------------
-
-	function cancelReader(): void {
-		runningReader?.cancel();
-	}
-
-	function readerStatus(): ReaderStatus {
-		if (!config.reader.enabled) return "off";
-		return resolveReaderModel(config.reader.source, delegationState) === undefined ? "unavailable" : "ready";
-	}
-
-	// ---- tools --------------------------------------------------------------------------------------------------
-
 	const toolHost: ShuntToolHost = {
-		mode: () => mode,
+		mode: () => state.mode,
 		configValid: () => configError === undefined,
 		config: () => config,
 		delegationState: () => delegationState,
@@ -242,7 +179,9 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 		isArtifactLive: (id) => artifacts.isLive(id),
 		preserveAnswer: (text, lines, bytes) => preserve(text, "reader-answer", lines, bytes),
 		write,
-		onArchiveFailure: () => bump("archiveFailures"),
+		onArchiveFailure: () => {
+			state = countShuntArchiveFailure(state);
+		},
 		setRunningReader: (running) => {
 			runningReader = running;
 		},
@@ -251,51 +190,57 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 	const delegateTool = createDelegateTool(toolHost);
 
 	function syncTools(): void {
-		const want = active() || agingOn();
-		const names = [RECOVER_TOOL, DELEGATE_TOOL];
-		if (want && !toolsRegistered) {
+		const plan = planShuntToolActivation({
+			want: active() || agingOn(),
+			registered: toolsRegistered,
+			active: toolsRegistered ? pi.getActiveTools() : [],
+			names: [RECOVER_TOOL, DELEGATE_TOOL],
+		});
+		if (plan.kind === "register") {
 			pi.registerTool(recoverTool);
 			pi.registerTool(delegateTool);
 			toolsRegistered = true;
-			return;
+		} else if (plan.kind === "set-active") pi.setActiveTools([...plan.tools]);
+	}
+
+	function notify(ctx: ExtensionContext | undefined, message: string, level: "info" | "warning" = "info"): void {
+		if (ctx?.hasUI === true) ctx.ui.notify(message, level);
+	}
+
+	/** Carries out one effect of the kernel. */
+	function performOne(effect: ShuntEffect, ctx: ExtensionContext | undefined): void {
+		switch (effect.type) {
+			case "audit":
+				audit.write(effect.entry);
+				return;
+			case "notify":
+				notify(ctx, effect.message, effect.level);
+				return;
+			case "cancel-reader":
+				runningReader?.cancel();
+				return;
+			case "persist-mode":
+				pi.appendEntry(SHUNT_MODE_ENTRY_TYPE, { v: 1, mode: effect.mode });
+				return;
+			case "sync-tools":
+				syncTools();
+				return;
+			// "clear-artifacts" comes only from commands, whose runner awaits it itself.
+			case "show-footer":
+				if (ctx?.hasUI === true)
+					ctx.ui.setStatus(NAME, configError === undefined ? shuntFooterStatus(state.mode) : "shunt:inactive");
+				return;
 		}
-		if (!toolsRegistered) return;
-		const current = pi.getActiveTools();
-		if (want) {
-			const missing = names.filter((name) => !current.includes(name));
-			if (missing.length > 0) pi.setActiveTools([...current, ...missing]);
-		} else if (current.some((name) => names.includes(name))) {
-			pi.setActiveTools(current.filter((name) => !names.includes(name)));
-		}
 	}
 
-	// ---- mode ---------------------------------------------------------------------------------------------------
-
-	function branchModeEntries(ctx: ExtensionContext): unknown[] {
-		return ctx.sessionManager
-			.getBranch()
-			.filter(
-				(entry) => entry.type === "custom" && (entry as { customType?: string }).customType === SHUNT_MODE_ENTRY_TYPE,
-			)
-			.map((entry) => (entry as { data?: unknown }).data);
+	/** Takes a reducer's state, performs its effects, and returns its result. */
+	function perform<R>(step: ShuntStep<R>, ctx: ExtensionContext | undefined): R {
+		state = step.state;
+		for (const effect of step.effects) performOne(effect, ctx);
+		return step.result;
 	}
 
-	function restoreMode(ctx: ExtensionContext): void {
-		const restored = latestValidMode(branchModeEntries(ctx));
-		mode = restored.mode ?? config.mode;
-	}
-
-	function changeMode(to: ShuntMode, ctx: ExtensionContext): void {
-		const plan = planModeChange(mode, to);
-		if (!plan.changed) return;
-		mode = to;
-		if (plan.cancelReader) cancelReader();
-		if (plan.lapseExceptions) applyExceptions({ type: "lapse", reason: "cancelled" });
-		if (plan.persist) pi.appendEntry(SHUNT_MODE_ENTRY_TYPE, { v: 1, mode: to });
-		write({ event: "mode-changed" });
-		syncTools();
-		showFooter(ctx);
-	}
+	const restoredMode = (ctx: ExtensionContext) => modeOnBranch(ctx.sessionManager.getBranch());
 
 	// ---- events -------------------------------------------------------------------------------------------------
 
@@ -310,12 +255,17 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 			const loaded = await policy.load(ctx);
 			config = loaded.config ?? DEFAULT_CONTEXT_SHUNT_CONFIG;
 			configError = loaded.state === "active" ? undefined : loaded.state;
-			resetAging();
-			if (!policy.hooks) return;
-			restoreMode(ctx);
-			syncTools();
-			showFooter(ctx);
-			pi.events.emit(DELEGATION_STATE_CHANNEL, { v: 1, kind: "request" });
+			agingSizes.clear();
+			const hooks = policy.hooks;
+			perform(
+				reduceShuntSessionStart(state, {
+					hooks,
+					restoredMode: hooks ? restoredMode(ctx) : undefined,
+					configMode: config.mode,
+				}),
+				ctx,
+			);
+			if (hooks) pi.events.emit(DELEGATION_STATE_CHANNEL, { v: 1, kind: "request" });
 		}, handlerOptions("session_start")),
 	);
 
@@ -330,111 +280,63 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 	pi.on(
 		"session_tree",
 		wrapHandler((_event, ctx: ExtensionContext) => {
-			cancelReader();
-			applyExceptions({ type: "lapse", reason: "branch-changed" });
-			wouldBlockCalls.clear();
-			resetAging();
-			if (configError === undefined) {
-				restoreMode(ctx);
-				syncTools();
-				showFooter(ctx);
-			}
+			agingSizes.clear();
+			const configValid = configError === undefined;
+			perform(
+				reduceShuntSessionTree(state, {
+					configValid,
+					restoredMode: configValid ? restoredMode(ctx) : undefined,
+					configMode: config.mode,
+				}),
+				ctx,
+			);
 		}, handlerOptions("session_tree")),
 	);
 
-	// After compaction the request starts from the summary: aging starts again from the new branch.
 	pi.on(
 		"session_compact",
 		wrapHandler(() => {
-			resetAging();
+			agingSizes.clear();
+			perform(reduceShuntSessionCompact(state), undefined);
 		}, handlerOptions("session_compact")),
 	);
 
 	pi.on(
 		"agent_end",
 		wrapHandler(() => {
-			if (configError === undefined) applyExceptions({ type: "lapse", reason: "agent-ended" });
-			wouldBlockCalls.clear();
+			perform(reduceShuntAgentEnd(state, { configValid: configError === undefined }), undefined);
 		}, handlerOptions("agent_end")),
 	);
 
 	pi.on(
 		"session_shutdown",
 		wrapHandler(async () => {
-			cancelReader();
-			exceptions = emptyExceptionState();
-			simulatedLedger = emptyArtifactLedger();
+			perform(reduceShuntShutdown(state), undefined);
 			await artifacts.dispose();
 		}, handlerOptions("session_shutdown")),
 	);
 
 	pi.on(
 		"tool_call",
-		wrapHandler((event: ToolCallEvent): ToolCallEventResult | undefined => {
+		wrapHandler((event: ToolCallEvent, ctx: ExtensionContext): ToolCallEventResult | undefined => {
 			if (!active()) return undefined;
-			const decision = decidePreCall({
-				toolName: event.toolName,
-				input: event.input,
-				builtin: isBuiltin(event.toolName),
-				limits: config.limits,
-			});
-			if (decision.kind === "uncovered") {
-				bump("uncovered");
-				write({ event: "uncovered", category: decision.tool });
-				return undefined;
-			}
-			if (decision.kind !== "oversized") return undefined;
-			const tool = decision.range.tool;
-			if (mode === "observe") {
-				bump("wouldBlock");
-				wouldBlockCalls.add(event.toolCallId);
-				write({ event: "would-block", category: tool, counters: { lines: decision.range.lines } });
-				return undefined;
-			}
-			const print = fingerprint(event.toolName, event.input);
-			applyExceptions({ type: "expire", now: now() });
-			const grant = findGrant(exceptions, print, now());
-			if (grant !== undefined) {
-				const narrowTo = grantNarrowing(grant);
-				const input = event.input as Record<string, unknown>;
-				if (narrowTo !== undefined) {
-					if (tool === "read") input.limit = narrowTo;
-					else {
-						const narrowed = narrowPowerShellHeadCommand(String(input.command), narrowTo);
-						if (narrowed !== undefined) input.command = narrowed;
-					}
-				}
-				applyExceptions({
-					type: "consume",
-					token: grant.token,
+			const result = perform(
+				reduceShuntToolCall(state, {
+					toolName: event.toolName,
 					toolCallId: event.toolCallId,
-					admittedFingerprint: fingerprint(event.toolName, input),
+					input: event.input,
+					builtin: isBuiltin(event.toolName),
+					config,
 					now: now(),
-				});
-				bump("exceptions");
-				write({ event: "exception-consumed", category: tool });
-				return undefined;
-			}
-			const token = `cst_${randomHex(6)}`;
-			applyExceptions({
-				type: "issue",
-				token,
-				tool,
-				fingerprint: print,
-				declaredLines: decision.range.lines,
-				now: now(),
-			});
-			bump("blocked");
-			write({ event: "blocked", category: tool, counters: { lines: decision.range.lines } });
-			return {
-				block: true,
-				reason: formatPreCallBlockReason({
-					range: decision.range,
-					maxLines: decision.maxLines,
-					limits: config.limits,
-					token,
+					fingerprint,
+					newToken: () => `cst_${randomHex(6)}`,
 				}),
-			};
+				ctx,
+			);
+			if (result.kind === "block") return { block: true, reason: result.reason };
+			// A user grant smaller than the call: Pi runs the call with its (mutable) input narrowed.
+			if (result.narrow !== undefined) Object.assign(event.input as Record<string, unknown>, result.narrow);
+			return undefined;
 		}, handlerOptions("tool_call")),
 	);
 
@@ -442,159 +344,63 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 		"tool_result",
 		wrapHandler(async (event: ToolResultEvent, ctx: ExtensionContext): Promise<ToolResultEventResult | undefined> => {
 			if (!active()) return undefined;
-			const wasWouldBlocked = wouldBlockCalls.delete(event.toolCallId);
-			const builtin = isBuiltin(event.toolName);
-			let grant: { maxLines: number; maxBytes: number; admittedLines: number } | undefined;
-			if (mode === "enforce") {
-				const settled = applyExceptions({
-					type: "settle",
+			const request = perform(
+				reduceShuntToolResult(state, {
+					toolName: event.toolName,
 					toolCallId: event.toolCallId,
-					fingerprint: fingerprint(event.toolName, event.input),
+					parentToolCallId: event.parentToolCallId,
+					builtin: isBuiltin(event.toolName),
+					isError: event.isError,
+					content: event.content,
+					structuredContent: event.structuredContent,
+					input: event.input,
+					config,
 					now: now(),
-				});
-				const applied = settled.find((effect) => effect.type === "applied");
-				if (applied?.type === "applied") {
-					grant = { maxLines: applied.maxLines, maxBytes: applied.maxBytes, admittedLines: applied.admittedLines };
-				}
-			}
-			// Nested calls (codemode) feed a script, not the model: a configured tool's result stays whole for it.
-			const policy =
-				builtin || event.parentToolCallId !== undefined
-					? "intact"
-					: resolveToolPolicy(config.tools, event.toolName, builtin);
-			const decision = settleToolResult({
-				mode,
-				toolName: event.toolName,
-				builtin,
-				policy,
-				isError: event.isError,
-				content: event.content,
-				structuredContent: event.structuredContent,
-				input: event.input,
-				limits: config.limits,
-				...(grant !== undefined ? { grant } : {}),
-				wasWouldBlocked,
-			});
-			return performSettlement(decision, event, ctx);
+					fingerprint,
+					newSimulatedId: () => `sim_${randomHex(6)}`,
+				}),
+				ctx,
+			);
+			if (request === undefined || ctx.signal?.aborted) return undefined;
+			const saved = await preserve(request.text, request.source, request.lines, request.bytes);
+			const archived = perform(
+				reduceShuntArchived(state, {
+					request,
+					outcome: "failure" in saved ? saved : { saved },
+					aborted: ctx.signal?.aborted === true,
+					details: event.details,
+					structuredContent: event.structuredContent,
+					config,
+				}),
+				ctx,
+			);
+			if (archived.kind === "release") artifacts.release(archived.id);
+			return archived.kind === "replace" ? (archived.replacement as ToolResultEventResult) : undefined;
 		}, handlerOptions("tool_result")),
 	);
-
-	/** Carries out one settlement decision: counts, audit, the simulated or real reservation, and the receipt. */
-	async function performSettlement(
-		decision: SettlementDecision,
-		event: ToolResultEvent,
-		ctx: ExtensionContext,
-	): Promise<ToolResultEventResult | undefined> {
-		if (decision.kind === "pass") return undefined;
-		if (decision.kind === "uncovered") {
-			bump("uncovered");
-			write({ event: "uncovered" });
-			return undefined;
-		}
-		if (decision.kind === "would-bound") {
-			const simulated = simulateReservation(
-				simulatedLedger,
-				decision,
-				`sim_${randomHex(6)}`,
-				now(),
-				toolLedgerBounds(config),
-			);
-			simulatedLedger = simulated.ledger;
-			if (simulated.admitted) {
-				bump("wouldBound");
-				write({ event: "would-bound", category: decision.source, counters: { bytes: decision.bytes } });
-			}
-			return undefined;
-		}
-		if (ctx.signal?.aborted) return undefined;
-		const saved = await preserve(decision.text, decision.source, decision.lines, decision.bytes);
-		if ("failure" in saved) {
-			bump("archiveFailures");
-			write({ event: "archive-failed", category: saved.failure });
-			// A configured tool's output over its cap is refused whole, never passed on unbounded or silently cut.
-			if (decision.source === "tool" && saved.refusal !== undefined) {
-				write({ event: "refused", category: "tool", counters: { bytes: decision.bytes } });
-				const capBytes = saved.refusal === "artifact-too-large" ? config.toolArtifactBytes : config.toolSessionBytes;
-				return {
-					content: [
-						{
-							type: "text",
-							text: formatRefusedNotice({
-								toolName: decision.toolName,
-								bytes: decision.bytes,
-								lines: decision.lines,
-								reason: saved.refusal,
-								capBytes,
-							}),
-						},
-					],
-					details: { contextShunt: { refused: saved.refusal, bytes: decision.bytes, lines: decision.lines } },
-					isError: true,
-				};
-			}
-			return undefined;
-		}
-		if (ctx.signal?.aborted) {
-			artifacts.release(saved.id);
-			return undefined;
-		}
-		bump("bounded");
-		write({
-			event: "bounded",
-			category: decision.jsonOutline !== undefined ? "json" : decision.source,
-			counters: { bytes: decision.bytes, lines: decision.lines },
-		});
-		const receipt = buildReceipt({
-			artifactId: saved.id,
-			source: decision.source,
-			toolName: decision.toolName,
-			bytes: decision.bytes,
-			lines: decision.lines,
-			maxLines: decision.limits.maxLines,
-			maxBytes: decision.limits.maxBytes,
-			expiresAt: new Date(saved.expiresAt).toISOString(),
-			rangeBytes: config.limits.targetedReadBytes,
-			offerReader: config.reader.enabled,
-			text: decision.text,
-			previewLines: config.previewLines,
-			previewTailLines: config.previewTailLines,
-			...(decision.jsonOutline !== undefined ? { jsonOutline: decision.jsonOutline } : {}),
-		});
-		// The built-ins keep a second copy of the text in `details` (read/grep/bash truncation); replace it too, but
-		// keep Pi's pointer to its own full-output file (bash, MCP).
-		const fullOutputPath = (event.details as { fullOutputPath?: unknown } | undefined)?.fullOutputPath;
-		return {
-			content: [{ type: "text", text: receipt }],
-			details: {
-				contextShunt: { artifactId: saved.id, source: decision.source, bytes: decision.bytes, lines: decision.lines },
-				...(typeof fullOutputPath === "string" ? { fullOutputPath } : {}),
-			},
-			...(event.structuredContent !== undefined ? { structuredContent: event.structuredContent } : {}),
-		};
-	}
 
 	// Aging: off by default, and then this returns at once. On, it replaces old tool results with stubs in the
 	// request only; the session keeps every original, which context_shunt_recover reads back by tool call id.
 	pi.on("context", (event, ctx) => {
 		if (!agingOn()) return undefined;
 		try {
-			const candidates = collectAgingCandidates(event.messages, (id, text) => {
-				const known = agingSizes.get(id);
-				if (known !== undefined) return known;
-				const size = { bytes: utf8ByteLength(text), lines: countContentLines(text) };
-				agingSizes.set(id, size);
-				return size;
-			});
 			const usage = ctx.getContextUsage();
-			const contextShare = typeof usage?.percent === "number" ? usage.percent / 100 : undefined;
-			const outcome = planAging({ candidates, last: agingPlan, settings: config.aging, contextShare });
-			agingPlan = outcome.plan;
-			agingStats = { aged: outcome.plan.aged.length, keptOutBytes: outcome.keptOutBytes };
-			if (outcome.newBatch) {
-				write({ event: "aged", counters: { results: outcome.plan.aged.length, bytes: outcome.keptOutBytes } });
-			}
-			if (outcome.plan.aged.length === 0) return undefined;
-			return { messages: applyAgingPlan(event.messages, outcome.plan, candidates) };
+			const messages = perform(
+				reduceShuntContext(state, {
+					messages: event.messages,
+					settings: config.aging,
+					contextShare: typeof usage?.percent === "number" ? usage.percent / 100 : undefined,
+					sizeOf: (id, text) => {
+						const known = agingSizes.get(id);
+						if (known !== undefined) return known;
+						const size = { bytes: utf8ByteLength(text), lines: countContentLines(text) };
+						agingSizes.set(id, size);
+						return size;
+					},
+				}),
+				ctx,
+			);
+			return messages === undefined ? undefined : { messages };
 		} catch {
 			if (!reported.has("context")) {
 				reported.add("context");
@@ -605,79 +411,38 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 	});
 
 	async function runCommand(args: string, ctx: ExtensionContext): Promise<void> {
-		{
-			const parsed = parseShuntCommand(args);
-			if (!parsed.ok) {
-				notify(ctx, `context-shunt: ${parsed.error}`, "warning");
-				return;
+		const parsed = parseShuntCommand(args);
+		if (!parsed.ok) {
+			notify(ctx, `context-shunt: ${parsed.error}`, "warning");
+			return;
+		}
+		const command = parsed.value;
+		const notLive = policy.statusLine();
+		if (notLive !== undefined) {
+			if (command.kind === "status") notify(ctx, `${NAME}: ${notLive}`);
+			else {
+				const action = command.kind === "mode" ? command.mode : command.kind;
+				notify(ctx, policy.unavailable(action) ?? `${NAME} ${action}: unavailable`, "warning");
 			}
-			const command = parsed.value;
-			const notLive = policy.statusLine();
-			if (notLive !== undefined) {
-				if (command.kind === "status") notify(ctx, `${NAME}: ${notLive}`);
-				else {
-					const action = command.kind === "mode" ? command.mode : command.kind;
-					notify(ctx, policy.unavailable(action) ?? `${NAME} ${action}: unavailable`, "warning");
-				}
-				return;
-			}
-			const statusText = () =>
-				formatShuntStatus({
-					mode,
-					counters,
-					artifacts: artifacts.summary().count,
-					artifactBytes: artifacts.summary().bytes,
-					reader: readerStatus(),
-					configError: configError !== undefined,
-					aging: {
-						enabled: agingOn(),
-						aged: agingStats.aged,
-						keptOutBytes: agingStats.keptOutBytes,
-						batches: agingPlan.batches,
-					},
-				});
-			if (command.kind === "status") {
-				artifacts.expire();
-				notify(ctx, statusText());
-				return;
-			}
-			if (configError !== undefined) {
-				notify(ctx, "context-shunt is inactive for this session: its configuration is invalid.", "warning");
-				return;
-			}
-			if (command.kind === "mode") {
-				changeMode(command.mode, ctx);
-				notify(ctx, `context-shunt: mode ${mode}`);
-				return;
-			}
-			if (command.kind === "reset") {
-				cancelReader();
-				applyExceptions({ type: "lapse", reason: "cancelled" });
-				counters = emptyShuntCounters();
-				wouldBlockCalls.clear();
-				simulatedLedger = emptyArtifactLedger();
-				await artifacts.clear();
-				write({ event: "reset" });
-				notify(ctx, "context-shunt: counters, exceptions and artifacts reset");
-				return;
-			}
-			const effects = applyExceptions({
-				type: "grant",
-				token: command.token,
-				maxLines: command.maxLines,
-				maxBytes: command.maxBytes,
-				now: now(),
-			});
-			const granted = effects.find((effect) => effect.type === "granted");
-			if (granted?.type === "granted") {
-				write({ event: "exception-granted" });
-				notify(
-					ctx,
-					`context-shunt: granted once for one minute (up to ${command.maxLines} lines and ${command.maxBytes} bytes)${granted.narrows ? "; the call will be narrowed" : ""}`,
-				);
-				return;
-			}
-			notify(ctx, "context-shunt: unknown, used or expired token", "warning");
+			return;
+		}
+		if (command.kind === "status") artifacts.expire();
+		const summary = artifacts.summary();
+		const step = reduceShuntCommand(state, {
+			command,
+			now: now(),
+			status: {
+				artifacts: summary.count,
+				artifactBytes: summary.bytes,
+				reader: shuntReaderStatus(config.reader, delegationState),
+				configValid: configError === undefined,
+				agingEnabled: agingOn(),
+			},
+		});
+		state = step.state;
+		for (const effect of step.effects) {
+			if (effect.type === "clear-artifacts") await artifacts.clear();
+			else performOne(effect, ctx);
 		}
 	}
 }
