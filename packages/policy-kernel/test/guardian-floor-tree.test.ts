@@ -138,6 +138,20 @@ describe("flags that write, execute or reach the network send the command to rev
 		["jq -f prog.jq a.json", "review:not-read-only"],
 		["which ls\rtouch asdf", "review:unparsed"],
 		["echo $'\\x72\\x6d' -rf /", "review:dynamic"],
+		// Abbreviated long options (getopt_long takes a unique prefix), bundles and brace words that hide an option.
+		["sort --out=output input", "review:writes"],
+		["sort --co=cat input", "review:writes"],
+		["tree -Cofile .", "review:writes"],
+		["tree --out=x .", "review:writes"],
+		["date --se=2020-01-01", "review:writes"],
+		["sort {-o,output} input", "review:dynamic"],
+		["printf -v PATH /tmp", "review:environment"],
+		["printf -v PATH /tmp; ls", "review:environment"],
+		// git options that run gpg, a textconv or filter driver, or man.
+		["git log --show-signature -1", "review:not-read-only"],
+		["git show --textconv HEAD:file", "review:not-read-only"],
+		["git cat-file --filters HEAD:file", "review:not-read-only"],
+		["git log --help", "review:not-read-only"],
 	])("%j → %s", (command, expected) => {
 		expect(decide(command)).toBe(expected);
 	});
@@ -181,6 +195,14 @@ describe("flags that write, execute or reach the network send the command to rev
 		["pip list"],
 		["LC_ALL=C sort a"],
 		["timeout 10 grep -n x a"],
+		// Look-alikes of the forms above that stay read-only.
+		["sort --check a.txt"],
+		["sort -n -k2 a.txt"],
+		["tree -C ."],
+		["printf '%s\\n' -v"],
+		["ls {a,b}.py"],
+		["git log -p -1"],
+		["git grep -h foo"],
 	])("allows %j without a model", (command) => {
 		expect(decide(command)).toBe("allow:read-only");
 	});

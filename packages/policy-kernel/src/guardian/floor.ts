@@ -1150,6 +1150,17 @@ function longOption(option: string, name: string): boolean {
 	return option === name || option.startsWith(`${name}=`);
 }
 
+/**
+ * A long option or any abbreviation of it (getopt_long accepts a unique prefix: `--out=f` is `--output=f`), at
+ * least `--` and one letter. Used for the options that write or run a program, so an ambiguous prefix counts too.
+ */
+function longOptionOrPrefix(option: string, name: string): boolean {
+	if (!option.startsWith("--")) return false;
+	const eq = option.indexOf("=");
+	const given = eq < 0 ? option : option.slice(0, eq);
+	return given.length >= 3 && name.startsWith(given);
+}
+
 /** A short-option bundle (`-ni`) containing the flag; long options never match. */
 function shortFlag(option: string, flag: string): boolean {
 	return option.startsWith("-") && !option.startsWith("--") && option.slice(1).includes(flag);
@@ -1167,9 +1178,17 @@ function noDynamic(words: readonly BashWord[]): void {
 function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
 	const { options, operands } = optionsAndOperands(args);
 	if (options.some((option) => option.literal === undefined)) return "dynamic";
+	// A brace word can expand to an option (`{-o,out}` is `-o out`): the option rules cannot see it.
+	if (args.some((arg) => arg.expansions.includes("brace") && (arg.value.includes("{-") || arg.value.includes(",-"))))
+		return "dynamic";
 	switch (name) {
-		case "echo":
 		case "printf":
+			// `printf -v NAME` assigns a shell variable (PATH, say) for the commands after it.
+			if (args[0]?.value.startsWith("-v"))
+				return "environment";
+			noDynamic(args);
+			return "allowed";
+		case "echo":
 		case "true":
 		case "false":
 		case ":":
@@ -1262,21 +1281,26 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			return "allowed";
 		case "sort":
 			if (
-				anyOption(options, (o) => shortFlag(o, "o") || longOption(o, "--output") || longOption(o, "--compress-program"))
+				anyOption(
+					options,
+					(o) =>
+						shortFlag(o, "o") || longOptionOrPrefix(o, "--output") || longOptionOrPrefix(o, "--compress-program"),
+				)
 			)
 				return "writes";
 			readAll(args, state, judge);
 			return "allowed";
 		case "tree":
-			if (anyOption(options, (o) => o === "-o" || longOption(o, "--output"))) return "writes";
+			// -o FILE, also inside a bundle (`-Cofile`).
+			if (anyOption(options, (o) => shortFlag(o, "o") || longOptionOrPrefix(o, "--output"))) return "writes";
 			readAll(args, state, judge);
 			return "allowed";
 		case "date":
-			if (anyOption(options, (o) => shortFlag(o, "s") || longOption(o, "--set"))) return "writes";
+			if (anyOption(options, (o) => shortFlag(o, "s") || longOptionOrPrefix(o, "--set"))) return "writes";
 			readAll(args, state, judge);
 			return "allowed";
 		case "base64":
-			if (anyOption(options, (o) => shortFlag(o, "o") || longOption(o, "--output"))) return "writes";
+			if (anyOption(options, (o) => shortFlag(o, "o") || longOptionOrPrefix(o, "--output"))) return "writes";
 			readAll(args, state, judge);
 			return "allowed";
 		case "file":
@@ -1704,7 +1728,22 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	return "allowed";
 }
 
-const GIT_WRITING_OPTIONS = ["--output", "--ext-diff", "--open-files-in-pager", "-O", "--paginate"];
+/**
+ * git options that write a file or run a program: `--show-signature` runs gpg, `--textconv` and `--filters` run
+ * the configured drivers, `--help` starts man or a browser.
+ */
+const GIT_WRITING_OPTIONS = [
+	"--output",
+	"--ext-diff",
+	"--open-files-in-pager",
+	"-O",
+	"--paginate",
+	"--show-signature",
+	"--textconv",
+	"--filters",
+	"--help",
+	"--web",
+];
 
 function gitFormIsReadOnly(sub: string, rest: readonly BashWord[]): boolean {
 	const values = rest.map((arg) => arg.value);

@@ -33,17 +33,51 @@ const HOME = "/root";
 /** Commands the parser-agreement figure samples: every Nth corpus command (the reference parser is slow WASM). */
 const AGREEMENT_SAMPLE_EVERY = 7;
 
-/** The workspace root of a replayed session: `/testbed` for live-swe-agent, the repository the session cds into otherwise. */
+/** The key of a replayed session: session names repeat across systems (the same SWE-bench instance). */
+export function sessionKey(row: Pick<AgentBashCommand, "system" | "session">): string {
+	return `${row.system}\u0000${row.session}`;
+}
+
+/** Where the SWE-bench harnesses of mini-swe-agent and live-swe-agent check the repository out (and start the shell). */
+const TESTBED = "/testbed";
+/** A repository root of the vorflux harness: `/code/<owner>/<repo>` (the agent cds there and names it in paths). */
+const VORFLUX_REPOSITORY = /\/code\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+/g;
+
+/**
+ * The workspace root (the repository the agent worked in) of every replayed session, keyed by {@link sessionKey}.
+ * mini-swe-agent and live-swe-agent run SWE-bench in `/testbed` (their shells start there; the corpus names
+ * `/testbed/...` paths and `cd /testbed`). The vorflux harness clones into `/code/<owner>/<repo>`: the root is the
+ * such path the session names most often (its `cd /code/django/django && ...` prefix). A session naming none keeps
+ * the fallback of the replay.
+ */
 export function sessionWorkspaces(rows: readonly AgentBashCommand[]): Map<string, string> {
 	const workspaces = new Map<string, string>();
+	const counts = new Map<string, Map<string, number>>();
 	for (const row of rows) {
-		if (workspaces.has(row.session)) continue;
-		if (row.system === "live-swe-agent") {
-			workspaces.set(row.session, "/testbed");
+		const key = sessionKey(row);
+		if (row.system === "mini-swe-agent" || row.system === "live-swe-agent") {
+			workspaces.set(key, TESTBED);
 			continue;
 		}
-		const match = /^cd (\/code\/[^/\s&;]+\/[^/\s&;]+)/.exec(row.command);
-		if (match?.[1]) workspaces.set(row.session, match[1]);
+		let tally = counts.get(key);
+		if (tally === undefined) {
+			tally = new Map();
+			counts.set(key, tally);
+		}
+		for (const match of row.command.matchAll(VORFLUX_REPOSITORY)) {
+			tally.set(match[0], (tally.get(match[0]) ?? 0) + 1);
+		}
+	}
+	for (const [key, tally] of counts) {
+		let best: string | undefined;
+		let bestCount = 0;
+		for (const [root, count] of tally) {
+			if (count > bestCount) {
+				best = root;
+				bestCount = count;
+			}
+		}
+		if (best !== undefined) workspaces.set(key, best);
 	}
 	return workspaces;
 }
@@ -100,7 +134,7 @@ function replay(
 		latencies: [],
 	};
 	for (const row of rows) {
-		const cwd = workspaces.get(row.session) ?? "/code/workspace/repository";
+		const cwd = workspaces.get(sessionKey(row)) ?? "/code/workspace/repository";
 		let context = contexts.get(cwd);
 		if (context === undefined) {
 			// The replayed repositories are clean clones: the shell's git-config check would find nothing.
