@@ -1184,8 +1184,7 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 	switch (name) {
 		case "printf":
 			// `printf -v NAME` assigns a shell variable (PATH, say) for the commands after it.
-			if (args[0]?.value.startsWith("-v"))
-				return "environment";
+			if (args[0]?.value.startsWith("-v")) return "environment";
 			noDynamic(args);
 			return "allowed";
 		case "echo":
@@ -1283,8 +1282,7 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			if (
 				anyOption(
 					options,
-					(o) =>
-						shortFlag(o, "o") || longOptionOrPrefix(o, "--output") || longOptionOrPrefix(o, "--compress-program"),
+					(o) => shortFlag(o, "o") || longOptionOrPrefix(o, "--output") || longOptionOrPrefix(o, "--compress-program"),
 				)
 			)
 				return "writes";
