@@ -145,6 +145,8 @@ describe("flags that write, execute or reach the network send the command to rev
 		["tree --out=x .", "review:writes"],
 		["date --se=2020-01-01", "review:writes"],
 		["sort {-o,output} input", "review:dynamic"],
+		["sed s/a/*/ file", "review:dynamic"],
+		["sed -e s/a/{b,c}/ file", "review:dynamic"],
 		["printf -v PATH /tmp", "review:environment"],
 		["printf -v PATH /tmp; ls", "review:environment"],
 		// git options that run gpg, a textconv or filter driver, or man.
@@ -203,6 +205,10 @@ describe("flags that write, execute or reach the network send the command to rev
 		["ls {a,b}.py"],
 		["git log -p -1"],
 		["git grep -h foo"],
+		["sed 's/a/*/' file"],
+		["sed 's/a/;w output/' file"],
+		["sed '/p;w output/p' file"],
+		["sed 's/a/b/' 'w file'"],
 	])("allows %j without a model", (command) => {
 		expect(decide(command)).toBe("allow:read-only");
 	});

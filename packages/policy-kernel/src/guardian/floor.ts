@@ -1508,6 +1508,7 @@ function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 			if (value === "-e" || value === "--expression") {
 				const script = args[i + 1];
 				if (script === undefined) return "unparsed";
+				if (isExpandedScript(script)) return "dynamic";
 				scripts.push(script.value);
 				explicit = true;
 				i++;
@@ -1532,6 +1533,7 @@ function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 			continue;
 		}
 		if (!explicit && scripts.length === 0) {
+			if (isExpandedScript(word)) return "dynamic";
 			scripts.push(value);
 			continue;
 		}
@@ -1541,6 +1543,11 @@ function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	for (const script of scripts) if (!isPrintOnlySedScript(script)) return "writes";
 	readAll(files, state, judge);
 	return "allowed";
+}
+
+/** An unquoted sed script the shell expands first (a glob, brace or tilde word): sed would run another script. */
+function isExpandedScript(word: BashWord): boolean {
+	return word.expansions.includes("glob") || word.expansions.includes("brace") || word.expansions.includes("tilde");
 }
 
 const SED_SAFE_LONG = new Set([
