@@ -165,6 +165,7 @@ export const READ_ONLY_GIT_SUBCOMMANDS = [
 	"rev-list",
 	"show-ref",
 	"shortlog",
+	"merge-base",
 	"grep",
 	"stash",
 	"tag",
@@ -1334,7 +1335,8 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 		case "git":
 			return judgeGit(args, state, judge);
 		default:
-			if (VERSION_PROBES.has(name) && args.length === 1) {
+			// A versioned interpreter name (`python3.9 --version`) is probed like its base name.
+			if ((VERSION_PROBES.has(name) || isVersionedPython(name)) && args.length === 1) {
 				const flag = args[0]?.literal;
 				if (
 					flag === "--version" ||
@@ -1344,6 +1346,13 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 					return "allowed";
 			}
 			if ((name === "pip" || name === "pip3") && isPipListing(args)) return "allowed";
+			if (name === "touch") {
+				// Creating an empty file (or updating its times) is a workspace write, judged like the write tool.
+				if (operands.length === 0) return "not-read-only";
+				if (options.some((o) => !/^-[acm]+$/.test(o.value))) return "not-read-only";
+				for (const operand of operands) judgeWritePath(operand, state, judge);
+				return "allowed";
+			}
 			if (name === "mkdir") {
 				// Creating directories is a workspace write, judged like the write tool.
 				if (operands.length === 0) return "not-read-only";
@@ -1353,6 +1362,11 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			}
 			return "not-read-only";
 	}
+}
+
+/** `python3.9`, `python2.7`: a Python interpreter with its version in the name. */
+function isVersionedPython(name: string): boolean {
+	return /^python[23]\.\d{1,2}$/.test(name);
 }
 
 function isPipListing(args: readonly BashWord[]): boolean {
