@@ -16,7 +16,13 @@ import { type AgentBashCommand, loadAgentBashCommands, loadPeerSafetyCases, type
 import type { BenchFigure, BenchResult, BenchWorkload } from "../types.ts";
 import { tallyAgainstReference } from "./guardian-review-parser.ts";
 
-/** The replayed projects' usual test and script runners (SWE-bench Python repositories). */
+/**
+ * The replayed projects' usual test and script runners (SWE-bench Python repositories): pytest and unittest, a
+ * Python file of the workspace (`python reproduce_issue.py`, `python tests/runtests.py`), Django's and SymPy's own
+ * runners (`./tests/runtests.py`, `bin/test`) and Sphinx's builder. Not in it: inline code (`python -c CODE`,
+ * `python - <<EOF`), which is no project's runner but whatever the agent types; package installs (`pip install`);
+ * anything outside the workspace. The bench reports, for information only, the share with inline Python added too.
+ */
 export const REPLAY_TRUSTED_COMMANDS = [
 	"pytest",
 	"python -m pytest",
@@ -26,7 +32,23 @@ export const REPLAY_TRUSTED_COMMANDS = [
 	"python -m unittest",
 	"python3 -m unittest",
 	"python -m django test",
+	"python3 -m django test",
 	"python -m py_compile",
+	"python3 -m py_compile",
+	"./tests/runtests.py",
+	"tests/runtests.py",
+	"bin/test",
+	"./bin/test",
+	"sphinx-build",
+] as const;
+
+/** For information only: the runners above plus inline Python (`python -c CODE`, `python - <<EOF`). */
+export const REPLAY_TRUSTED_WITH_INLINE_PYTHON = [
+	...REPLAY_TRUSTED_COMMANDS,
+	"python -c",
+	"python3 -c",
+	"python -",
+	"python3 -",
 ] as const;
 
 const HOME = "/root";
@@ -232,8 +254,10 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 	const workspaces = sessionWorkspaces(rows);
 	const defaults = applyGuardianDefaults({ mode: "enforce" });
 	const trusted = applyGuardianDefaults({ mode: "enforce", trustedCommands: [...REPLAY_TRUSTED_COMMANDS] });
+	const inline = applyGuardianDefaults({ mode: "enforce", trustedCommands: [...REPLAY_TRUSTED_WITH_INLINE_PYTHON] });
 	const byDefault = replay(rows, defaults, workspaces);
 	const withTrusted = replay(rows, trusted, workspaces);
+	const withInline = replay(rows, inline, workspaces);
 	const peers = peerCases(loadPeerSafetyCases(), defaults);
 	const latencyContext = floorContextFor(defaults, "/home/dev/project", "/home/dev", { gitConfig: "safe" });
 	const pathological = pathologicalCommands().map(({ name, command }) => ({
@@ -252,6 +276,11 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 		{
 			name: "floor decides, no model call (trustedCommands = the projects' runners)",
 			value: withTrusted.decided / total,
+			unit: "percent",
+		},
+		{
+			name: "for information: floor decides with trustedCommands = the runners + inline python (-c, - <<EOF)",
+			value: withInline.decided / total,
 			unit: "percent",
 		},
 		{
