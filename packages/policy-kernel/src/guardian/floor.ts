@@ -62,7 +62,7 @@ export type ReviewReason = (typeof REVIEW_REASONS)[number];
 
 /**
  * Why the floor allowed a call without a model: `read-only` (every part read-only), `workspace-write` (a redirect,
- * heredoc, `mkdir` or `touch` into a workspace file the write tool may write), `trusted-command` (a
+ * heredoc or `mkdir` into a workspace file the write tool may write), `trusted-command` (a
  * `trustedCommands` entry matched), and the path rules of write, edit and other tools.
  */
 export const FLOOR_ALLOW_RULES = [
@@ -1346,13 +1346,6 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 					return "allowed";
 			}
 			if ((name === "pip" || name === "pip3") && isPipListing(args)) return "allowed";
-			if (name === "touch") {
-				// Creating an empty file (or updating its times) is a workspace write, judged like the write tool.
-				if (operands.length === 0) return "not-read-only";
-				if (options.some((o) => !/^-[acm]+$/.test(o.value))) return "not-read-only";
-				for (const operand of operands) judgeWritePath(operand, state, judge);
-				return "allowed";
-			}
 			if (name === "mkdir") {
 				// Creating directories is a workspace write, judged like the write tool.
 				if (operands.length === 0) return "not-read-only";
