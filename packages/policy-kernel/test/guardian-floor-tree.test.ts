@@ -340,8 +340,12 @@ describe("hard deny and bounded work", () => {
 		expect(decide(`echo ${"x".repeat(1024 * 1024)}`)).toBe("review:too-long");
 		expect(decide(`echo ${"$(".repeat(2_000)}x${")".repeat(2_000)}`)).toBe("review:unparsed");
 		expect(decide(Array.from({ length: 10_001 }, () => "a").join("|"))).toBe("review:too-long");
-		expect(decide(Array.from({ length: 5_000 }, () => "a").join("|"))).toBe("review:not-read-only");
-		expect(decide(Array.from({ length: 3_000 }, () => "cat").join("|"))).toBe("allow:read-only");
+		// Over the word cap (1,024 words; real agent commands use at most 71): straight to review.
+		expect(decide(Array.from({ length: 5_000 }, () => "a").join("|"))).toBe("review:too-long");
+		expect(decide(Array.from({ length: 3_000 }, () => "cat").join("|"))).toBe("review:too-long");
+		expect(decide(`ls ${"a ".repeat(8_000)}`)).toBe("review:too-long");
+		expect(decide(Array.from({ length: 1_000 }, () => "cat").join("|"))).toBe("allow:read-only");
+		expect(decide(Array.from({ length: 1_000 }, () => "a").join("|"))).toBe("review:not-read-only");
 		expect(isForkBomb(`${"a".repeat(20_000)}(){ b|b& }`)).toBe(false);
 		expect(isForkBomb("f () { f | f & } ; f")).toBe(true);
 	});
