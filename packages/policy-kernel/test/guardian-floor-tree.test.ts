@@ -72,6 +72,8 @@ describe("redirects and heredocs into the workspace are workspace writes", () =>
 		["cat <<'EOF' > docs/notes.md\n$(not run) `x`\nEOF", "allow:workspace-write"],
 		["echo hi >> log.txt 2>&1", "allow:workspace-write"],
 		["mkdir -p src/new && cat <<EOF > src/new/a.py\nx = 1\nEOF", "allow:workspace-write"],
+		// touch is not a redirect: it stays in review (the session tests use it as the plain write that needs review).
+		["touch notes.md", "review:not-read-only"],
 		["ls 2>/dev/null >/dev/null", "allow:read-only"],
 		["cat <<EOF > ~/.bashrc\nalias ls=rm\nEOF", "review:outside-workspace"],
 		["echo x > /tmp/a.txt", "review:outside-workspace"],
@@ -138,6 +140,24 @@ describe("flags that write, execute or reach the network send the command to rev
 		["jq -f prog.jq a.json", "review:not-read-only"],
 		["which ls\rtouch asdf", "review:unparsed"],
 		["echo $'\\x72\\x6d' -rf /", "review:dynamic"],
+		// Abbreviated long options (getopt_long takes a unique prefix), bundles and brace words that hide an option.
+		["sort --out=output input", "review:writes"],
+		["sort --co=cat input", "review:writes"],
+		["tree -Cofile .", "review:writes"],
+		["tree --out=x .", "review:writes"],
+		["date --se=2020-01-01", "review:writes"],
+		["sort {-o,output} input", "review:dynamic"],
+		["sed s/a/*/ file", "review:dynamic"],
+		["sed -e s/a/{b,c}/ file", "review:dynamic"],
+		["python3.9 -c 'import os'", "review:not-read-only"],
+		["python3.9 x.py --version", "review:not-read-only"],
+		["printf -v PATH /tmp", "review:environment"],
+		["printf -v PATH /tmp; ls", "review:environment"],
+		// git options that run gpg, a textconv or filter driver, or man.
+		["git log --show-signature -1", "review:not-read-only"],
+		["git show --textconv HEAD:file", "review:not-read-only"],
+		["git cat-file --filters HEAD:file", "review:not-read-only"],
+		["git log --help", "review:not-read-only"],
 	])("%j → %s", (command, expected) => {
 		expect(decide(command)).toBe(expected);
 	});
@@ -181,6 +201,21 @@ describe("flags that write, execute or reach the network send the command to rev
 		["pip list"],
 		["LC_ALL=C sort a"],
 		["timeout 10 grep -n x a"],
+		// Look-alikes of the forms above that stay read-only.
+		["sort --check a.txt"],
+		["sort -n -k2 a.txt"],
+		["tree -C ."],
+		["printf '%s\\n' -v"],
+		["ls {a,b}.py"],
+		["git log -p -1"],
+		["git grep -h foo"],
+		["git merge-base HEAD main"],
+		["python3.9 --version"],
+		["which python3.9 && python3.9 -V"],
+		["sed 's/a/*/' file"],
+		["sed 's/a/;w output/' file"],
+		["sed '/p;w output/p' file"],
+		["sed 's/a/b/' 'w file'"],
 	])("allows %j without a model", (command) => {
 		expect(decide(command)).toBe("allow:read-only");
 	});
@@ -305,8 +340,12 @@ describe("hard deny and bounded work", () => {
 		expect(decide(`echo ${"x".repeat(1024 * 1024)}`)).toBe("review:too-long");
 		expect(decide(`echo ${"$(".repeat(2_000)}x${")".repeat(2_000)}`)).toBe("review:unparsed");
 		expect(decide(Array.from({ length: 10_001 }, () => "a").join("|"))).toBe("review:too-long");
-		expect(decide(Array.from({ length: 5_000 }, () => "a").join("|"))).toBe("review:not-read-only");
-		expect(decide(Array.from({ length: 3_000 }, () => "cat").join("|"))).toBe("allow:read-only");
+		// Over the word cap (1,024 words; real agent commands use at most 71): straight to review.
+		expect(decide(Array.from({ length: 5_000 }, () => "a").join("|"))).toBe("review:too-long");
+		expect(decide(Array.from({ length: 3_000 }, () => "cat").join("|"))).toBe("review:too-long");
+		expect(decide(`ls ${"a ".repeat(8_000)}`)).toBe("review:too-long");
+		expect(decide(Array.from({ length: 1_000 }, () => "cat").join("|"))).toBe("allow:read-only");
+		expect(decide(Array.from({ length: 1_000 }, () => "a").join("|"))).toBe("review:not-read-only");
 		expect(isForkBomb(`${"a".repeat(20_000)}(){ b|b& }`)).toBe(false);
 		expect(isForkBomb("f () { f | f & } ; f")).toBe(true);
 	});
