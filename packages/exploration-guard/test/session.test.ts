@@ -3,25 +3,24 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { callTool, callTools, createHarness, type Harness, type HarnessOptions } from "@pi-policy/pi-harness";
+import { callTool, callTools, createHarness, type Harness } from "@pi-policy/pi-harness";
 import {
 	EXPLORATION_GUARD_DEFAULTS,
 	EXPLORATION_NOTICES,
 	explorationBlockReason,
 	explorationGateReport,
 } from "@pi-policy/policy-kernel/exploration";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ExplorationGuardHandle } from "../src/index.ts";
 import {
-	auditBusSpy,
 	auditEvents,
 	broadGrep,
-	type CollectedOutput,
 	capturingGuard,
 	collectOutput,
 	customSearchTool,
 	explorationGuard,
 	guardAudit,
+	guardRunsPerFile,
 	lastNotification,
 	nudgeCount,
 	PRIVATE_STRINGS,
@@ -37,54 +36,13 @@ import {
 
 const TOOLS_WITH_SUBAGENT = ["read", "bash", "edit", "write", "grep", "find", "ls", "subagent", "my_search"];
 const BLOCK_REASON = explorationBlockReason(EXPLORATION_GUARD_DEFAULTS);
-const collected: CollectedOutput[] = [];
-const open: Harness[] = [];
-
-interface GuardRun {
-	/** Names the run in the privacy scan. */
-	label: string;
-	harness: Harness;
-	handles: Array<ExplorationGuardHandle | undefined>;
-	bus: unknown[];
-}
-
-/**
- * Starts a session with the guard configured by `guard` (the global `exploration-guard.json`), plus a stand-in
- * subagent, a custom search tool and a bus spy. `finish` it to collect its output for the privacy scan.
- */
-async function startGuard(
-	label: string,
-	guard: unknown,
-	options: Omit<HarnessOptions, "config"> = {},
-): Promise<GuardRun> {
-	const handles: Array<ExplorationGuardHandle | undefined> = [];
-	const bus: unknown[] = [];
-	const harness = await createHarness({
-		files: workspaceFiles(),
-		tools: TOOLS_WITH_SUBAGENT,
-		env: { PI_SUBAGENT_CHILD: undefined, SELESAI_SUBAGENT_CHILD: undefined },
-		...options,
-		config: { "exploration-guard": guard },
-		extensions: [
-			...(options.extensions ?? []),
-			capturingGuard(handles),
-			standInSubagent,
-			customSearchTool,
-			auditBusSpy(bus),
-		],
-	});
-	open.push(harness);
-	return { label, harness, handles, bus };
-}
-
-async function finish(run: GuardRun): Promise<void> {
-	collected.push(collectOutput(run.label, run.harness, run.bus));
-	await run.harness.dispose();
-	open.splice(open.indexOf(run.harness), 1);
-}
-
-afterAll(async () => {
-	for (const harness of open.splice(0)) await harness.dispose();
+const {
+	collected,
+	start: startGuard,
+	finish,
+} = guardRunsPerFile({
+	tools: TOOLS_WITH_SUBAGENT,
+	extensions: [standInSubagent, customSearchTool],
 });
 
 function registeredEvents(harness: Harness): string[] {

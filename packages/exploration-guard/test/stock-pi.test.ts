@@ -10,15 +10,11 @@ import {
 	explorationBlockReason,
 	explorationGateReport,
 } from "@pi-policy/policy-kernel/exploration";
-import { afterAll, describe, expect, it } from "vitest";
-import type { ExplorationGuardHandle } from "../src/index.ts";
+import { describe, expect, it } from "vitest";
 import {
-	auditBusSpy,
 	auditEvents,
-	type CollectedOutput,
-	capturingGuard,
-	collectOutput,
 	guardAudit,
+	guardRunsPerFile,
 	PRIVATE_STRINGS,
 	resultSummary,
 	SECRET_DIR,
@@ -32,46 +28,13 @@ import {
 /** Pi's default tools. */
 const STOCK = ["read", "bash", "edit", "write"];
 const BLOCK_REASON = explorationBlockReason(EXPLORATION_GUARD_DEFAULTS);
-const collected: CollectedOutput[] = [];
-const open: Harness[] = [];
+const runs = guardRunsPerFile({ tools: STOCK, extensions: [standInSubagent], moreTexts: (harness) => nudges(harness) });
+const { collected, open, finish } = runs;
 
-interface Run {
-	label: string;
-	harness: Harness;
-	handles: Array<ExplorationGuardHandle | undefined>;
-	bus: unknown[];
-}
-
-async function start(
-	label: string,
-	guard: unknown,
-	options: Omit<HarnessOptions, "config"> & { subagent?: boolean } = {},
-): Promise<Run> {
-	const handles: Array<ExplorationGuardHandle | undefined> = [];
-	const bus: unknown[] = [];
+function start(label: string, guard: unknown, options: Omit<HarnessOptions, "config"> & { subagent?: boolean } = {}) {
 	const { subagent, ...rest } = options;
-	const harness = await createHarness({
-		files: workspaceFiles(),
-		tools: subagent ? [...STOCK, "subagent"] : STOCK,
-		env: { PI_SUBAGENT_CHILD: undefined, SELESAI_SUBAGENT_CHILD: undefined },
-		...rest,
-		config: { "exploration-guard": guard },
-		extensions: [...(rest.extensions ?? []), capturingGuard(handles), standInSubagent, auditBusSpy(bus)],
-	});
-	open.push(harness);
-	return { label, harness, handles, bus };
+	return runs.start(label, guard, { tools: subagent ? [...STOCK, "subagent"] : STOCK, ...rest });
 }
-
-async function finish(run: Run): Promise<void> {
-	const output = collectOutput(run.label, run.harness, run.bus);
-	collected.push({ label: output.label, texts: [...output.texts, ...nudges(run.harness)] });
-	await run.harness.dispose();
-	open.splice(open.indexOf(run.harness), 1);
-}
-
-afterAll(async () => {
-	for (const harness of open.splice(0)) await harness.dispose();
-});
 
 /** The guard's steer nudges that reached the session, in order. */
 function nudges(harness: Harness): string[] {

@@ -1,9 +1,10 @@
 // Shared fixtures for the exploration-guard session tests: a stand-in delegation tool, a custom tool, an
 // audit-bus spy, the private strings the privacy scan looks for, and helpers that read a harness.
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { callTool, contentText, type Harness } from "@pi-policy/pi-harness";
+import type { ExtensionAPI, InlineExtension } from "@earendil-works/pi-coding-agent";
+import { callTool, contentText, createHarness, type Harness, type HarnessOptions } from "@pi-policy/pi-harness";
 import type { ExplorationGuardState } from "@pi-policy/policy-kernel/exploration";
 import { Type } from "typebox";
+import { afterAll } from "vitest";
 import explorationGuard, { type ExplorationGuardHandle, registerExplorationGuard } from "../src/index.ts";
 
 /** A grep pattern and paths that must never appear in anything the guard persists or shows. */
@@ -137,4 +138,69 @@ export function collectOutput(label: string, harness: Harness, busPayloads: unkn
 /** The guard's state through its handle. */
 export function stateOf(handles: Array<ExplorationGuardHandle | undefined>): ExplorationGuardState | undefined {
 	return handles.at(-1)?.state();
+}
+
+/** A session with the guard, named for the privacy scan. */
+export interface GuardRun {
+	/** Names the run in the privacy scan. */
+	label: string;
+	harness: Harness;
+	handles: Array<ExplorationGuardHandle | undefined>;
+	bus: unknown[];
+}
+
+export interface GuardRunsSetup {
+	/** The session's active tools (a call's own `tools` option replaces them). */
+	tools: string[];
+	/** Extensions loaded after the capturing guard and before the bus spy. */
+	extensions: InlineExtension[];
+	/** More texts of a finished run for the privacy scan, after its collected output. */
+	moreTexts?: (harness: Harness) => string[];
+}
+
+/** The guard sessions of one test file: output collected for the file's privacy scan, open ones disposed after all. */
+export interface GuardRuns {
+	/** Output of every finished run (and of any run a test collects itself). */
+	readonly collected: CollectedOutput[];
+	/** Sessions not yet finished; disposed after all tests of the file. */
+	readonly open: Harness[];
+	/** Starts a session with the guard configured by `guard` (the global `exploration-guard.json`). */
+	start(label: string, guard: unknown, options?: Omit<HarnessOptions, "config">): Promise<GuardRun>;
+	/** Collects a run's output for the privacy scan and disposes it. */
+	finish(run: GuardRun): Promise<void>;
+}
+
+/** Guard sessions for one test file (registers an afterAll that disposes any left open). */
+export function guardRunsPerFile(setup: GuardRunsSetup): GuardRuns {
+	const collected: CollectedOutput[] = [];
+	const open: Harness[] = [];
+	afterAll(async () => {
+		for (const harness of open.splice(0)) await harness.dispose();
+	});
+	return {
+		collected,
+		open,
+		async start(label, guard, options = {}) {
+			const handles: Array<ExplorationGuardHandle | undefined> = [];
+			const bus: unknown[] = [];
+			const harness = await createHarness({
+				files: workspaceFiles(),
+				tools: setup.tools,
+				env: { PI_SUBAGENT_CHILD: undefined, SELESAI_SUBAGENT_CHILD: undefined },
+				...options,
+				config: { "exploration-guard": guard },
+				extensions: [...(options.extensions ?? []), capturingGuard(handles), ...setup.extensions, auditBusSpy(bus)],
+			});
+			open.push(harness);
+			return { label, harness, handles, bus };
+		},
+		async finish(run) {
+			const output = collectOutput(run.label, run.harness, run.bus);
+			collected.push(
+				setup.moreTexts ? { label: output.label, texts: [...output.texts, ...setup.moreTexts(run.harness)] } : output,
+			);
+			await run.harness.dispose();
+			open.splice(open.indexOf(run.harness), 1);
+		},
+	};
 }

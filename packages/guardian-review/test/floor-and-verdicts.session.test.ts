@@ -1,45 +1,24 @@
 // Real Pi sessions (faux provider as agent and reviewer): the floor decides without a reviewer call, verdicts are
 // applied, critical is denied, verdicts are reused within a turn, and nothing private reaches audit or the bus.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { callTools } from "@pi-policy/pi-harness";
 import { decodeEventPayload, validateAuditEntry } from "@pi-policy/policy-kernel";
 import { REVIEW_PROMPT_TOKEN_BUDGET } from "@pi-policy/policy-kernel/guardian";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
 	callTool,
-	createGuardianHarness,
 	expectNoLeak,
 	type GuardianHarness,
-	type GuardianHarnessOptions,
+	guardianSandboxPerTest,
 	resultTexts,
 	verdict,
 } from "./helpers.ts";
 
 let h: GuardianHarness | undefined;
-let sandboxHome: string;
-
-beforeEach(() => {
-	// A throwaway HOME for bash and the guardian, so a floor failure could only ever touch this directory.
-	sandboxHome = mkdtempSync(join(tmpdir(), "guardian-home-"));
-	writeFileSync(join(sandboxHome, "keep.txt"), "still here\n");
-});
-afterEach(async () => {
-	await h?.dispose();
-	h = undefined;
-	await rm(sandboxHome, { recursive: true, force: true });
-});
-
-function start(options: GuardianHarnessOptions = {}) {
-	return createGuardianHarness({
-		ui: false,
-		env: { HOME: sandboxHome },
-		guardianOptions: { home: sandboxHome },
-		...options,
-	});
-}
+// A throwaway HOME for bash and the guardian, so a floor failure could only ever touch this directory.
+const sandbox = guardianSandboxPerTest({ seedHome: (home) => writeFileSync(join(home, "keep.txt"), "still here\n") });
+const start = sandbox.start;
 
 describe("the floor decides without a reviewer", () => {
 	it("blocks hard-deny commands with no reviewer call, including after `;`", async () => {
@@ -55,13 +34,13 @@ describe("the floor decides without a reviewer", () => {
 		expect(texts[1]).toContain("hard-deny rule (recursive deletion of the home directory)");
 		expect(texts[2]).toContain("piping a download into a shell");
 		expect(h.toolResults().every((result) => result.isError)).toBe(true);
-		expect(existsSync(join(sandboxHome, "keep.txt"))).toBe(true);
+		expect(existsSync(join(sandbox.home, "keep.txt"))).toBe(true);
 		expect(h.verdicts).toEqual([
 			{ v: 1, decision: "deny", source: "floor", mode: "enforce", tool: "bash" },
 			{ v: 1, decision: "deny", source: "floor", mode: "enforce", tool: "bash" },
 			{ v: 1, decision: "deny", source: "floor", mode: "enforce", tool: "bash" },
 		]);
-		expectNoLeak(h, ["rm -rf", "curl", "get.example.invalid", sandboxHome]);
+		expectNoLeak(h, ["rm -rf", "curl", "get.example.invalid", sandbox.home]);
 	});
 
 	// Issue 13: a redirect into a workspace file and a `;` chain of read-only commands are now decided by the
@@ -92,7 +71,7 @@ describe("the floor decides without a reviewer", () => {
 
 	it("allows edits inside the workspace from the floor and reviews one outside it", async () => {
 		h = await start({ files: { "src/a.ts": "export const a = 1;\n" } });
-		const outside = join(sandboxHome, "outside.txt");
+		const outside = join(sandbox.home, "outside.txt");
 		h.agent(
 			callTool("edit", { path: "src/a.ts", edits: [{ oldText: "a = 1", newText: "a = 2" }] }),
 			callTool("write", { path: "src/b.ts", content: "export const b = 1;\n" }),

@@ -1,42 +1,27 @@
 // Real Pi sessions (faux agent and reviewer) for the floor over the bash syntax tree (issue 13): read-only chains and
 // `cd sub && grep` decided with no reviewer call, a heredoc into the workspace allowed and into ~/.bashrc reviewed,
 // ripgrep's program-running flags reviewed, shell history reviewed, and a 1 MiB command decided without a hang.
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
 	callTool,
-	createGuardianHarness,
 	expectNoLeak,
 	type GuardianHarness,
-	type GuardianHarnessOptions,
+	guardianSandboxPerTest,
 	resultTexts,
 	verdict,
 } from "./helpers.ts";
 
 let h: GuardianHarness | undefined;
 let sandboxHome: string;
-
-beforeEach(() => {
-	sandboxHome = mkdtempSync(join(tmpdir(), "guardian-floor-home-"));
-	writeFileSync(join(sandboxHome, ".bash_history"), "export API_TOKEN=very-secret-history-line\n");
-});
-afterEach(async () => {
-	await h?.dispose();
-	h = undefined;
-	await rm(sandboxHome, { recursive: true, force: true });
-});
-
-function start(options: GuardianHarnessOptions = {}) {
-	return createGuardianHarness({
-		ui: false,
-		env: { HOME: sandboxHome },
-		guardianOptions: { home: sandboxHome },
-		...options,
-	});
-}
+const start = guardianSandboxPerTest({
+	homePrefix: "guardian-floor-home-",
+	seedHome: (home) => {
+		sandboxHome = home;
+		writeFileSync(join(home, ".bash_history"), "export API_TOKEN=very-secret-history-line\n");
+	},
+}).start;
 
 function sources(): string[] {
 	return (h?.verdicts ?? []).map((v) => (v as { source: string }).source);

@@ -7,32 +7,23 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readGitConfigVerdict } from "../src/git-config-reader.ts";
 import {
 	callTool,
-	createGuardianHarness,
 	type GuardianHarness,
 	type GuardianHarnessOptions,
+	guardianSandboxPerTest,
 	resultTexts,
 	verdict,
 } from "./helpers.ts";
 
 let h: GuardianHarness | undefined;
-let sandboxHome: string;
-
-beforeEach(() => {
-	sandboxHome = mkdtempSync(join(tmpdir(), "guardian-home-"));
-});
-afterEach(async () => {
-	await h?.dispose();
-	h = undefined;
-	await rm(sandboxHome, { recursive: true, force: true });
-});
+const sandbox = guardianSandboxPerTest();
 
 const gitEnv = () => ({
 	...process.env,
-	HOME: sandboxHome,
+	HOME: sandbox.home,
 	GIT_CONFIG_NOSYSTEM: "1",
 	GIT_AUTHOR_NAME: "t",
 	GIT_AUTHOR_EMAIL: "t@example.invalid",
@@ -45,10 +36,8 @@ function git(cwd: string, ...args: string[]): void {
 }
 
 async function startInRepo(options: GuardianHarnessOptions = {}): Promise<GuardianHarness> {
-	const harness = await createGuardianHarness({
-		ui: false,
-		env: { HOME: sandboxHome, GIT_CONFIG_NOSYSTEM: "1" },
-		guardianOptions: { home: sandboxHome },
+	const harness = await sandbox.start({
+		env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" },
 		files: { "README.md": "hello\n" },
 		...options,
 	});
@@ -112,15 +101,15 @@ describe("readGitConfigVerdict", () => {
 	it("is safe outside a repository and in a clean one, unsafe with a read-time hook, unknown past the include depth", async () => {
 		const outside = mkdtempSync(join(tmpdir(), "guardian-norepo-"));
 		try {
-			expect(await readGitConfigVerdict(outside, sandboxHome)).toBe("safe");
+			expect(await readGitConfigVerdict(outside, sandbox.home)).toBe("safe");
 			git(outside, "init", "-q");
-			expect(await readGitConfigVerdict(outside, sandboxHome)).toBe("safe");
+			expect(await readGitConfigVerdict(outside, sandbox.home)).toBe("safe");
 			writeFileSync(join(outside, ".git", "hooks", "post-index-change"), "#!/bin/sh\n", { mode: 0o755 });
-			expect(await readGitConfigVerdict(outside, sandboxHome)).toBe("unsafe");
+			expect(await readGitConfigVerdict(outside, sandbox.home)).toBe("unsafe");
 			await rm(join(outside, ".git", "hooks", "post-index-change"));
 			writeFileSync(join(outside, ".git", "loop.cfg"), "[include]\n\tpath = loop.cfg\n");
 			writeFileSync(join(outside, ".git", "config"), "[core]\n\tbare = false\n[include]\n\tpath = loop.cfg\n");
-			expect(await readGitConfigVerdict(outside, sandboxHome)).toBe("unknown");
+			expect(await readGitConfigVerdict(outside, sandbox.home)).toBe("unknown");
 		} finally {
 			await rm(outside, { recursive: true, force: true });
 		}

@@ -1,4 +1,9 @@
 // Test helpers: a harness where the faux provider plays both the agent (faux-1) and the reviewer (faux-reviewer).
+
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { InlineExtension } from "@earendil-works/pi-coding-agent";
 import {
@@ -9,6 +14,7 @@ import {
 	type ModelRequest,
 	reply,
 } from "@pi-policy/pi-harness";
+import { afterEach, beforeEach } from "vitest";
 import { createGuardianReview, type GuardianReviewOptions } from "../src/index.ts";
 
 export const REVIEWER_MODEL = "faux/faux-reviewer";
@@ -126,4 +132,63 @@ export function expectNoLeak(h: GuardianHarness, needles: readonly string[]): vo
 /** Text of every tool result, in order. */
 export function resultTexts(h: Harness): string[] {
 	return h.toolResults().map((result) => h.toolResultText(result));
+}
+
+/** A throwaway HOME per test and the guardian sessions started in it. */
+export interface GuardianSandbox {
+	/** The running test's HOME (a fresh temp directory, removed after the test). */
+	readonly home: string;
+	/**
+	 * Start a guardian session with `ui: false`, HOME and the guardian's home set to the sandbox, then the file's
+	 * defaults, then `options` (each replacing key by key). Disposed after the test, before the HOME is removed.
+	 */
+	start(options?: GuardianHarnessOptions): Promise<GuardianHarness>;
+}
+
+export interface GuardianSandboxSetup {
+	/** Prefix of the temp directory's name. Default "guardian-home-". */
+	homePrefix?: string;
+	/** Runs on the fresh HOME before each test (to seed files into it). */
+	seedHome?: (home: string) => void;
+	/** Options for every session of the file, under each call's own options. */
+	defaults?: GuardianHarnessOptions;
+}
+
+/**
+ * Sessions for the tests of one file, each test in its own HOME so a floor failure could only ever touch that
+ * directory. Registers a beforeEach (create and seed the HOME) and an afterEach (dispose the sessions, remove the HOME).
+ */
+export function guardianSandboxPerTest(setup: GuardianSandboxSetup = {}): GuardianSandbox {
+	let home: string | undefined;
+	const live: GuardianHarness[] = [];
+	beforeEach(() => {
+		home = mkdtempSync(join(tmpdir(), setup.homePrefix ?? "guardian-home-"));
+		setup.seedHome?.(home);
+	});
+	afterEach(async () => {
+		for (const harness of live.splice(0)) await harness.dispose();
+		if (home !== undefined) await rm(home, { recursive: true, force: true });
+		home = undefined;
+	});
+	const currentHome = (): string => {
+		if (home === undefined) throw new Error("the sandbox HOME exists only while a test runs");
+		return home;
+	};
+	return {
+		get home() {
+			return currentHome();
+		},
+		async start(options: GuardianHarnessOptions = {}) {
+			const sandboxHome = currentHome();
+			const harness = await createGuardianHarness({
+				ui: false,
+				env: { HOME: sandboxHome },
+				guardianOptions: { home: sandboxHome },
+				...setup.defaults,
+				...options,
+			});
+			live.push(harness);
+			return harness;
+		},
+	};
 }

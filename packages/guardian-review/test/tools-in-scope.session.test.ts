@@ -2,10 +2,8 @@
 // annotated read-only is not; the MCP filesystem server (started by Pi's own MCP support over stdio) has its write
 // reviewed and its read allowed; code mode's nested calls are judged exactly like top-level calls and the
 // `codemode` call itself is reviewed; the footer status and working message show a review while it runs.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
 	createCodemodeExtension,
@@ -14,13 +12,12 @@ import {
 	type InlineExtension,
 } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
 	callTool,
-	createGuardianHarness,
 	expectNoLeak,
 	type GuardianHarness,
-	type GuardianHarnessOptions,
+	guardianSandboxPerTest,
 	resultTexts,
 	verdict,
 } from "./helpers.ts";
@@ -29,25 +26,8 @@ const require = createRequire(import.meta.url);
 const FILESYSTEM_SERVER = require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
 
 let h: GuardianHarness | undefined;
-let sandboxHome: string;
-
-beforeEach(() => {
-	sandboxHome = mkdtempSync(join(tmpdir(), "guardian-home-"));
-});
-afterEach(async () => {
-	await h?.dispose();
-	h = undefined;
-	await rm(sandboxHome, { recursive: true, force: true });
-});
-
-function start(options: GuardianHarnessOptions = {}) {
-	return createGuardianHarness({
-		ui: false,
-		env: { HOME: sandboxHome },
-		guardianOptions: { home: sandboxHome },
-		...options,
-	});
-}
+const sandbox = guardianSandboxPerTest();
+const start = sandbox.start;
 
 /** Another extension's tools: `deploy` without annotations, `lookup` annotated read-only. Each records its runs. */
 function otherExtensionTools(runs: string[]): InlineExtension {
@@ -222,7 +202,7 @@ describe("code mode", () => {
 		expect(result).toContain('"listed":true');
 		expect(result).toContain('"wiped":"hard-denied"');
 		expect(result).toContain('"published":"denied"');
-		expect(existsSync(join(sandboxHome))).toBe(true);
+		expect(existsSync(join(sandbox.home))).toBe(true);
 		expect(existsSync(join(h.cwd, "published.txt"))).toBe(false);
 		expect(h.reviewerRequests()).toHaveLength(2);
 		expect(h.requestText(h.reviewerRequests()[1]!)).toContain('"command": "touch published.txt"');
@@ -277,6 +257,6 @@ describe("what the user sees", () => {
 		await h.command("/guardian status");
 		const status = h.ui!.notifications().at(-1)?.message ?? "";
 		expect(status).toContain("decided by the floor: 2 of 4 calls (50%)");
-		expectNoLeak(h, ["rm -rf", "touch a.txt", "secret-rationale", sandboxHome]);
+		expectNoLeak(h, ["rm -rf", "touch a.txt", "secret-rationale", sandbox.home]);
 	});
 });

@@ -1,39 +1,13 @@
 // Real Pi sessions: `trustedCommands` in the global file lets named workspace commands through with no reviewer
 // call, matched on the parsed command (never by substring); a project file cannot add to it.
-import { existsSync, mkdtempSync } from "node:fs";
-import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-	callTool,
-	createGuardianHarness,
-	type GuardianHarness,
-	type GuardianHarnessOptions,
-	verdict,
-} from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { callTool, type GuardianHarness, guardianSandboxPerTest, verdict } from "./helpers.ts";
 
 let h: GuardianHarness | undefined;
-let sandboxHome: string;
-
-beforeEach(() => {
-	sandboxHome = mkdtempSync(join(tmpdir(), "guardian-home-"));
-});
-afterEach(async () => {
-	await h?.dispose();
-	h = undefined;
-	await rm(sandboxHome, { recursive: true, force: true });
-});
-
-function start(options: GuardianHarnessOptions = {}) {
-	return createGuardianHarness({
-		ui: false,
-		env: { HOME: sandboxHome },
-		guardianOptions: { home: sandboxHome },
-		files: { "scripts/check.sh": "echo checked > checked.txt\n" },
-		...options,
-	});
-}
+const sandbox = guardianSandboxPerTest({ defaults: { files: { "scripts/check.sh": "echo checked > checked.txt\n" } } });
+const start = sandbox.start;
 
 describe("trustedCommands", () => {
 	it("allows a trusted workspace command from the global file with no reviewer call, and not a look-alike", async () => {

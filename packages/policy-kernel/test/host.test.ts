@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_DIR_NAME, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AUDIT_CHANNEL, AUDIT_ENTRY_TYPE } from "../src/audit.js";
 import {
 	createAuditWriter,
@@ -13,21 +12,13 @@ import {
 	policyConfigPaths,
 	wrapHandler,
 } from "../src/host/index.js";
+import { configDirsPerTest } from "./config-dirs.js";
 
 let root: string;
 let agentDir: string;
 let cwd: string;
-
-beforeEach(() => {
-	root = mkdtempSync(join(tmpdir(), "policy-kernel-host-"));
-	agentDir = join(root, "agent");
-	cwd = join(root, "project");
-	mkdirSync(join(agentDir, "policy"), { recursive: true });
-	mkdirSync(join(cwd, CONFIG_DIR_NAME, "policy"), { recursive: true });
-});
-
-afterEach(() => {
-	rmSync(root, { recursive: true, force: true });
+configDirsPerTest("policy-kernel-host-", (dirs) => {
+	({ root, agentDir, cwd } = dirs);
 });
 
 function writeGlobal(name: string, text: string): void {

@@ -2,31 +2,22 @@
 // read, audit entry, notification and status line (with a recording stand-in for the Pi API; the real sessions
 // are in each package's config-lifecycle test).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_DIR_NAME } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AUDIT_ENTRY_TYPE } from "../src/audit.js";
 import { MAX_CONFIG_FILE_BYTES, strengthenByOrder } from "../src/config.js";
 import { err, ok } from "../src/decision.js";
 import { createPolicyConfig, type PolicyConfigContext, readConfigFile, readConfigFileSync } from "../src/host/index.js";
+import { configDirsPerTest } from "./config-dirs.js";
 
 let root: string;
 let agentDir: string;
 let cwd: string;
-
-beforeEach(() => {
-	root = mkdtempSync(join(tmpdir(), "policy-config-"));
-	agentDir = join(root, "agent");
-	cwd = join(root, "project");
-	mkdirSync(join(agentDir, "policy"), { recursive: true });
-	mkdirSync(join(cwd, CONFIG_DIR_NAME, "policy"), { recursive: true });
-});
-
-afterEach(() => {
-	rmSync(root, { recursive: true, force: true });
+configDirsPerTest("policy-config-", (dirs) => {
+	({ root, agentDir, cwd } = dirs);
 });
 
 const globalPath = (name = "exploration-guard") => join(agentDir, "policy", `${name}.json`);
