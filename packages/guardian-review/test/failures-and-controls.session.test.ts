@@ -30,7 +30,8 @@ async function unavailableHarness(failure: Failure, ui: boolean): Promise<Guardi
 			reviewer: {
 				model: failure === "missing-model" ? "faux/no-such-model" : REVIEWER_MODEL,
 				fallbackToSessionModel: false,
-				timeoutMs: 5000,
+				// The shortest allowed timeout where the test waits for it; the default otherwise, so load cannot time out.
+				timeoutMs: failure === "timeout" ? 5000 : 60_000,
 			},
 		},
 	});

@@ -75,7 +75,8 @@ export async function createGuardianHarness(options: GuardianHarnessOptions = {}
 			? options.guardian
 			: {
 					mode: "enforce",
-					reviewer: { model: REVIEWER_MODEL, fallbackToSessionModel: false, timeoutMs: 5000 },
+					// The product default: a loaded CI machine must not turn a scripted review into a timeout.
+					reviewer: { model: REVIEWER_MODEL, fallbackToSessionModel: false, timeoutMs: 60_000 },
 					...(options.guardian ?? {}),
 				};
 	const router = async (request: ModelRequest): Promise<AssistantMessage | string> => {

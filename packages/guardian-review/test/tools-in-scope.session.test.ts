@@ -239,7 +239,7 @@ describe("what the user sees", () => {
 	it("names the source of every denial, and /guardian status shows the share the floor decided", async () => {
 		h = await start({
 			ui: { confirm: [false] },
-			guardian: { reviewer: { model: "faux/faux-reviewer", fallbackToSessionModel: false, timeoutMs: 5000 } },
+			guardian: { reviewer: { model: "faux/faux-reviewer", fallbackToSessionModel: false } },
 		});
 		h.agent(
 			callTool("bash", { command: "rm -rf ~" }),
