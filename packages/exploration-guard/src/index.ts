@@ -370,13 +370,15 @@ export function registerExplorationGuard(
 		}, wrapOptions("tool_result")),
 	);
 
-	on(
-		"turn_end",
-		wrapHandler((_event, ctx) => {
-			if (disposed || session === undefined) return;
-			dispatch({ type: "turn-end" }, ctx);
-		}, wrapOptions("turn_end")),
-	);
+	// The end of a turn is seen at the next `turn_start` and at `agent_end`, never through `turn_end`: in Pi 1.6.0
+	// `turn_end` is an actionable boundary, and one handler makes Pi rebuild a preview of the whole session for
+	// every turn (docs/decisions/0005-no-actionable-boundary-handlers.md).
+	const turnOver = wrapHandler((_event: unknown, ctx: ExtensionContext) => {
+		if (disposed || session === undefined) return;
+		dispatch({ type: "turn-end" }, ctx);
+	}, wrapOptions("turn boundary"));
+	on("turn_start", turnOver);
+	on("agent_end", turnOver);
 
 	return handle;
 }

@@ -47,9 +47,15 @@ const {
 
 function registeredEvents(harness: Harness): string[] {
 	const runner = harness.session.extensionRunner;
-	return ["session_start", "session_shutdown", "tool_call", "tool_result", "turn_end"].filter((event) =>
-		runner.hasHandlers(event),
-	);
+	return [
+		"session_start",
+		"session_shutdown",
+		"tool_call",
+		"tool_result",
+		"turn_start",
+		"turn_end",
+		"agent_end",
+	].filter((event) => runner.hasHandlers(event));
 }
 
 function hasGuardCommand(harness: Harness): boolean {

@@ -5,8 +5,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { sideExtensions } from "../src/hook-overhead-session.ts";
 import { renderMarkdown } from "../src/report.ts";
-import { hookOverheadWorkload } from "../src/workloads/hook-overhead.ts";
+import { hookOverheadWorkload, timeSessionInProcess } from "../src/workloads/hook-overhead.ts";
 import { loadWorkloads } from "../src/workloads.ts";
 
 describe("pnpm bench", () => {
@@ -36,7 +37,7 @@ describe("pnpm bench", () => {
 	});
 
 	it("measures hook overhead side by side: none, each extension alone and all five, with the 1.05x check and a handler profile", async () => {
-		const result = await hookOverheadWorkload(14, 1).run();
+		const result = await hookOverheadWorkload(14, 1, "in-process").run();
 		expect(result.checks[0]).toEqual({ name: "every call ran in every configuration (none blocked)", passed: true });
 		// The bound is checked in the bench (timings are not asserted in tests).
 		expect(result.checks[1]?.name).toBe("all five / none <= 1.05");
@@ -56,6 +57,15 @@ describe("pnpm bench", () => {
 		// Every extension's tool_call handler ran once per call and was timed.
 		const toolCallProfiles = names.filter((name) => / tool_call, µs per call \(14 calls\)$/.test(name));
 		expect(toolCallProfiles.length).toBeGreaterThanOrEqual(3);
+	});
+
+	it("times a session of any side in a fresh process, as pnpm bench does", async () => {
+		const run = await timeSessionInProcess("all five", 14);
+		expect(run.results).toBe(14);
+		expect(run.ms).toBeGreaterThan(0);
+		expect(sideExtensions("guardian-review")).toHaveLength(1);
+		expect(sideExtensions("none again")).toEqual([]);
+		expect(() => sideExtensions("no-such-extension")).toThrow('unknown side "no-such-extension"');
 	});
 
 	it("pnpm bench's entry point writes results.json and results.md", async () => {

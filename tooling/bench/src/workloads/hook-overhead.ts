@@ -2,7 +2,10 @@
 // each extension alone and with all five (guardian decides on its floor only), timed side by side in rotated
 // rounds; checks the 1.05x bound; and a profile of every hot-path handler (tool_call, tool_result, context,
 // before_provider_request) from one more session with all five.
+import { execFile } from "node:child_process";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import type { ExtensionFactory, InlineExtension } from "@earendil-works/pi-coding-agent";
 import { callTool, createHarness, type ScriptStep } from "@pi-policy/pi-harness";
 import contextShunt from "../../../../packages/context-shunt/src/index.ts";
@@ -128,7 +131,7 @@ export function profiledExtension(
 }
 
 /** The five extensions by package folder, in the demo suite's load order. */
-const EXTENSIONS: Array<[SuiteExtension, InlineExtension]> = [
+export const SUITE_EXTENSION_FACTORIES: ReadonlyArray<readonly [SuiteExtension, InlineExtension]> = [
 	["delegation-policy", delegationPolicy],
 	["exploration-guard", explorationGuard],
 	["output-minimizer", outputMinimizer],
@@ -139,37 +142,77 @@ const EXTENSIONS: Array<[SuiteExtension, InlineExtension]> = [
 /** The bound the suite promises: all five loaded cost at most 5% more session time than none. */
 export const OVERHEAD_BOUND = 1.05;
 
+/**
+ * Times one session of a side in a fresh Node process (src/hook-overhead-session.ts), so no session inherits another's
+ * heap, listeners or caches. The child warms up first and collects garbage before the timed session.
+ */
+export async function timeSessionInProcess(
+	side: string,
+	calls: number,
+): Promise<{ ms: number; results: number; cpuMs: number }> {
+	const script = fileURLToPath(new URL("../hook-overhead-session.ts", import.meta.url));
+	const { stdout } = await promisify(execFile)(
+		process.execPath,
+		["--expose-gc", "--import", import.meta.resolve("tsx"), script, side, String(calls)],
+		{ maxBuffer: 1024 * 1024 },
+	);
+	const line = stdout.trim().split("\n").at(-1) ?? "";
+	const parsed = JSON.parse(line) as { ms: number; results: number; cpuMs: number };
+	return { ms: parsed.ms, results: parsed.results, cpuMs: parsed.cpuMs };
+}
+
+/** How the workload runs each timed session: in a process of its own (`pnpm bench`), or in this one (tests). */
+export type SessionIsolation = "process" | "in-process";
+
 /** Build the workload; tests use a small call count, `pnpm bench` the full one. */
-export function hookOverheadWorkload(calls = 500, rounds = 5): BenchWorkload {
+export function hookOverheadWorkload(calls = 500, rounds = 7, isolation: SessionIsolation = "process"): BenchWorkload {
 	return {
 		id: "hook-overhead",
 		title: `Hook overhead: ${calls} tool calls, no extensions vs each extension alone vs all five (guardian on its floor only)`,
 		async run(): Promise<BenchResult> {
 			const sides: Array<{ name: string; extensions: InlineExtension[] }> = [
 				{ name: "none", extensions: [] },
-				...EXTENSIONS.map(([name, extension]) => ({ name, extensions: [extension] })),
-				{ name: "all five", extensions: EXTENSIONS.map(([, extension]) => extension) },
+				// The same empty side again: its ratio to "none" is the run's noise floor, shown beside the others.
+				{ name: "none again", extensions: [] },
+				...SUITE_EXTENSION_FACTORIES.map(([name, extension]) => ({ name, extensions: [extension] })),
+				{ name: "all five", extensions: SUITE_EXTENSION_FACTORIES.map(([, extension]) => extension) },
 			];
 			const times = new Map<string, number[]>(sides.map((side) => [side.name, []]));
+			/** The child's own CPU time per session (process isolation only): steadier than wall time on a busy host. */
+			const cpuTimes = new Map<string, number[]>(sides.map((side) => [side.name, []]));
 			let allPassed = true;
-			// Warm-up: module loading and JIT for every side.
-			for (const side of sides) await timeSession(side.extensions, Math.min(calls, 50));
+			// In-process runs warm every side up first (module loading and JIT); a child process warms itself up.
+			if (isolation === "in-process") {
+				for (const side of sides) await timeSession(side.extensions, Math.min(calls, 50));
+			}
 			for (let round = 0; round < rounds; round++) {
 				// Rotate the order each round, so no side always runs right after the same other.
 				const order = sides.map((_, i) => sides[(i + round) % sides.length] as (typeof sides)[number]);
 				process.stderr.write(`  hook-overhead: round ${round + 1} of ${rounds}\n`);
 				for (const side of order) {
-					const run = await timeSession(side.extensions, calls);
+					const run: { ms: number; results: number; cpuMs?: number } =
+						isolation === "process"
+							? await timeSessionInProcess(side.name, calls)
+							: await timeSession(side.extensions, calls);
 					times.get(side.name)?.push(run.ms);
+					if (run.cpuMs !== undefined) cpuTimes.get(side.name)?.push(run.cpuMs);
 					allPassed &&= run.results === calls;
 				}
 			}
-			const baseline = median(times.get("none") ?? []);
+			// The baseline pools both empty sides (twice the samples); the noise floor compares them with each other.
+			const pooled = (series: Map<string, number[]>) => [
+				...(series.get("none") ?? []),
+				...(series.get("none again") ?? []),
+			];
+			const baseline = median(pooled(times));
 			const ratio = (name: string) => median(times.get(name) ?? []) / baseline;
+			const noiseFloor = median(times.get("none again") ?? []) / median(times.get("none") ?? []);
+			const cpuBaseline = median(pooled(cpuTimes));
+			const cpuRatio = (name: string) => median(cpuTimes.get(name) ?? []) / cpuBaseline;
 			// The profile: one more session with all five, each hot-path handler timed.
 			const profile = new Map<string, HandlerProfile>();
 			await timeSession(
-				EXTENSIONS.map(([name, extension]) => profiledExtension(name, extension, profile)),
+				SUITE_EXTENSION_FACTORIES.map(([name, extension]) => profiledExtension(name, extension, profile)),
 				calls,
 			);
 			const profileFigures = [...profile.values()]
@@ -187,14 +230,34 @@ export function hookOverheadWorkload(calls = 500, rounds = 5): BenchWorkload {
 				figures: [
 					{ name: "tool calls per session", value: calls, unit: "count" },
 					{ name: "rounds (order rotated)", value: rounds, unit: "count" },
-					{ name: "session time, none (median ms)", value: Math.round(baseline), unit: "count" },
-					...EXTENSIONS.map(([name]) => ({
+					{
+						name: isolation === "process" ? "each timed session in a fresh process" : "timed sessions in one process",
+						value: rounds * sides.length,
+						unit: "count",
+					},
+					{ name: "session time, none (median of both empty sides, ms)", value: Math.round(baseline), unit: "count" },
+					{ name: "noise floor: none again / none (median)", value: noiseFloor, unit: "ratio" },
+					...SUITE_EXTENSION_FACTORIES.map(([name]) => ({
 						name: `session time ratio, ${name} alone / none (median)`,
 						value: ratio(name),
 						unit: "ratio" as const,
 					})),
 					{ name: "session time ratio, all five / none (median)", value: allFive, unit: "ratio" },
 					{ name: "overhead, all five (ratio - 1)", value: allFive - 1, unit: "percent" },
+					...(isolation === "process"
+						? [
+								...SUITE_EXTENSION_FACTORIES.map(([name]) => ({
+									name: `for information: session CPU time ratio, ${name} alone / none (median)`,
+									value: cpuRatio(name),
+									unit: "ratio" as const,
+								})),
+								{
+									name: "for information: session CPU time ratio, all five / none (median)",
+									value: cpuRatio("all five"),
+									unit: "ratio" as const,
+								},
+							]
+						: []),
 					{
 						name: "hot-path handler time, all five, µs per tool call",
 						value: Math.round((handlerMs * 1000) / Math.max(1, calls)),
@@ -211,4 +274,4 @@ export function hookOverheadWorkload(calls = 500, rounds = 5): BenchWorkload {
 	};
 }
 
-export default hookOverheadWorkload(500, 5);
+export default hookOverheadWorkload(500, 7, "process");
