@@ -173,7 +173,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			planToolCall(state, {
 				toolName,
 				input,
-				hash: actionHash(toolName, input),
+				hash: () => actionHash(toolName, input),
 				tool: toolFacts.of(toolName),
 				config: active,
 				mode,

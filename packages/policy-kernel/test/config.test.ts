@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { Type } from "typebox";
+import { Value } from "typebox/value";
 import { describe, expect, it } from "vitest";
 import {
 	cloneJson,
@@ -374,5 +375,48 @@ describe("mergeConfigLayers", () => {
 			),
 			runs,
 		);
+	});
+});
+
+describe("describeSchemaErrors: the compiled fast path", () => {
+	const guardValue = fc.record(
+		{
+			mode: fc.constantFrom("off", "warn", "block", "block", "WARN", 3),
+			maxBroadOps: fc.oneof(
+				fc.integer({ min: -2, max: 25 }),
+				fc.integer({ min: 1, max: 20 }),
+				fc.double(),
+				fc.string(),
+			),
+			childEnv: fc.array(fc.string({ maxLength: 70 }), { maxLength: 10 }),
+			reviewer: fc.oneof(
+				fc.record(
+					{ model: fc.constantFrom("a/b-1", "A/b", "x"), timeoutMs: fc.integer({ min: 0, max: 200_000 }) },
+					{ requiredKeys: [] },
+				),
+				jsonValue,
+			),
+			tools: fc.dictionary(fc.string({ maxLength: 8 }), fc.constantFrom("always", "off", "off", "never")),
+		},
+		{ requiredKeys: ["mode", "maxBroadOps"] },
+	);
+	const withExtraKey = fc.tuple(guardValue, fc.string({ maxLength: 6 }), jsonValue).map(([value, key, extra]) => ({
+		...value,
+		[key]: extra,
+	}));
+
+	it("finds no issue exactly when TypeBox's own error walk finds none, on valid and invalid values alike", () => {
+		let valid = 0;
+		fc.assert(
+			fc.property(fc.oneof(guardValue, guardValue, withExtraKey, jsonValue), (value) => {
+				const walked = [...Value.Errors(GuardSchema, value)].length === 0;
+				const described = describeSchemaErrors(GuardSchema, value).length === 0;
+				if (walked) valid++;
+				expect(described).toBe(walked);
+			}),
+			{ numRuns: 2000 },
+		);
+		// Both sides were exercised.
+		expect(valid).toBeGreaterThan(0);
 	});
 });

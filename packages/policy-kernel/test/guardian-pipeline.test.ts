@@ -89,6 +89,27 @@ describe("planToolCall: the decision order", () => {
 		expect(types(allowed)).toEqual(["audit", "verdict", "freeze-input"]);
 	});
 
+	it("hashes a call only when it needs the hash: never out of scope or on a floor allow, once otherwise", () => {
+		const hashed: string[] = [];
+		const lazy = (toolName: string, input: unknown) => ({
+			...factsFor(toolName, input),
+			hash: () => {
+				hashed.push(`${toolName} ${JSON.stringify(input)}`);
+				return `h-${hashed.length}`;
+			},
+		});
+		const state = initialGuardianState();
+		expect(planToolCall(state, lazy("read", { path: "a.ts" })).next.kind).toBe("done");
+		expect(planToolCall(state, lazy("bash", { command: "ls" })).next.kind).toBe("done");
+		expect(hashed).toEqual([]);
+		expect(planToolCall(state, lazy("bash", { command: "rm -rf /" })).next).toMatchObject({
+			resolution: { kind: "block" },
+		});
+		const reviewed = pending(planToolCall(state, lazy("bash", { command: "npm publish" })));
+		expect(reviewed.hash).toBe("h-2");
+		expect(hashed).toEqual(['bash {"command":"rm -rf /"}', 'bash {"command":"npm publish"}']);
+	});
+
 	it("sends a risky command to review and shows the review in progress only with a UI", () => {
 		const headless = planToolCall(initialGuardianState(), factsFor("bash", { command: "npm publish" }));
 		expect(headless.next.kind).toBe("review");

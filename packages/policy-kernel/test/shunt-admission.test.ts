@@ -195,6 +195,32 @@ describe("classifyResultEligibility", () => {
 		expect(isJsonText('{"a": 1,\n\n[Showing lines 1-2 of 9]')).toBe(false);
 		expect(isJsonText("")).toBe(false);
 	});
+
+	it("decides exactly as parsing the trimmed text would, with or without its first-character test", () => {
+		const parses = (text: string) => {
+			const trimmed = text.trim();
+			if (trimmed.length === 0) return false;
+			try {
+				JSON.parse(trimmed);
+				return true;
+			} catch {
+				return false;
+			}
+		};
+		const whitespace = fc.constantFrom("", " ", "\n\t", "\u00a0", "\ufeff ", "\r\n");
+		const texts = fc.oneof(
+			fc.string(),
+			fc.json(),
+			fc.tuple(whitespace, fc.json(), whitespace).map(([a, json, b]) => a + json + b),
+			fc.tuple(whitespace, fc.string()).map(([a, text]) => a + text),
+		);
+		fc.assert(
+			fc.property(texts, (text) => {
+				expect(isJsonText(text)).toBe(parses(text));
+			}),
+			{ numRuns: 3000 },
+		);
+	});
 });
 
 describe("canonicalToolCall", () => {

@@ -92,8 +92,12 @@ export function grantAllowOnce(state: GuardianState, now: number): { state: Guar
 export interface ToolCallFacts {
 	readonly toolName: string;
 	readonly input: unknown;
-	/** SHA-256 of `actionIdentityText(toolName, input)`, computed by the shell. */
-	readonly hash: string;
+	/**
+	 * SHA-256 of `actionIdentityText(toolName, input)`, computed by the shell: a string, or a function the pipeline
+	 * calls at most once and only when it needs the hash (a floor deny, or a call past the floor), so a call that is
+	 * out of scope or allowed by the floor is never hashed.
+	 */
+	readonly hash: string | (() => string);
 	/** What Pi reports about the tool. */
 	readonly tool: ToolFacts;
 	readonly config: GuardianReviewConfig;
@@ -249,6 +253,11 @@ function denied(state: GuardianState, hash: string, now: number, eligible: boole
 	return { ...state, allowOnce: reduceAllowOnce(state.allowOnce, { type: "denied", hash, at: now, eligible }).state };
 }
 
+/** The action hash of a call's facts, computing it when the shell passed a function. */
+function hashOf(facts: ToolCallFacts): string {
+	return typeof facts.hash === "function" ? facts.hash() : facts.hash;
+}
+
 /**
  * Plans one tool call, in order: the floor (hard-deny, read-only allow, scope), the breaker (tripped: deny),
  * an allow-once grant, a verdict reused from this turn; anything left needs the reviewer (`next.kind` is
@@ -258,7 +267,7 @@ function denied(state: GuardianState, hash: string, now: number, eligible: boole
 export function planToolCall(state: GuardianState, facts: ToolCallFacts): PipelineStep {
 	if (facts.mode === "off") return { state, effects: [], next: { kind: "done", resolution: ALLOW } };
 	const observe = facts.mode === "observe";
-	const { toolName, hash } = facts;
+	const { toolName } = facts;
 	const scope = resolveToolScope(facts.config, toolName, facts.tool);
 	if (scope === "off") return { state, effects: [], next: { kind: "done", resolution: ALLOW } };
 	const scoped: GuardianReviewConfig = { ...facts.config, tools: Object.fromEntries([[toolName, scope]]) };
@@ -284,7 +293,7 @@ export function planToolCall(state: GuardianState, facts: ToolCallFacts): Pipeli
 				counters: { hardDenyRule: HARD_DENY_RULES.indexOf(floor.rule) + 1 },
 			},
 		});
-		const afterGrant = denied(state, hash, facts.now, false);
+		const afterGrant = denied(state, hashOf(facts), facts.now, false);
 		const result = finish(
 			afterGrant,
 			effects,
@@ -305,6 +314,7 @@ export function planToolCall(state: GuardianState, facts: ToolCallFacts): Pipeli
 		effects.push({ type: "audit", entry: { event: "denied", mode, state: "tripped", category: "breaker" } });
 		return done(finish(state, effects, call, "deny", "breaker", breakerDenialReason(toolName), "breaker tripped"));
 	}
+	const hash = hashOf(facts);
 	const grant = reduceAllowOnce(state.allowOnce, { type: "check", hash, now: facts.now });
 	let current: GuardianState = { ...state, allowOnce: grant.state };
 	if (grant.effects.some((effect) => effect.type === "consumed")) {

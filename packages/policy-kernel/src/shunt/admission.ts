@@ -166,11 +166,17 @@ export type ResultEligibility =
 	  }
 	| { readonly eligible: false; readonly reason: ResultIneligibility };
 
+/** The characters a JSON value can start with. */
+const JSON_START = new Set(["{", "[", '"', "-", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "t", "f", "n"]);
+
 /** True when `text` is valid JSON of any root type (after trimming whitespace). */
 export function isJsonText(text: string): boolean {
 	if (typeof text !== "string") return false;
+	// A JSON text starts with one of these after its leading white space; anything else is not JSON, and is told
+	// apart without parsing (and throwing on) the whole output.
+	const first = text.search(/\S/);
+	if (first < 0 || !JSON_START.has(text[first] as string)) return false;
 	const trimmed = text.trim();
-	if (trimmed.length === 0) return false;
 	try {
 		JSON.parse(trimmed);
 		return true;

@@ -286,7 +286,9 @@ export function reduceShuntToolResult(
 	let next: ShuntSessionState = { ...state, wouldBlockCalls: withoutCall(state.wouldBlockCalls, result.toolCallId) };
 	const effects: ShuntEffect[] = [];
 	let grant: { maxLines: number; maxBytes: number; admittedLines: number } | undefined;
-	if (next.mode === "enforce") {
+	// Only a call that consumed an exception grant has one to settle; the fingerprint (a hash of the input) is
+	// computed for that call alone, not for every result.
+	if (next.mode === "enforce" && next.exceptions.consumed.some((entry) => entry.toolCallId === result.toolCallId)) {
 		const settled = applyExceptionEvent(next, {
 			type: "settle",
 			toolCallId: result.toolCallId,
