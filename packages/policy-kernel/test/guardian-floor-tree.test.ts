@@ -101,10 +101,56 @@ describe("redirects and heredocs into the workspace are workspace writes", () =>
 	});
 });
 
+describe("sed -i is an edit of the named files, judged like the edit tool", () => {
+	it.each<[string, string]>([
+		["sed -i 's/a/b/' f.py", "allow:workspace-write"],
+		["sed -ni 's/a/b/p' f.py", "allow:workspace-write"],
+		["cd src && sed -i -e 's/x/y/g' -e '/^$/d' a.py b.py", "allow:workspace-write"],
+		["sed -i.bak 's/a/b/' f.py", "allow:workspace-write"],
+		["sed --in-place=.orig -E 's/(a)/\\1b/' f.py", "allow:workspace-write"],
+		["sed -i '523i\\        return x' f.py", "allow:workspace-write"],
+		["sed -i '10a\\\n    y = 2\n' f.py && nl -ba f.py | sed -n '8,14p'", "allow:workspace-write"],
+		["sed -i '3c new line; w /tmp/x' f.py", "allow:workspace-write"],
+		["sed -i 's/a/b/' .env", "review:protected-path"],
+		["sed -i 's/a/b/' ~/.bashrc", "review:outside-workspace"],
+		["sed -i 's/a/b/' /etc/hosts", "review:outside-workspace"],
+		["sed -i 's/a/b/' *.py", "review:dynamic"],
+		["sed -i 's/a/b/' $F", "review:dynamic"],
+		["sed -i.pem 's/a/b/' key", "review:protected-path"],
+		["sed -i'../x' 's/a/b/' f.py", "review:writes"],
+		["sed -i 's/a/b/'", "review:writes"],
+		["sed -i 'e id' f.py", "review:writes"],
+		["sed -i 's/a/id/e' f.py", "review:writes"],
+		["sed -i 'w /tmp/copy' f.py", "review:writes"],
+		["sed -i --follow-symlinks 's/a/b/' f.py", "review:writes"],
+		["sed -ie 's/a/b/' f.py", "allow:workspace-write"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command)).toBe(expected);
+	});
+
+	it("follows the edit tool's scope outside the workspace", () => {
+		const anywhere = floorContextFor(
+			applyGuardianDefaults({ mode: "enforce", tools: { write: "protected-only", edit: "protected-only" } }),
+			CWD,
+			HOME,
+		);
+		expect(decide("sed -i 's/a/b/' /tmp/a.txt", anywhere)).toBe("allow:workspace-write");
+		expect(decide("sed -i 's/a/b/' ~/.ssh/config", anywhere)).toBe("review:protected-path");
+	});
+
+	it("reads a/i/c text to the first unescaped newline, and only for in-place edits", () => {
+		expect(isPrintOnlySedScript("1a\\\nadded; w /tmp/x\n5p", true)).toBe(true);
+		expect(isPrintOnlySedScript("1a\\\nadded\nw /tmp/x", true)).toBe(false);
+		expect(isPrintOnlySedScript("1a added")).toBe(false);
+		expect(isPrintOnlySedScript("1a added", true)).toBe(true);
+	});
+});
+
 describe("flags that write, execute or reach the network send the command to review", () => {
 	it.each<[string, string]>([
-		["sed -i 's/a/b/' f", "review:writes"],
-		["sed -ni 's/a/b/p' f", "review:writes"],
+		["sed -i 's/a/b/w out' f", "review:writes"],
+		["sed -i '1r /etc/passwd' f", "review:writes"],
+		["sed -i -f script.sed f", "review:writes"],
 		["sed 's/a/b/w out' f", "review:writes"],
 		["sed -n '1e id' f", "review:writes"],
 		["sed 's/a/id/e' f", "review:writes"],

@@ -1095,7 +1095,11 @@ function judgeWritePath(word: BashWord, state: WalkState, judge: Judge): void {
 	if (isDynamicWord(word) || word.expansions.includes("glob") || word.expansions.includes("brace")) {
 		throw new Review("dynamic");
 	}
-	const path = word.value;
+	judgeWritePathText(word.value, state, judge);
+}
+
+/** A literal path the command writes, judged like the write tool: a workspace write, or the reason to review. */
+function judgeWritePathText(path: string, state: WalkState, judge: Judge): void {
 	if (HARMLESS_TARGETS.has(path)) return;
 	const resolved = resolveIn(path, state, judge);
 	if (resolved === undefined) throw new Review("dynamic");
@@ -1518,6 +1522,8 @@ function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	const files: BashWord[] = [];
 	let explicit = false;
 	let ended = false;
+	/** The backup suffix of an in-place edit (`""` for none); undefined when sed only prints. */
+	let inPlace: string | undefined;
 	for (let i = 0; i < args.length; i++) {
 		const word = args[i] as BashWord;
 		const value = word.value;
@@ -1541,16 +1547,28 @@ function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 				continue;
 			}
 			if (value.startsWith("--")) {
+				if (value === "--in-place" || value.startsWith("--in-place=")) {
+					inPlace = value === "--in-place" ? "" : value.slice("--in-place=".length);
+					continue;
+				}
 				if (!SED_SAFE_LONG.has(value) && !value.startsWith("--line-length=")) return "writes";
 				continue;
 			}
-			// Short bundles: n, E, r, s, u, z are safe; i (in place), f (script file), e and anything else are not.
+			// Short bundles: n, E, r, s, u, z are safe, and i (in place) takes the rest of the bundle as its backup
+			// suffix (`-i.bak`; `-ie` is suffix "e"); f (script file), e and anything else are not.
 			const bundle = value.slice(1);
 			if (bundle === "l") {
 				i++;
 				continue;
 			}
-			for (const c of bundle) if (!"nErsuz".includes(c)) return "writes";
+			for (let k = 0; k < bundle.length; k++) {
+				const c = bundle[k] as string;
+				if (c === "i") {
+					inPlace = bundle.slice(k + 1);
+					break;
+				}
+				if (!"nErsuz".includes(c)) return "writes";
+			}
 			continue;
 		}
 		if (!explicit && scripts.length === 0) {
@@ -1561,8 +1579,32 @@ function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 		files.push(word);
 	}
 	if (scripts.length === 0) return "unparsed";
+	if (inPlace !== undefined) return judgeSedInPlace(scripts, files, inPlace, state, judge);
 	for (const script of scripts) if (!isPrintOnlySedScript(script)) return "writes";
 	readAll(files, state, judge);
+	return "allowed";
+}
+
+/**
+ * `sed -i`: an edit of the named files, judged like the edit tool. The script may only edit the stream (the
+ * print-only commands plus `a`, `i` and `c` text); each file, and its backup when a suffix is given, is a write
+ * path: an unprotected workspace file is a workspace write, anything else is reviewed. A suffix naming another
+ * directory or the file's base name (`/`, `*`) is reviewed.
+ */
+function judgeSedInPlace(
+	scripts: readonly string[],
+	files: readonly BashWord[],
+	suffix: string,
+	state: WalkState,
+	judge: Judge,
+): VocabularyVerdict {
+	for (const script of scripts) if (!isPrintOnlySedScript(script, true)) return "writes";
+	if (files.length === 0) return "writes";
+	if (suffix.includes("/") || suffix.includes("*")) return "writes";
+	for (const file of files) {
+		judgeWritePath(file, state, judge);
+		if (suffix !== "") judgeWritePathText(`${file.value}${suffix}`, state, judge);
+	}
 	return "allowed";
 }
 
@@ -1586,9 +1628,10 @@ const SED_SAFE_LONG = new Set([
 /**
  * True when a sed script only prints and edits the stream: commands from `p P = l q Q d D n N y s`,
  * blocks, labels and branches, with `s` flags among `g p i I m M` and digits. `w`, `W`, `r`, `R`, `e`, `F`, `v`,
- * `a`, `i`, `c`, the hold-space commands and the `s` flags `w` and `e` are refused. One linear scan.
+ * the hold-space commands and the `s` flags `w` and `e` are refused; so are the text commands `a`, `i` and `c`
+ * unless `allowText` (an in-place edit, whose output is the file). One linear scan.
  */
-export function isPrintOnlySedScript(script: string): boolean {
+export function isPrintOnlySedScript(script: string, allowText = false): boolean {
 	let i = 0;
 	const n = script.length;
 	const skipBlank = () => {
@@ -1659,6 +1702,11 @@ export function isPrintOnlySedScript(script: string): boolean {
 		if ("pP=lqQdDnN{}".includes(command)) {
 			if (command === "q" || command === "Q" || command === "l")
 				while (i < n && (script[i] as string) >= "0" && (script[i] as string) <= "9") i++;
+			continue;
+		}
+		if (allowText && (command === "a" || command === "i" || command === "c")) {
+			// The text runs to the first unescaped newline (`a\` + newline starts it on the next line).
+			while (i < n && script[i] !== "\n") i += script[i] === "\\" ? 2 : 1;
 			continue;
 		}
 		if (command === ":" || command === "b" || command === "t" || command === "T") {
