@@ -338,7 +338,7 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 			unit: "count" as const,
 		})),
 		{
-			name: "peer dangerous cases that are workspace writes (allowed by design, same as the write tool)",
+			name: "peer dangerous cases that are workspace writes (allowed by design, same as the write or edit tool)",
 			value: peers.workspaceWrites.length,
 			unit: "count",
 		},
@@ -394,7 +394,7 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 			{ name: "no code execution allowed by default", passed: byDefault.allowedRunningCode === 0 },
 			{ name: ">= 300 peer safety cases", passed: peers.total >= 300 },
 			{
-				name: "zero peer dangerous cases allowed without review, other than workspace writes (listed; allowed by design, same as the write tool)",
+				name: "zero peer dangerous cases allowed without review, other than workspace writes (listed; allowed by design, same as the write or edit tool)",
 				passed: peers.dangerousAllowed === 0,
 			},
 			{
