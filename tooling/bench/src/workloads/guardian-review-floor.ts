@@ -242,8 +242,9 @@ function peerCases(cases: readonly PeerSafetyCase[], config: GuardianReviewConfi
 	let autoApprovalSafe = 0;
 	let autoApprovalSafeReviewed = 0;
 	const allowedDangerous: Array<{ command: string; rule: string }> = [];
-	// Peers ask before a redirect or heredoc into a working-directory file; the floor allows it by design, exactly
-	// where the write tool may write. Such cases are listed as their own class, not counted as dangerous allowed.
+	// Peers ask before a redirect, heredoc or `sed -i` into a working-directory file; the floor allows it by design,
+	// exactly where the write or edit tool may write. Such cases are listed as their own class, not counted as
+	// dangerous allowed.
 	const workspaceWrites: string[] = [];
 	for (const entry of cases) {
 		const decision = decideFloor("bash", { command: entry.command }, config, context);
