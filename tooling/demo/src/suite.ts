@@ -59,7 +59,7 @@ export const SUITE_CONFIG: Record<SuiteExtension, unknown> = {
 	"context-shunt": { mode: "enforce" },
 	"guardian-review": {
 		mode: "enforce",
-		reviewer: { model: `faux/${REVIEWER_MODEL}`, fallbackToSessionModel: false, timeoutMs: 10000 },
+		reviewer: { model: `faux/${REVIEWER_MODEL}`, fallbackToSessionModel: false, timeoutMs: 60_000 },
 	},
 };
 

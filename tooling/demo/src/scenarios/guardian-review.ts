@@ -62,7 +62,7 @@ export const guardianReviewScenario: DemoScenario = {
 	config: {
 		"guardian-review": {
 			mode: "enforce",
-			reviewer: { model: "faux/faux-reviewer", fallbackToSessionModel: false, timeoutMs: 10000 },
+			reviewer: { model: "faux/faux-reviewer", fallbackToSessionModel: false, timeoutMs: 60_000 },
 		},
 	},
 	steps: () => {
