@@ -27,12 +27,16 @@ function trips(harness: GuardianHarness): number {
 describe("breaker reset", () => {
 	it("does not reset the consecutive count for an extension-started turn", async () => {
 		h = await createGuardianHarness({ ui: {}, after: [turnStarter] });
-		h.agent(callTool("bash", { command: "touch one.txt" }), callTool("bash", { command: "touch two.txt" }), "stop");
+		h.agent(
+			callTool("bash", { command: "ln -s /dev/null one.txt" }),
+			callTool("bash", { command: "ln -s /dev/null two.txt" }),
+			"stop",
+		);
 		h.reviewer(verdict("deny"), verdict("deny"));
 		await h.prompt("make two files");
 		expect(trips(h)).toBe(0);
 
-		h.agent(callTool("bash", { command: "touch three.txt" }), "never reached");
+		h.agent(callTool("bash", { command: "ln -s /dev/null three.txt" }), "never reached");
 		h.reviewer(verdict("deny"));
 		await h.command("/nudge-turn");
 		await h.session.waitForIdle();
@@ -41,11 +45,15 @@ describe("breaker reset", () => {
 
 	it("resets the consecutive count when the user prompts again", async () => {
 		h = await createGuardianHarness({ ui: {} });
-		h.agent(callTool("bash", { command: "touch one.txt" }), callTool("bash", { command: "touch two.txt" }), "stop");
+		h.agent(
+			callTool("bash", { command: "ln -s /dev/null one.txt" }),
+			callTool("bash", { command: "ln -s /dev/null two.txt" }),
+			"stop",
+		);
 		h.reviewer(verdict("deny"), verdict("deny"));
 		await h.prompt("make two files");
 
-		h.agent(callTool("bash", { command: "touch three.txt" }), "stopped");
+		h.agent(callTool("bash", { command: "ln -s /dev/null three.txt" }), "stopped");
 		h.reviewer(verdict("deny"));
 		await h.prompt("try the third one");
 		expect(trips(h)).toBe(0);

@@ -58,12 +58,12 @@ describe("guardian-review: the one project-layer rule (security settings only st
 				"guardian-review": {
 					$schema: "./schema.json",
 					mode: "off",
-					floor: { readOnly: ["touch"] },
+					floor: { readOnly: ["ln"] },
 					reviewer: { model: "faux/faux-1" },
 				},
 			},
 		});
-		h.agent(callTool("bash", { command: "touch weakened.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null weakened.txt" }), "done");
 		h.reviewer(verdict("deny"));
 		await h.prompt("go");
 		expect(existsSync(join(h.cwd, "weakened.txt"))).toBe(false);
@@ -79,7 +79,7 @@ describe("guardian-review: the one project-layer rule (security settings only st
 			guardian: { mode: "enforce", reviewer: { model: REVIEWER_MODEL, fallbackToSessionModel: false } },
 			projectConfig: { "guardian-review": { tools: { bash: "off" } } },
 		});
-		h.agent(callTool("bash", { command: "touch default-kept.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null default-kept.txt" }), "done");
 		h.reviewer(verdict("deny"));
 		await h.prompt("go");
 		expect(existsSync(join(h.cwd, "default-kept.txt"))).toBe(false);
@@ -91,7 +91,7 @@ describe("guardian-review: the one project-layer rule (security settings only st
 			guardian: { mode: "observe", reviewer: { model: REVIEWER_MODEL, fallbackToSessionModel: false } },
 			projectConfig: { "guardian-review": { mode: "strict" } },
 		});
-		h.agent(callTool("bash", { command: "touch closed.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null closed.txt" }), "done");
 		h.reviewer(verdict("deny"));
 		await h.prompt("go");
 		expect(existsSync(join(h.cwd, "closed.txt"))).toBe(false);

@@ -37,7 +37,7 @@ async function unavailableHarness(failure: Failure, ui: boolean): Promise<Guardi
 	});
 	if (failure === "malformed") harness.reviewer("Looks fine to me, go ahead.");
 	if (failure === "timeout") harness.reviewer(() => new Promise<string>(() => {}));
-	harness.agent(callTool("bash", { command: "touch after-unavailable.txt" }), "done");
+	harness.agent(callTool("bash", { command: "ln -s /dev/null after-unavailable.txt" }), "done");
 	return harness;
 }
 
@@ -62,7 +62,7 @@ describe("review unavailable", () => {
 			expect(h.verdicts.at(-1)).toMatchObject({ decision: "deny", source: "fallback", failureReason: REASON[failure] });
 			expect(h.audit().find((e) => e.event === "unavailable")).toMatchObject({ category: REASON[failure] });
 			expect(h.reviewerRequests()).toHaveLength(failure === "missing-model" ? 0 : 1);
-			expectNoLeak(h, ["touch", "after-unavailable"]);
+			expectNoLeak(h, ["ln -s", "after-unavailable"]);
 		},
 	);
 
@@ -81,14 +81,14 @@ describe("review unavailable", () => {
 			expect(existsSync(join(h.cwd, "after-unavailable.txt"))).toBe(true);
 			expect(h.verdicts.at(-1)).toMatchObject({ decision: "allow", source: "user", failureReason: REASON[failure] });
 			expect(h.audit().some((e) => e.event === "user-override")).toBe(true);
-			expectNoLeak(h, ["touch", "after-unavailable"]);
+			expectNoLeak(h, ["ln -s", "after-unavailable"]);
 		},
 	);
 
 	it("denies when the user declines, and with onUnavailable deny never asks", async () => {
 		h = await createGuardianHarness({ ui: { confirm: [false] } });
 		h.reviewer("not json");
-		h.agent(callTool("bash", { command: "touch declined.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null declined.txt" }), "done");
 		await h.prompt("go");
 		expect(existsSync(join(h.cwd, "declined.txt"))).toBe(false);
 		expect(h.verdicts.at(-1)).toMatchObject({ decision: "deny", source: "user" });
@@ -103,7 +103,7 @@ describe("review unavailable", () => {
 			},
 		});
 		h.reviewer("not json");
-		h.agent(callTool("bash", { command: "touch never-asked.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null never-asked.txt" }), "done");
 		await h.prompt("go");
 		expect(h.ui!.calls.some((call) => call.kind === "confirm")).toBe(false);
 		expect(existsSync(join(h.cwd, "never-asked.txt"))).toBe(false);
@@ -114,10 +114,10 @@ describe("denial breaker", () => {
 	it("trips at exactly the third consecutive denial and aborts the turn", async () => {
 		h = await createGuardianHarness({ ui: {} });
 		h.agent(
-			callTool("bash", { command: "touch one.txt" }),
-			callTool("bash", { command: "touch two.txt" }),
-			callTool("bash", { command: "touch three.txt" }),
-			callTool("bash", { command: "touch four.txt" }),
+			callTool("bash", { command: "ln -s /dev/null one.txt" }),
+			callTool("bash", { command: "ln -s /dev/null two.txt" }),
+			callTool("bash", { command: "ln -s /dev/null three.txt" }),
+			callTool("bash", { command: "ln -s /dev/null four.txt" }),
 			"never reached",
 		);
 		h.reviewer(verdict("deny"), verdict("deny"), verdict("deny"), verdict("deny"));
@@ -138,20 +138,20 @@ describe("denial breaker", () => {
 		);
 		expect(h.clearScripts()).toBe(2);
 		// A new user prompt re-arms it.
-		h.agent(callTool("bash", { command: "touch five.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null five.txt" }), "done");
 		h.reviewer(verdict("allow"));
 		await h.prompt("try once more");
 		expect(existsSync(join(h.cwd, "five.txt"))).toBe(true);
-		expectNoLeak(h, ["touch", "one.txt", "five.txt"]);
+		expectNoLeak(h, ["ln -s", "one.txt", "five.txt"]);
 	});
 
 	it("does not trip on two denials or on unavailable reviews", async () => {
 		h = await createGuardianHarness({ ui: false });
 		h.agent(
-			callTool("bash", { command: "touch a.txt" }),
-			callTool("bash", { command: "touch b.txt" }),
-			callTool("bash", { command: "touch c.txt" }),
-			callTool("bash", { command: "touch d.txt" }),
+			callTool("bash", { command: "ln -s /dev/null a.txt" }),
+			callTool("bash", { command: "ln -s /dev/null b.txt" }),
+			callTool("bash", { command: "ln -s /dev/null c.txt" }),
+			callTool("bash", { command: "ln -s /dev/null d.txt" }),
 			"done",
 		);
 		h.reviewer(verdict("deny"), "garbled", verdict("deny"), "garbled");
@@ -164,16 +164,16 @@ describe("denial breaker", () => {
 describe("allow-once", () => {
 	it("approves the last denied exact action once, then it is reviewed again", async () => {
 		h = await createGuardianHarness({ ui: {} });
-		h.agent(callTool("bash", { command: "touch once.txt" }), "denied");
+		h.agent(callTool("bash", { command: "ln -s /dev/null once.txt" }), "denied");
 		h.reviewer(verdict("deny", { risk_level: "medium", rationale: "not requested" }));
 		await h.prompt("make once.txt");
 		expect(existsSync(join(h.cwd, "once.txt"))).toBe(false);
 		await h.command("/guardian allow-once");
 		h.agent(
-			callTool("bash", { command: "touch once.txt && rm once.txt" }),
-			callTool("bash", { command: "touch once.txt" }),
-			callTool("bash", { command: "rm once.txt" }),
-			callTool("bash", { command: "touch once.txt" }),
+			callTool("bash", { command: "ln -s /dev/null once.txt && unlink once.txt" }),
+			callTool("bash", { command: "ln -s /dev/null once.txt" }),
+			callTool("bash", { command: "unlink once.txt" }),
+			callTool("bash", { command: "ln -s /dev/null once.txt" }),
 			"done",
 		);
 		h.reviewer(verdict("deny"), verdict("allow"), verdict("deny"));
@@ -185,18 +185,18 @@ describe("allow-once", () => {
 		expect(existsSync(join(h.cwd, "once.txt"))).toBe(false);
 		expect(resultTexts(h).at(-1)).toContain("as risky");
 		expect(h.audit().some((e) => e.event === "allow-once-granted")).toBe(true);
-		expectNoLeak(h, ["touch", "once.txt"]);
+		expectNoLeak(h, ["ln -s", "once.txt"]);
 	});
 
 	it("expires after five minutes and never overrides a floor hard-deny", async () => {
 		let clock = 1_000_000;
 		h = await createGuardianHarness({ ui: {}, guardianOptions: { now: () => clock } });
-		h.agent(callTool("bash", { command: "touch late.txt" }), "denied");
+		h.agent(callTool("bash", { command: "ln -s /dev/null late.txt" }), "denied");
 		h.reviewer(verdict("deny"));
 		await h.prompt("go");
 		await h.command("/guardian allow-once");
 		clock += 5 * 60 * 1000;
-		h.agent(callTool("bash", { command: "touch late.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null late.txt" }), "done");
 		h.reviewer(verdict("deny"));
 		await h.prompt("again");
 		expect(existsSync(join(h.cwd, "late.txt"))).toBe(false);
@@ -218,11 +218,11 @@ describe("approved input is locked", () => {
 				const input = event.input as { command: string };
 				if (mode === "guarded") {
 					try {
-						input.command = "touch hijacked.txt";
+						input.command = "ln -s /dev/null hijacked.txt";
 					} catch {
 						seen.threw = true;
 					}
-				} else input.command = "touch hijacked.txt";
+				} else input.command = "ln -s /dev/null hijacked.txt";
 				return undefined;
 			});
 		};
@@ -230,7 +230,7 @@ describe("approved input is locked", () => {
 	it("control: without guardian enforcing, a later handler's mutation changes what runs", async () => {
 		const seen = { threw: false };
 		h = await createGuardianHarness({ ui: false, guardian: { mode: "observe" }, after: [mutator("guarded", seen)] });
-		h.agent(callTool("bash", { command: "touch approved.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null approved.txt" }), "done");
 		h.reviewer(verdict("allow"));
 		await h.prompt("go");
 		expect(existsSync(join(h.cwd, "hijacked.txt"))).toBe(true);
@@ -240,7 +240,7 @@ describe("approved input is locked", () => {
 	it("after an allow, a later handler cannot change the input: the approved command runs", async () => {
 		const seen = { threw: false };
 		h = await createGuardianHarness({ ui: false, after: [mutator("guarded", seen)] });
-		h.agent(callTool("bash", { command: "touch approved.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null approved.txt" }), "done");
 		h.reviewer(verdict("allow"));
 		await h.prompt("go");
 		expect(seen.threw).toBe(true);
@@ -267,9 +267,9 @@ describe("observe mode", () => {
 		});
 		h.agent(
 			callTool("bash", { command: "git push --force origin main" }),
-			callTool("bash", { command: "touch observed-deny.txt" }),
-			callTool("bash", { command: "touch observed-unavailable.txt" }),
-			callTool("bash", { command: "touch observed-3.txt" }),
+			callTool("bash", { command: "ln -s /dev/null observed-deny.txt" }),
+			callTool("bash", { command: "ln -s /dev/null observed-unavailable.txt" }),
+			callTool("bash", { command: "ln -s /dev/null observed-3.txt" }),
 			"done",
 		);
 		h.reviewer(verdict("deny", { risk_level: "critical" }), "garbage", verdict("deny"));
@@ -298,12 +298,16 @@ describe("config", () => {
 				"guardian-review": {
 					mode: "off",
 					tools: { bash: "off" },
-					floor: { readOnly: ["touch"] },
+					floor: { readOnly: ["ln"] },
 					reviewer: { model: "faux/faux-1" },
 				},
 			},
 		});
-		h.agent(callTool("bash", { command: "touch project.txt" }), callTool("bash", { command: "rm -rf ~" }), "done");
+		h.agent(
+			callTool("bash", { command: "ln -s /dev/null project.txt" }),
+			callTool("bash", { command: "rm -rf ~" }),
+			"done",
+		);
 		h.reviewer(verdict("deny"));
 		await h.prompt("go");
 		expect(h.reviewerRequests()).toHaveLength(1);
@@ -317,7 +321,7 @@ describe("config", () => {
 			guardian: { mode: "observe", reviewer: { model: REVIEWER_MODEL, fallbackToSessionModel: false } },
 			projectConfig: { "guardian-review": { mode: "enforce" } },
 		});
-		h.agent(callTool("bash", { command: "touch strengthened.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null strengthened.txt" }), "done");
 		h.reviewer(verdict("deny"));
 		await h.prompt("go");
 		expect(existsSync(join(h.cwd, "strengthened.txt"))).toBe(false);
@@ -343,7 +347,7 @@ describe("config", () => {
 			});
 		};
 		h = await createGuardianHarness({ ui: false, guardian: { mode: "off" }, after: [probeExtension] });
-		h.agent(callTool("bash", { command: "touch disabled.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null disabled.txt" }), "done");
 		await h.prompt("go");
 		expect(probe.commands).toContain("guardian");
 		expect(h.session.extensionRunner.hasHandlers("tool_call")).toBe(false);
@@ -360,7 +364,11 @@ describe("config", () => {
 describe("/guardian", () => {
 	it("status shows mode, reviewer, counters by source and outcome, breaker and latency; on/off/observe switch", async () => {
 		h = await createGuardianHarness({ ui: {} });
-		h.agent(callTool("bash", { command: "git status" }), callTool("bash", { command: "touch status.txt" }), "done");
+		h.agent(
+			callTool("bash", { command: "git status" }),
+			callTool("bash", { command: "ln -s /dev/null status.txt" }),
+			"done",
+		);
 		h.reviewer(verdict("deny"));
 		await h.prompt("go");
 		await h.command("/guardian status");
@@ -372,7 +380,7 @@ describe("/guardian", () => {
 		expect(status).toContain("breaker: armed (consecutive denials 1");
 		expect(status).toMatch(/median review latency: \d+ ms over 1 reviews/);
 		await h.command("/guardian off");
-		h.agent(callTool("bash", { command: "touch status.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null status.txt" }), "done");
 		await h.prompt("again");
 		expect(existsSync(join(h.cwd, "status.txt"))).toBe(true);
 		await h.command("/guardian observe");
@@ -385,6 +393,6 @@ describe("/guardian", () => {
 				.filter((e) => e.event === "mode-changed")
 				.map((e) => e.mode),
 		).toEqual(["off", "observe", "enforce"]);
-		expectNoLeak(h, ["touch", "status.txt", "git status"]);
+		expectNoLeak(h, ["ln -s", "status.txt", "git status"]);
 	});
 });

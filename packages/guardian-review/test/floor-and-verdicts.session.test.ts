@@ -51,7 +51,7 @@ describe("the floor decides without a reviewer", () => {
 			callTool("bash", { command: "ls" }),
 			callTool("bash", { command: "ls > listing.txt" }),
 			callTool("bash", { command: "ls; pwd" }),
-			callTool("bash", { command: "ls; touch made.txt" }),
+			callTool("bash", { command: "ls; ln -s /dev/null made.txt" }),
 			"done",
 		);
 		h.reviewer(verdict("allow", { risk_level: "low", user_authorization: "high" }));
@@ -60,7 +60,7 @@ describe("the floor decides without a reviewer", () => {
 		expect(ls?.isError).toBe(false);
 		expect(h.toolResultText(ls!)).toContain("notes.txt");
 		expect(h.reviewerRequests()).toHaveLength(1);
-		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"command": "ls; touch made.txt"');
+		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"command": "ls; ln -s /dev/null made.txt"');
 		expect(redirected?.isError).toBe(false);
 		expect(sequenced?.isError).toBe(false);
 		expect(mixed?.isError).toBe(false);
@@ -98,8 +98,8 @@ describe("reviewer verdicts", () => {
 	it("applies allow and deny, and gives the agent the rationale with no-workaround guidance", async () => {
 		h = await start();
 		h.agent(
-			callTool("bash", { command: "touch allowed-by-reviewer.txt" }),
-			callTool("bash", { command: "touch denied-by-reviewer.txt" }),
+			callTool("bash", { command: "ln -s /dev/null allowed-by-reviewer.txt" }),
+			callTool("bash", { command: "ln -s /dev/null denied-by-reviewer.txt" }),
 			"done",
 		);
 		h.reviewer(
@@ -120,12 +120,12 @@ describe("reviewer verdicts", () => {
 		for (const entry of audit) expect(validateAuditEntry(entry).ok).toBe(true);
 		for (const payload of h.verdicts) expect(decodeEventPayload("pi-policy:verdict", payload).ok).toBe(true);
 		expect(audit.filter((e) => e.event === "reviewed")).toHaveLength(2);
-		expectNoLeak(h, ["touch", "allowed-by-reviewer", "denied-by-reviewer", "Nobody asked", "user asked for this file"]);
+		expectNoLeak(h, ["ln -s", "allowed-by-reviewer", "denied-by-reviewer", "Nobody asked", "user asked for this file"]);
 	});
 
 	it("denies critical risk even when the model says allow", async () => {
 		h = await start();
-		h.agent(callTool("bash", { command: "touch critical.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null critical.txt" }), "done");
 		h.reviewer(verdict("allow", { risk_level: "critical", user_authorization: "high", rationale: "fine" }));
 		await h.prompt("go");
 		expect(existsSync(join(h.cwd, "critical.txt"))).toBe(false);
@@ -140,8 +140,8 @@ describe("reviewer verdicts", () => {
 	it("denies high risk without medium authorization, allows it with", async () => {
 		h = await start();
 		h.agent(
-			callTool("bash", { command: "touch high-low.txt" }),
-			callTool("bash", { command: "touch high-medium.txt" }),
+			callTool("bash", { command: "ln -s /dev/null high-low.txt" }),
+			callTool("bash", { command: "ln -s /dev/null high-medium.txt" }),
 			"done",
 		);
 		h.reviewer(
@@ -155,7 +155,7 @@ describe("reviewer verdicts", () => {
 
 	it("reads one strict JSON text verdict when the model does not call the tool", async () => {
 		h = await start();
-		h.agent(callTool("bash", { command: "touch strict.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null strict.txt" }), "done");
 		h.reviewer('Sure.\n```json\n{"outcome": "allow", "risk_level": "low"}\n```');
 		await h.prompt("go");
 		expect(existsSync(join(h.cwd, "strict.txt"))).toBe(true);
@@ -167,7 +167,7 @@ describe("reviewer verdicts", () => {
 		["two verdicts", '{"outcome": "allow"} {"outcome": "deny"}'],
 	])("treats %s as unavailable: denied headless with the unavailable wording", async (_name, answer) => {
 		h = await start();
-		h.agent(callTool("bash", { command: "touch never.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null never.txt" }), "done");
 		h.reviewer(answer);
 		await h.prompt("go");
 		expect(existsSync(join(h.cwd, "never.txt"))).toBe(false);
@@ -179,7 +179,7 @@ describe("reviewer verdicts", () => {
 
 	it("treats a verdict call contradicted by the answer's text as unavailable, and asks when a UI exists", async () => {
 		h = await start({ ui: { confirm: [false] } });
-		h.agent(callTool("bash", { command: "touch never.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null never.txt" }), "done");
 		h.reviewer({
 			...verdict("allow", { risk_level: "low" }),
 			content: [{ type: "text", text: "On reflection, deny." }, ...verdict("allow", { risk_level: "low" }).content],
@@ -194,7 +194,7 @@ describe("reviewer verdicts", () => {
 
 	it("sends the typed action and a framed transcript within budget, offering the verdict tool", async () => {
 		h = await start();
-		h.agent(callTool("bash", { command: "touch vitest.config.ts" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null vitest.config.ts" }), "done");
 		h.reviewer(verdict("allow", { risk_level: "medium", user_authorization: "high" }));
 		await h.prompt("Please add vitest as a dev dependency.");
 		const request = h.reviewerRequests()[0]!;
@@ -202,7 +202,7 @@ describe("reviewer verdicts", () => {
 		const text = h.requestText(request);
 		expect(text).toContain("untrusted evidence");
 		expect(text).toContain("[1] user: Please add vitest as a dev dependency.");
-		expect(text).toContain('"command": "touch vitest.config.ts"');
+		expect(text).toContain('"command": "ln -s /dev/null vitest.config.ts"');
 		expect(Math.ceil(h.requestBytes(request) / 4)).toBeLessThanOrEqual(REVIEW_PROMPT_TOKEN_BUDGET);
 		expect(request.options?.maxTokens).toBe(1024);
 	});
@@ -211,9 +211,9 @@ describe("reviewer verdicts", () => {
 		h = await start();
 		h.agent(
 			callTools(
-				{ name: "bash", args: { command: "touch sibling.txt" } },
-				{ name: "bash", args: { command: "touch sibling.txt" } },
-				{ name: "bash", args: { command: "touch other-sibling.txt" } },
+				{ name: "bash", args: { command: "ln -s /dev/null sibling.txt" } },
+				{ name: "bash", args: { command: "ln -s /dev/null sibling.txt" } },
+				{ name: "bash", args: { command: "ln -s /dev/null other-sibling.txt" } },
 			),
 			"done",
 		);
@@ -228,7 +228,7 @@ describe("reviewer verdicts", () => {
 	it("retries once on a transient reviewer error inside the deadline", async () => {
 		const { fauxAssistantMessage } = await import("@earendil-works/pi-ai");
 		h = await start();
-		h.agent(callTool("bash", { command: "touch retried.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null retried.txt" }), "done");
 		h.reviewer(
 			fauxAssistantMessage("", { stopReason: "error", errorMessage: "503 Service Unavailable" }),
 			verdict("allow"),

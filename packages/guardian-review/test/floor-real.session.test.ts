@@ -1,5 +1,5 @@
 // Real Pi sessions (faux agent and reviewer) for the floor over the bash syntax tree (issue 13): read-only chains and
-// `cd sub && grep` decided with no reviewer call, a heredoc into the workspace allowed and into ~/.bashrc reviewed,
+// `cd sub && grep` decided with no reviewer call, rm/touch/cp/mv on named workspace files allowed, a heredoc into the workspace allowed and into ~/.bashrc reviewed,
 // ripgrep's program-running flags reviewed, shell history reviewed, and a 1 MiB command decided without a hang.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -43,6 +43,35 @@ describe("the floor over the syntax tree, in a real session", () => {
 		expect(h.reviewerRequests()).toHaveLength(0);
 		expect(sources()).toEqual(["floor", "floor"]);
 		expectNoLeak(h, ["cd sub", "grep -n", "a.txt"]);
+	});
+
+	it("allows rm, touch, cp and mv on named workspace files with no reviewer call, and reviews rm -r and .env", async () => {
+		h = await start({
+			files: { "reproduce.py": "print(1)\n", "a.py": "x = 1\n", ".env": "TOKEN=kept\n", "build/out.o": "obj\n" },
+		});
+		h.agent(
+			callTool("bash", { command: "cp a.py a.py.orig && mv a.py.orig backup.py && touch pkg_init.py" }),
+			callTool("bash", { command: "rm reproduce.py" }),
+			callTool("bash", { command: "rm -r build" }),
+			callTool("bash", { command: "rm .env" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { rationale: "not asked" }), verdict("deny", { rationale: "a secret file" }));
+		await h.prompt("tidy up");
+		const [copied, removed, recursive, secret] = h.toolResults();
+		expect(copied?.isError).toBe(false);
+		expect(removed?.isError).toBe(false);
+		expect(readFileSync(join(h.cwd, "backup.py"), "utf8")).toBe("x = 1\n");
+		expect(existsSync(join(h.cwd, "a.py.orig"))).toBe(false);
+		expect(existsSync(join(h.cwd, "pkg_init.py"))).toBe(true);
+		expect(existsSync(join(h.cwd, "reproduce.py"))).toBe(false);
+		expect(recursive?.isError).toBe(true);
+		expect(secret?.isError).toBe(true);
+		expect(existsSync(join(h.cwd, "build", "out.o"))).toBe(true);
+		expect(readFileSync(join(h.cwd, ".env"), "utf8")).toBe("TOKEN=kept\n");
+		expect(h.reviewerRequests()).toHaveLength(2);
+		expect(sources()).toEqual(["floor", "floor", "reviewer", "reviewer"]);
+		expectNoLeak(h, ["reproduce.py", "backup.py", "rm -r", ".env"]);
 	});
 
 	it("allows `cat <<EOF > notes.md` in the workspace and reviews the same heredoc into ~/.bashrc", async () => {

@@ -51,7 +51,7 @@ describe("forced verdict tool call", () => {
 			before: [loopProvider],
 			guardian: { mode: "enforce", reviewer: { model: "loop/loop-reviewer", fallbackToSessionModel: false } },
 		});
-		h.agent(callTool("bash", { command: "touch over-http.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null over-http.txt" }), "done");
 		await h.prompt("go");
 		const body = server.chatRequests[0]?.body as Record<string, unknown> | undefined;
 		expect(body?.tool_choice).toEqual({ type: "function", function: { name: "submit_verdict" } });

@@ -21,7 +21,7 @@ async function waitFor(check: () => boolean): Promise<boolean> {
 describe("review log", () => {
 	it("is not written by default", async () => {
 		h = await createGuardianHarness({ ui: false });
-		h.agent(callTool("bash", { command: "touch logged.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null logged.txt" }), "done");
 		h.reviewer(verdict("deny"));
 		await h.prompt("go");
 		await new Promise((resolve) => setTimeout(resolve, 100));
@@ -37,7 +37,7 @@ describe("review log", () => {
 				reviewer: { model: REVIEWER_MODEL, fallbackToSessionModel: false },
 			},
 		});
-		h.agent(callTool("bash", { command: "touch logged.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null logged.txt" }), "done");
 		h.reviewer(verdict("deny", { risk_level: "medium", rationale: "not asked for" }));
 		await h.prompt("SECRET-PROMPT-TEXT please");
 		const path = join(h.agentDir, "guardian-review", "review-log.jsonl");
@@ -47,7 +47,7 @@ describe("review log", () => {
 		const record = JSON.parse(lines[0]!) as Record<string, unknown>;
 		expect(record).toMatchObject({
 			tool: "bash",
-			action: { tool: "bash", command: "touch logged.txt" },
+			action: { tool: "bash", command: "ln -s /dev/null logged.txt" },
 			decision: "deny",
 			source: "reviewer",
 			riskLevel: "medium",

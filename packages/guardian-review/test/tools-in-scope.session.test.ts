@@ -191,11 +191,11 @@ describe("code mode", () => {
 			"let wiped = 'blocked';",
 			'try { await tools.bash({ command: "rm -rf ~" }); wiped = "ran"; } catch (e) { wiped = String(e).includes("hard-deny") ? "hard-denied" : "other"; }',
 			"let published = 'blocked';",
-			'try { await tools.bash({ command: "touch published.txt" }); published = "ran"; } catch (e) { published = "denied"; }',
+			'try { await tools.bash({ command: "ln -s /dev/null published.txt" }); published = "ran"; } catch (e) { published = "denied"; }',
 			"return JSON.stringify({ listed: ls.output.includes('keep.txt'), wiped, published });",
 		].join("\n");
 		h.agent(callTool("codemode", { code: script }), "done");
-		// The first review is the codemode call; the second is the nested `touch`, which the reviewer denies.
+		// The first review is the codemode call; the second is the nested `ln -s`, which the reviewer denies.
 		h.reviewer(verdict("allow", { risk_level: "low" }), verdict("deny", { risk_level: "medium" }));
 		await h.prompt("run the script");
 		const result = resultTexts(h)[0] ?? "";
@@ -205,7 +205,7 @@ describe("code mode", () => {
 		expect(existsSync(join(sandbox.home))).toBe(true);
 		expect(existsSync(join(h.cwd, "published.txt"))).toBe(false);
 		expect(h.reviewerRequests()).toHaveLength(2);
-		expect(h.requestText(h.reviewerRequests()[1]!)).toContain('"command": "touch published.txt"');
+		expect(h.requestText(h.reviewerRequests()[1]!)).toContain('"command": "ln -s /dev/null published.txt"');
 		expect(h.verdicts).toEqual([
 			expect.objectContaining({ decision: "allow", source: "reviewer", tool: "other" }),
 			expect.objectContaining({ decision: "allow", source: "floor", tool: "bash" }),
@@ -222,7 +222,7 @@ describe("what the user sees", () => {
 			(h?.ui?.calls ?? []).flatMap((call) => (call.kind === "setWorkingMessage" ? [call.text] : []));
 		let seenStatus: string | undefined;
 		let seenWorking: string | undefined;
-		h.agent(callTool("bash", { command: "touch reviewed.txt" }), "done");
+		h.agent(callTool("bash", { command: "ln -s /dev/null reviewed.txt" }), "done");
 		h.reviewer(() => {
 			seenStatus = h?.ui?.statuses.get("guardian-review");
 			seenWorking = working().at(-1);
@@ -244,8 +244,8 @@ describe("what the user sees", () => {
 		h.agent(
 			callTool("bash", { command: "rm -rf ~" }),
 			callTool("bash", { command: "ls" }),
-			callTool("bash", { command: "touch a.txt" }),
-			callTool("bash", { command: "touch b.txt" }),
+			callTool("bash", { command: "ln -s /dev/null a.txt" }),
+			callTool("bash", { command: "ln -s /dev/null b.txt" }),
 			"done",
 		);
 		h.reviewer(verdict("deny", { risk_level: "high", rationale: "secret-rationale" }), "not a verdict");
@@ -257,6 +257,6 @@ describe("what the user sees", () => {
 		await h.command("/guardian status");
 		const status = h.ui!.notifications().at(-1)?.message ?? "";
 		expect(status).toContain("decided by the floor: 2 of 4 calls (50%)");
-		expectNoLeak(h, ["rm -rf", "touch a.txt", "secret-rationale", sandbox.home]);
+		expectNoLeak(h, ["rm -rf", "ln -s /dev/null a.txt", "secret-rationale", sandbox.home]);
 	});
 });

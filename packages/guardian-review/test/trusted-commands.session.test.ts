@@ -14,7 +14,7 @@ describe("trustedCommands", () => {
 		h = await start({ guardian: { trustedCommands: ["sh <workspace file>"] } });
 		h.agent(
 			callTool("bash", { command: "sh scripts/check.sh" }),
-			callTool("bash", { command: "echo sh scripts/check.sh; sh -c 'touch planted.txt'" }),
+			callTool("bash", { command: "echo sh scripts/check.sh; sh -c 'ln -s /dev/null planted.txt'" }),
 			"done",
 		);
 		h.reviewer(verdict("deny", { risk_level: "medium" }));

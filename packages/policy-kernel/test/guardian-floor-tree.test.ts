@@ -72,8 +72,7 @@ describe("redirects and heredocs into the workspace are workspace writes", () =>
 		["cat <<'EOF' > docs/notes.md\n$(not run) `x`\nEOF", "allow:workspace-write"],
 		["echo hi >> log.txt 2>&1", "allow:workspace-write"],
 		["mkdir -p src/new && cat <<EOF > src/new/a.py\nx = 1\nEOF", "allow:workspace-write"],
-		// touch is not a redirect: it stays in review (the session tests use it as the plain write that needs review).
-		["touch notes.md", "review:not-read-only"],
+		["touch notes.md", "allow:workspace-write"],
 		["ls 2>/dev/null >/dev/null", "allow:read-only"],
 		["cat <<EOF > ~/.bashrc\nalias ls=rm\nEOF", "review:outside-workspace"],
 		["echo x > /tmp/a.txt", "review:outside-workspace"],
@@ -143,6 +142,80 @@ describe("sed -i is an edit of the named files, judged like the edit tool", () =
 		expect(isPrintOnlySedScript("1a\\\nadded\nw /tmp/x", true)).toBe(false);
 		expect(isPrintOnlySedScript("1a added")).toBe(false);
 		expect(isPrintOnlySedScript("1a added", true)).toBe(true);
+	});
+});
+
+describe("rm, touch, cp and mv on named workspace files are workspace writes", () => {
+	it.each<[string, string]>([
+		["rm reproduce_issue.py", "allow:workspace-write"],
+		["rm -f a.py b.py && ls", "allow:workspace-write"],
+		["rm /home/dev/project/test_x.py", "allow:workspace-write"],
+		["rm -- -rf", "allow:workspace-write"],
+		["touch pkg/__init__.py", "allow:workspace-write"],
+		["touch -c a.txt", "allow:workspace-write"],
+		["cp a.py a.py.orig", "allow:workspace-write"],
+		["cp -p src/a.py src/b.py backup/", "allow:workspace-write"],
+		["mv reproduce.py reproduction/", "allow:workspace-write"],
+		["mv -f old.txt new.txt", "allow:workspace-write"],
+		// Recursion, prompts, links, values and backups stay in review.
+		["rm -r build", "review:not-read-only"],
+		["rm -rf build", "review:not-read-only"],
+		["rm -i a.py", "review:not-read-only"],
+		["rm --dir d", "review:not-read-only"],
+		["cp -r src dst", "review:not-read-only"],
+		["cp -a src dst", "review:not-read-only"],
+		["cp -s a.py link.py", "review:not-read-only"],
+		["cp -t dir a.py", "review:not-read-only"],
+		["mv --backup=t a b", "review:not-read-only"],
+		["touch -d yesterday a.txt", "review:not-read-only"],
+		["touch -r ref a.txt", "review:not-read-only"],
+		["rm", "review:not-read-only"],
+		// A link stays in review: it would make the floor's later path checks wrong (`ln -s ~/.ssh k && cat k/id_rsa`).
+		// The session tests use `ln -s /dev/null FILE` as their plain reviewable write.
+		["ln -s /dev/null made.txt", "review:not-read-only"],
+		["ln -s ~/.ssh k && cat k/id_rsa", "review:not-read-only"],
+		["cp a.py", "review:not-read-only"],
+		// Every path removed or written is literal, unprotected and in the workspace; cp's sources are reads.
+		["rm *.pyc", "review:dynamic"],
+		["rm $F", "review:dynamic"],
+		["rm a.{py,txt}", "review:dynamic"],
+		["cp *.py backup/", "review:dynamic"],
+		["rm .env", "review:protected-path"],
+		["rm .git/index", "review:protected-path"],
+		["touch .env.local", "review:protected-path"],
+		["cp settings.cfg .git/config", "review:protected-path"],
+		["cp hook.sh .git/hooks/pre-commit", "review:protected-path"],
+		["cp .env env.txt", "review:protected-path"],
+		["cp server.pem backup/", "review:protected-path"],
+		["mv .env env.txt", "review:protected-path"],
+		["mv config .git", "review:protected-path"],
+		["mv id_rsa.txt keys/", "review:protected-path"],
+		["mv notes.txt docs/", "allow:workspace-write"],
+		["cp notes.txt keys/id_rsa", "review:protected-path"],
+		["cp a.txt /tmp/a.txt", "review:outside-workspace"],
+		["cp /etc/passwd a.txt", "review:outside-workspace"],
+		["cp ~/.ssh/id_ed25519 key", "review:protected-path"],
+		["mv a.py ../elsewhere/", "review:outside-workspace"],
+		["rm ~/.bashrc", "review:outside-workspace"],
+		["rm -f /", "review:outside-workspace"],
+		["cd /tmp && rm x", "review:outside-workspace"],
+		["mv file /etc/", "review:outside-workspace"],
+		["cp malware /usr/bin/", "review:outside-workspace"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command)).toBe(expected);
+	});
+
+	it("follows the write tool's scope, and recursive deletes of the root stay hard denies", () => {
+		const anywhere = floorContextFor(
+			applyGuardianDefaults({ mode: "enforce", tools: { write: "protected-only", edit: "protected-only" } }),
+			CWD,
+			HOME,
+		);
+		expect(decide("cp a.txt /tmp/a.txt", anywhere)).toBe("allow:workspace-write");
+		expect(decide("rm ~/.ssh/known_hosts", anywhere)).toBe("review:protected-path");
+		const always = floorContextFor(applyGuardianDefaults({ mode: "enforce", tools: { write: "always" } }), CWD, HOME);
+		expect(decide("rm a.py", always)).toBe("review:writes");
+		expect(decide("rm -rf /")).toBe("deny:recursive-delete-root");
 	});
 });
 

@@ -1092,9 +1092,7 @@ function mayMatchProtected(path: string, judge: Judge): boolean {
 
 /** A path the command writes: judged like the write tool (protected always reviewed). */
 function judgeWritePath(word: BashWord, state: WalkState, judge: Judge): void {
-	if (isDynamicWord(word) || word.expansions.includes("glob") || word.expansions.includes("brace")) {
-		throw new Review("dynamic");
-	}
+	judgeLiteralPath(word);
 	judgeWritePathText(word.value, state, judge);
 }
 
@@ -1371,7 +1369,68 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 				for (const operand of operands) judgeWritePath(operand, state, judge);
 				return "allowed";
 			}
+			if (Object.hasOwn(WORKSPACE_FILE_OPERATIONS, name))
+				return judgeFileOperation(name, options, operands, state, judge);
 			return "not-read-only";
+	}
+}
+
+/**
+ * The file operations the floor judges as workspace writes, with the only options each may carry: none recurses,
+ * makes a link, takes a value or asks a question. `rm` removes, `touch` creates or stamps, `cp` writes its
+ * destination, `mv` removes its sources and writes its destination.
+ */
+const WORKSPACE_FILE_OPERATIONS: Readonly<
+	Record<string, { readonly short: string; readonly long: readonly string[] }>
+> = {
+	rm: { short: "fv", long: ["--force", "--verbose"] },
+	touch: { short: "acm", long: ["--no-create"] },
+	cp: { short: "fnpv", long: ["--force", "--no-clobber", "--preserve", "--verbose"] },
+	mv: { short: "fnv", long: ["--force", "--no-clobber", "--verbose"] },
+};
+
+/**
+ * `rm`, `touch`, `cp` and `mv` on named files: a workspace write exactly where the write tool would be allowed.
+ * Every path the command removes or writes must be a literal (no glob, brace or expansion), unprotected workspace
+ * path; `cp` reads its sources like any read. A destination may be a directory, so the file each source would
+ * land on there is judged as well. Any other option (`-r`, `-i`, `-s`, `-t DIR`, `--backup`) is reviewed.
+ */
+function judgeFileOperation(
+	name: string,
+	options: readonly BashWord[],
+	operands: readonly BashWord[],
+	state: WalkState,
+	judge: Judge,
+): VocabularyVerdict {
+	const allowed = WORKSPACE_FILE_OPERATIONS[name] as { short: string; long: readonly string[] };
+	for (const option of options) {
+		const value = option.value;
+		const short = !value.startsWith("--") && [...value.slice(1)].every((c) => allowed.short.includes(c));
+		if (!short && !allowed.long.includes(value)) return "not-read-only";
+	}
+	if (name === "rm" || name === "touch") {
+		if (operands.length === 0) return "not-read-only";
+		for (const operand of operands) judgeWritePath(operand, state, judge);
+		return "allowed";
+	}
+	if (operands.length < 2) return "not-read-only";
+	const destination = operands[operands.length - 1] as BashWord;
+	judgeWritePath(destination, state, judge);
+	for (const source of operands.slice(0, -1)) {
+		if (name === "mv") judgeWritePath(source, state, judge);
+		else {
+			judgeLiteralPath(source);
+			judgeOperandWord(source, state, judge, true);
+		}
+		judgeWritePathText(`${destination.value}/${basename(source.value)}`, state, judge);
+	}
+	return "allowed";
+}
+
+/** Refuses a path word the shell would expand (a glob, brace or parameter word): the floor cannot see its files. */
+function judgeLiteralPath(word: BashWord): void {
+	if (isDynamicWord(word) || word.expansions.includes("glob") || word.expansions.includes("brace")) {
+		throw new Review("dynamic");
 	}
 }
 
