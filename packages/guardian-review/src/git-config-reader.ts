@@ -1,16 +1,19 @@
 // Reads the repository's git config for the floor: the config git would read for a repository at the working
 // directory (the common `config`, a worktree's `config.worktree`, and every file they include, conditional
-// includes too), plus the hook git may run while reading. The kernel judges the text
+// includes too), plus the hook git may run while reading, and whether the hooks folder holds any active hook (for
+// git's index writes). The kernel judges the text
 // (@pi-policy/policy-kernel/guardian git-config); this module only finds and reads files: asynchronously,
 // bounded in files, bytes and depth, and cached until a tool call that may have changed them has run.
-import { readFile, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import {
 	combineGitConfigVerdicts,
 	GIT_HOOKS_RUN_BY_READS,
 	type GitConfigVerdict,
+	type GitHooksVerdict,
 	gitConfigIncludes,
 	judgeGitConfigText,
+	judgeGitHookNames,
 	MAX_GIT_CONFIG_CHARS,
 	MAX_GIT_CONFIG_INCLUDE_DEPTH,
 	parseGitConfig,
@@ -127,6 +130,28 @@ export async function readGitConfigVerdict(cwd: string, home: string): Promise<G
 	}
 }
 
+/**
+ * The verdict on the hooks folder of the repository at `cwd` (the common folder's `hooks`): `none` when it is
+ * missing or holds only `.sample` files, `present` when it holds any other entry, `unknown` when it could not be
+ * listed or has more entries than the kernel judges (`MAX_GIT_HOOK_ENTRIES`). Outside a repository: `none`. A `core.hooksPath`
+ * elsewhere already makes the config verdict `unsafe`. Never throws.
+ */
+export async function readGitHooksVerdict(cwd: string): Promise<GitHooksVerdict> {
+	try {
+		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return "unknown";
+		const location = await locateRepository(cwd);
+		if (location === "none") return "none";
+		if (location === "unknown") return "unknown";
+		const hooks = join(location.commonDir, "hooks");
+		const kind = await kindOf(hooks);
+		if (kind === "missing") return "none";
+		if (kind !== "dir") return "unknown";
+		return judgeGitHookNames(await readdir(hooks));
+	} catch {
+		return "unknown";
+	}
+}
+
 /** True when a bash command may run git, so the floor needs the config fact (a cheap substring check). */
 export function mayRunGit(input: unknown): boolean {
 	const command = (input as { command?: unknown } | null)?.command;
@@ -139,14 +164,19 @@ export function mayRunGit(input: unknown): boolean {
  */
 export function createGitConfigFacts(home: string): {
 	verdict(cwd: string): Promise<GitConfigVerdict>;
+	hooks(cwd: string): Promise<GitHooksVerdict>;
 	invalidate(): void;
 } {
-	let cached: { cwd: string; verdict: Promise<GitConfigVerdict> } | undefined;
+	let cached: { cwd: string; verdict: Promise<GitConfigVerdict>; hooks: Promise<GitHooksVerdict> } | undefined;
+	const current = (cwd: string) => {
+		if (cached === undefined || cached.cwd !== cwd) {
+			cached = { cwd, verdict: readGitConfigVerdict(cwd, home), hooks: readGitHooksVerdict(cwd) };
+		}
+		return cached;
+	};
 	return {
-		verdict(cwd) {
-			if (cached === undefined || cached.cwd !== cwd) cached = { cwd, verdict: readGitConfigVerdict(cwd, home) };
-			return cached.verdict;
-		},
+		verdict: (cwd) => current(cwd).verdict,
+		hooks: (cwd) => current(cwd).hooks,
 		invalidate() {
 			cached = undefined;
 		},

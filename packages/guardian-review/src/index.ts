@@ -163,12 +163,9 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		const { toolName } = event;
 		const input: unknown = event.input;
 		// The repository's git config is a fact only for git commands, and only while no call that may change it runs.
-		const gitConfig =
-			toolName !== "bash" || !mayRunGit(input)
-				? "unknown"
-				: inFlight.size > 0
-					? "unknown"
-					: await gitFacts.verdict(ctx.cwd);
+		const checkGit = toolName === "bash" && mayRunGit(input) && inFlight.size === 0;
+		const gitConfig = checkGit ? await gitFacts.verdict(ctx.cwd) : "unknown";
+		const gitHooks = checkGit ? await gitFacts.hooks(ctx.cwd) : "unknown";
 		let step = perform(
 			planToolCall(state, {
 				toolName,
@@ -177,7 +174,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				tool: toolFacts.of(toolName),
 				config: active,
 				mode,
-				floorContext: floorContextFor(active, ctx.cwd, home, { gitConfig }),
+				floorContext: floorContextFor(active, ctx.cwd, home, { gitConfig, gitHooks }),
 				now: now(),
 				hasUI: ctx.hasUI,
 			}),

@@ -1,14 +1,15 @@
 // Real Pi sessions over real git repositories: `git status` is allowed with no reviewer call in a clean
 // repository, and reviewed where the repository's config (or a file it includes) sets core.fsmonitor, which would
 // make `git status` run a program. The shell reads the config asynchronously and caches it until a call that may
-// have changed files has run.
+// have changed files has run. `git add` and `git stash` are index writes, allowed only when the hooks folder holds
+// no active hook as well.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readGitConfigVerdict } from "../src/git-config-reader.ts";
+import { readGitConfigVerdict, readGitHooksVerdict } from "../src/git-config-reader.ts";
 import {
 	callTool,
 	type GuardianHarness,
@@ -94,6 +95,62 @@ describe("git that cannot run programs", () => {
 		expect(h.requestText(h.reviewerRequests()[1]!)).toContain('"command": "git status"');
 		expect(existsSync(join(h.cwd, "fsmonitor-ran"))).toBe(false);
 		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "reviewer", "reviewer"]);
+	});
+});
+
+describe("git add and git stash: index writes with a safe config and no active hook", () => {
+	it("allows git add, git stash and git stash pop with no reviewer call in a clean repository", async () => {
+		h = await startInRepo();
+		writeFileSync(join(h.cwd, "README.md"), "hello, changed\n");
+		h.agent(
+			callTool("bash", { command: "git add -A && git diff --cached --stat" }),
+			callTool("bash", { command: "git stash" }),
+			callTool("bash", { command: "cat README.md && git stash pop" }),
+			"done",
+		);
+		await h.prompt("stage, then set the change aside and bring it back");
+		expect(h.reviewerRequests()).toHaveLength(0);
+		expect(h.toolResults().map((r) => r?.isError)).toEqual([false, false, false]);
+		expect(resultTexts(h)[2]).toContain("hello\n");
+		expect(readFileSync(join(h.cwd, "README.md"), "utf8")).toBe("hello, changed\n");
+		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "floor", "floor"]);
+	});
+
+	it("reviews git stash where the repository has an active hook, so the hook never runs when denied", async () => {
+		h = await startInRepo();
+		writeFileSync(join(h.cwd, "README.md"), "hello, changed\n");
+		writeFileSync(join(h.cwd, ".git", "hooks", "reference-transaction"), "#!/bin/sh\ntouch hook-ran\n", {
+			mode: 0o755,
+		});
+		h.agent(callTool("bash", { command: "git status --short" }), callTool("bash", { command: "git stash" }), "done");
+		h.reviewer(verdict("deny", { rationale: "the repository has a hook" }));
+		await h.prompt("set the change aside");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"command": "git stash"');
+		expect(existsSync(join(h.cwd, "hook-ran"))).toBe(false);
+		expect(readFileSync(join(h.cwd, "README.md"), "utf8")).toBe("hello, changed\n");
+		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "reviewer"]);
+	});
+});
+
+describe("readGitHooksVerdict", () => {
+	it("is none outside a repository and with only samples, present with a hook, unknown when hooks is not a folder", async () => {
+		const outside = mkdtempSync(join(tmpdir(), "guardian-hooks-"));
+		try {
+			expect(await readGitHooksVerdict(outside)).toBe("none");
+			git(outside, "init", "-q");
+			expect(await readGitHooksVerdict(outside)).toBe("none");
+			writeFileSync(join(outside, ".git", "hooks", "pre-commit.sample"), "#!/bin/sh\n", { mode: 0o755 });
+			expect(await readGitHooksVerdict(outside)).toBe("none");
+			writeFileSync(join(outside, ".git", "hooks", "post-checkout"), "#!/bin/sh\n", { mode: 0o755 });
+			expect(await readGitHooksVerdict(outside)).toBe("present");
+			await rm(join(outside, ".git", "hooks"), { recursive: true });
+			expect(await readGitHooksVerdict(outside)).toBe("none");
+			writeFileSync(join(outside, ".git", "hooks"), "not a folder\n");
+			expect(await readGitHooksVerdict(outside)).toBe("unknown");
+		} finally {
+			await rm(outside, { recursive: true, force: true });
+		}
 	});
 });
 

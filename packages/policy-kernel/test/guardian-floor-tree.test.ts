@@ -10,6 +10,8 @@ import {
 	floorContextFor,
 	isForkBomb,
 	isPrintOnlySedScript,
+	judgeGitHookNames,
+	MAX_GIT_HOOK_ENTRIES,
 	parseTrustedCommandPattern,
 } from "../src/guardian/index.js";
 
@@ -366,9 +368,74 @@ describe("git only with a checked, safe repository config", () => {
 	it("keeps git's writing forms in review whatever the config", () => {
 		expect(decide("git branch -D main")).toBe("review:not-read-only");
 		expect(decide("git remote add x y")).toBe("review:not-read-only");
-		expect(decide("git stash")).toBe("review:not-read-only");
+		expect(decide("git stash drop")).toBe("review:not-read-only");
+		expect(decide("git commit -m x")).toBe("review:not-read-only");
 		expect(decide("git show HEAD:.env")).toBe("review:protected-path");
 		expect(decide("git diff --no-index /etc/passwd a")).toBe("review:outside-workspace");
+	});
+});
+
+describe("git add and git stash are index writes: a safe config and no active hook", () => {
+	const noHooks = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHooks: "none" });
+	it.each<[string, string]>([
+		["git add -A", "allow:workspace-write"],
+		["git add src/a.py tests/test_a.py && git diff --cached --stat", "allow:workspace-write"],
+		["git add -N new.py", "allow:workspace-write"],
+		["git add -- --help", "allow:workspace-write"],
+		["git stash", "allow:workspace-write"],
+		["git stash -u && python -V", "allow:workspace-write"],
+		["git stash push -m 'before fix' -- src/a.py", "allow:workspace-write"],
+		["git stash save wip", "allow:workspace-write"],
+		["git stash pop", "allow:workspace-write"],
+		["git stash apply --index stash@{1}", "allow:workspace-write"],
+		["git stash list", "allow:read-only"],
+		// Interactive, editing and pathspec-file forms, and stashes that destroy work, stay in review.
+		["git add -p", "review:not-read-only"],
+		["git add -e a.py", "review:not-read-only"],
+		["git add -i", "review:not-read-only"],
+		["git add --pathspec-from-file=list.txt", "review:not-read-only"],
+		["git add --chmod=+x run.sh", "review:not-read-only"],
+		["git stash -p", "review:not-read-only"],
+		["git stash --all", "review:not-read-only"],
+		["git stash drop", "review:not-read-only"],
+		["git stash clear", "review:not-read-only"],
+		["git stash pop 'stash@{0}' extra", "review:not-read-only"],
+		["git stash branch b", "review:not-read-only"],
+		["git -c core.hooksPath=/tmp/h add -A", "review:not-read-only"],
+		// Staging a secret or a path outside the repository is reviewed.
+		["git add .env", "review:protected-path"],
+		["git add ~/.ssh/id_ed25519", "review:protected-path"],
+		["git add /etc/hosts", "review:outside-workspace"],
+		["git stash push -- .env", "review:protected-path"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command, noHooks)).toBe(expected);
+	});
+
+	it.each<["safe" | "unsafe" | "unknown", "none" | "present" | "unknown", string]>([
+		["safe", "none", "allow:workspace-write"],
+		["safe", "present", "review:git-config"],
+		["safe", "unknown", "review:git-config"],
+		["unsafe", "none", "review:git-config"],
+		["unknown", "none", "review:git-config"],
+	])("gitConfig %s, gitHooks %s → git add -A %s", (gitConfig, gitHooks, expected) => {
+		expect(decide("git add -A", floorContextFor(config, CWD, HOME, { gitConfig, gitHooks }))).toBe(expected);
+	});
+
+	it("keeps git's read-only forms independent of the hooks fact", () => {
+		expect(decide("git status", floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHooks: "present" }))).toBe(
+			"allow:read-only",
+		);
+		expect(decide("git add -A", floorContextFor(config, CWD, HOME, { gitConfig: "safe" }))).toBe("review:git-config");
+	});
+
+	it("counts every entry of the hooks folder but git init's samples as an active hook", () => {
+		expect(judgeGitHookNames([])).toBe("none");
+		expect(judgeGitHookNames(["pre-commit.sample", "post-update.sample"])).toBe("none");
+		expect(judgeGitHookNames(["pre-commit.sample", "reference-transaction"])).toBe("present");
+		expect(judgeGitHookNames(["pre-commit.sample.bak"])).toBe("present");
+		expect(judgeGitHookNames(Array.from({ length: MAX_GIT_HOOK_ENTRIES + 1 }, (_, i) => `${i}.sample`))).toBe(
+			"unknown",
+		);
 	});
 });
 

@@ -14,7 +14,7 @@ import {
 	simpleCommandsOf,
 } from "../bash/index.js";
 import { type GuardianReviewConfig, TOOL_SCOPES, type ToolScope, toolScopeFor } from "./config.js";
-import type { GitConfigVerdict } from "./git-config.js";
+import type { GitConfigVerdict, GitHooksVerdict } from "./git-config.js";
 import {
 	classifyPath,
 	globMatches,
@@ -254,6 +254,8 @@ export interface FloorContext extends PathContext {
 	readonly trustedCommands?: readonly string[];
 	/** The shell's verdict on the repository's git config and its includes; anything but `safe` reviews git. */
 	readonly gitConfig?: GitConfigVerdict;
+	/** The shell's verdict on the repository's hooks folder; anything but `none` reviews git's index writes. */
+	readonly gitHooks?: GitHooksVerdict;
 	/** The write tool's scope: redirects and heredocs into files are judged as it would be. */
 	readonly writeScope?: ToolScope;
 	/** The scope for reads outside the workspace: the stricter of the write and edit scopes. */
@@ -264,6 +266,8 @@ export interface FloorContext extends PathContext {
 export interface FloorFacts {
 	/** The verdict on the repository's git config (see `judgeGitConfigText`); `unknown` when not checked. */
 	readonly gitConfig?: GitConfigVerdict;
+	/** The verdict on the repository's hooks folder (see `judgeGitHookNames`); `unknown` when not checked. */
+	readonly gitHooks?: GitHooksVerdict;
 }
 
 function stricterScope(a: ToolScope, b: ToolScope): ToolScope {
@@ -286,6 +290,7 @@ export function floorContextFor(
 		readOnlyPatterns: config.floor.readOnly,
 		trustedCommands: config.trustedCommands,
 		gitConfig: facts.gitConfig ?? "unknown",
+		gitHooks: facts.gitHooks ?? "unknown",
 		writeScope,
 		readScope: stricterScope(writeScope, toolScopeFor(config, "edit")),
 	};
@@ -1845,6 +1850,14 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	if (globals.some((option) => !GIT_SAFE_GLOBALS.has(option.value))) return "not-read-only";
 	if (sub === undefined) return "not-read-only";
 	if (sub === "--version" || (sub === "version" && rest.length === 0)) return "allowed";
+	const indexWrite = gitIndexWritePaths(sub, rest);
+	if (indexWrite !== undefined) {
+		if (indexWrite === "refused") return "not-read-only";
+		if (judge.context.gitConfig !== "safe" || judge.context.gitHooks !== "none") return "git-config";
+		for (const path of indexWrite) judgeOperandWord(path, state, judge, true);
+		judge.allow("workspace-write");
+		return "allowed";
+	}
 	if (!(READ_ONLY_GIT_SUBCOMMANDS as readonly string[]).includes(sub)) return "not-read-only";
 	if (!gitFormIsReadOnly(sub, rest)) return "not-read-only";
 	if (judge.context.gitConfig !== "safe") return "git-config";
@@ -1859,6 +1872,70 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 		if (colon >= 0 && colon < arg.value.length - 1) judgeReadPath(arg.value.slice(colon + 1), state, judge, false);
 	}
 	return "allowed";
+}
+
+/** `git add` options that only choose what is staged: no patch, edit or interactive mode, no pathspec file. */
+const GIT_ADD_OPTIONS = new Set([
+	"--all",
+	"--update",
+	"--intent-to-add",
+	"--verbose",
+	"--dry-run",
+	"--force",
+	"--ignore-errors",
+	"--no-all",
+	"--ignore-removal",
+	"--no-ignore-removal",
+]);
+/** `git stash push`/`save` options that only choose what is stashed (not `-p`, not `-a`, which takes ignored files). */
+const GIT_STASH_SAVE_OPTIONS = new Set([
+	"--include-untracked",
+	"--keep-index",
+	"--no-keep-index",
+	"--staged",
+	"--quiet",
+]);
+const STASH_REFERENCE = /^(?:stash@\{\d{1,6}\}|\d{1,6})$/;
+
+/**
+ * git's index writes: `git add` and the stash forms that save or restore changes (`git stash`, `push`, `save`, `pop`,
+ * `apply`). They change only the index, the object store, the stash ref and the worktree's files, and run no
+ * program when the config check finds none (the shell also checks for the hooks they run: see ADR 0013). Returns
+ * the pathspecs to judge as reads (a protected or outside path sends the call to review), `refused` for such a
+ * form with another option (`-p`, `-e`, `-i`, `-a`, `--pathspec-from-file`), or undefined when it is not one.
+ * `stash drop` and `stash clear` destroy stashed work and are never index writes.
+ */
+function gitIndexWritePaths(sub: string, rest: readonly BashWord[]): readonly BashWord[] | "refused" | undefined {
+	if (sub === "add") {
+		const { options, operands } = optionsAndOperands(rest);
+		const known = options.every((o) => GIT_ADD_OPTIONS.has(o.value) || /^-[AuNvnf]+$/.test(o.value));
+		return known ? operands : "refused";
+	}
+	if (sub !== "stash") return undefined;
+	const form = rest[0]?.value;
+	if (form === "pop" || form === "apply") {
+		const args = rest.slice(1).map((arg) => arg.value);
+		const refs = args.filter((arg) => arg !== "--index" && arg !== "-q" && arg !== "--quiet");
+		return refs.length <= 1 && refs.every((ref) => STASH_REFERENCE.test(ref)) ? [] : "refused";
+	}
+	if (form !== undefined && form !== "push" && form !== "save" && form.startsWith("-") === false) return undefined;
+	const args = form === "push" || form === "save" ? rest.slice(1) : rest;
+	const paths: BashWord[] = [];
+	let ended = false;
+	for (let i = 0; i < args.length; i++) {
+		const value = (args[i] as BashWord).value;
+		if (ended || !value.startsWith("-")) {
+			// `save` takes a message, `push` pathspecs.
+			if (form === "save") continue;
+			paths.push(args[i] as BashWord);
+			continue;
+		}
+		if (value === "--") ended = true;
+		else if (value === "-m" || value === "--message") i++;
+		else if (!value.startsWith("--message=") && !GIT_STASH_SAVE_OPTIONS.has(value) && !/^-[ukSq]+$/.test(value))
+			return "refused";
+	}
+	return paths;
 }
 
 /**

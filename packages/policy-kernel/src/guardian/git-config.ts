@@ -29,6 +29,28 @@ export const MAX_GIT_CONFIG_INCLUDE_DEPTH = 10;
 export const GIT_HOOKS_RUN_BY_READS = ["post-index-change"] as const;
 
 /**
+ * The verdict on a repository's hooks folder, as a fact for the floor's git index writes (`git add`, `git stash`):
+ * `none` when it holds no active hook, `present` when it holds one, `unknown` when it could not be listed. Those
+ * forms run several hooks, and which ones depends on git's version (`git stash push -- path` runs post-checkout),
+ * so only `none` lets them through.
+ */
+export const GIT_HOOKS_VERDICTS = ["none", "present", "unknown"] as const;
+/** One of {@link GIT_HOOKS_VERDICTS}. */
+export type GitHooksVerdict = (typeof GIT_HOOKS_VERDICTS)[number];
+
+/** A hooks folder with more entries than this is not judged (the verdict is then `unknown`). */
+export const MAX_GIT_HOOK_ENTRIES = 256;
+
+/**
+ * Judges the entry names of a repository's hooks folder: git runs a hook by its exact name, so only the `.sample`
+ * files `git init` writes are inactive; any other entry counts as an active hook. Pure; never throws.
+ */
+export function judgeGitHookNames(names: readonly string[]): GitHooksVerdict {
+	if (names.length > MAX_GIT_HOOK_ENTRIES) return "unknown";
+	return names.every((name) => name.endsWith(".sample")) ? "none" : "present";
+}
+
+/**
  * Parses git config text into entries, in file order. Handles `[section]`, `[section "subsection"]`, the old
  * `[section.subsection]` form, bare boolean keys, `#`/`;` comments, quoted values, escapes and line continuations.
  * Returns an error (never throws, never quoting the text) for malformed input or text over

@@ -159,8 +159,8 @@ function replay(
 		const cwd = workspaces.get(sessionKey(row)) ?? "/code/workspace/repository";
 		let context = contexts.get(cwd);
 		if (context === undefined) {
-			// The replayed repositories are clean clones: the shell's git-config check would find nothing.
-			context = floorContextFor(config, cwd, HOME, { gitConfig: "safe" });
+			// The replayed repositories are clean clones: the shell's git config and hooks checks would find nothing.
+			context = floorContextFor(config, cwd, HOME, { gitConfig: "safe", gitHooks: "none" });
 			contexts.set(cwd, context);
 		}
 		const started = performance.now();
@@ -235,7 +235,7 @@ export const BLOCK_LIST_PEERS = new Set([
 ]);
 
 function peerCases(cases: readonly PeerSafetyCase[], config: GuardianReviewConfig) {
-	const context = floorContextFor(config, "/home/dev/project", "/home/dev", { gitConfig: "safe" });
+	const context = floorContextFor(config, "/home/dev/project", "/home/dev", { gitConfig: "safe", gitHooks: "none" });
 	let dangerousAllowed = 0;
 	let safeReviewed = 0;
 	let safe = 0;
@@ -291,7 +291,10 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 	const withTrusted = replay(rows, trusted, workspaces);
 	const withInline = replay(rows, inline, workspaces);
 	const peers = peerCases(loadPeerSafetyCases(), defaults);
-	const latencyContext = floorContextFor(defaults, "/home/dev/project", "/home/dev", { gitConfig: "safe" });
+	const latencyContext = floorContextFor(defaults, "/home/dev/project", "/home/dev", {
+		gitConfig: "safe",
+		gitHooks: "none",
+	});
 	const pathological = pathologicalCommands().map(({ name, command }) => ({
 		name,
 		...latencyOf(command, defaults, latencyContext),
