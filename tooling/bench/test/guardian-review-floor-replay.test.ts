@@ -1,7 +1,8 @@
-// The guardian floor replay's workspace per session: the repository root each agent system worked in.
+// The guardian floor replay's workspace per session (the repository root each agent system worked in), and its
+// per-system figures, which must add up to the whole-corpus share the checks use.
 import { describe, expect, it } from "vitest";
 import type { AgentBashCommand } from "../src/corpora.ts";
-import { sessionKey, sessionWorkspaces } from "../src/workloads/guardian-review-floor.ts";
+import { runFloorWorkload, sessionKey, sessionWorkspaces } from "../src/workloads/guardian-review-floor.ts";
 
 function row(system: string, session: string, seq: number, command: string): AgentBashCommand {
 	return { system, session, seq, command };
@@ -30,4 +31,35 @@ describe("sessionWorkspaces", () => {
 		// A session that names no repository gets none (the replay falls back to its default).
 		expect(workspaces.has(sessionKey(rows[5] as AgentBashCommand))).toBe(false);
 	});
+});
+
+describe("runFloorWorkload", () => {
+	it("reports each agent system's share, and together they make the whole-corpus share", async () => {
+		const result = await runFloorWorkload({ agreementSampleEvery: 1_000_000 });
+		const figure = (name: string) => result.figures.find((entry) => entry.name === name)?.value;
+		const total = figure("real agent bash commands replayed") as number;
+		for (const config of ["default config", "trustedCommands = the runners"]) {
+			const perSystem = result.figures.filter(
+				(entry) => entry.name.startsWith("for information, ") && entry.name.endsWith(`floor decides (${config})`),
+			);
+			expect(perSystem.map((entry) => /^for information, ([a-z-]+) /.exec(entry.name)?.[1])).toEqual([
+				"vorflux",
+				"mini-swe-agent",
+				"live-swe-agent",
+			]);
+			let decided = 0;
+			let commands = 0;
+			for (const entry of perSystem) {
+				const count = Number(/\((\d+) commands\)/.exec(entry.name)?.[1]);
+				commands += count;
+				decided += entry.value * count;
+			}
+			expect(commands).toBe(total);
+			const whole =
+				config === "default config"
+					? figure("floor decides, no model call (default config)")
+					: figure("floor decides, no model call (trustedCommands = the projects' runners)");
+			expect(decided / total).toBeCloseTo(whole as number, 9);
+		}
+	}, 120_000);
 });

@@ -138,6 +138,8 @@ interface ReplayShare {
 	allowedRunningCode: number;
 	denies: Array<{ rule: string; command: string }>;
 	latencies: number[];
+	/** Decided and replayed commands per agent system, in corpus order of first appearance. */
+	bySystem: Map<string, { decided: number; total: number }>;
 }
 
 function replay(
@@ -154,6 +156,7 @@ function replay(
 		allowedRunningCode: 0,
 		denies: [],
 		latencies: [],
+		bySystem: new Map(),
 	};
 	for (const row of rows) {
 		const cwd = workspaces.get(sessionKey(row)) ?? "/code/workspace/repository";
@@ -166,6 +169,13 @@ function replay(
 		const started = performance.now();
 		const decision: FloorDecision = decideFloor("bash", { command: row.command }, config, context);
 		share.latencies.push(performance.now() - started);
+		let system = share.bySystem.get(row.system);
+		if (system === undefined) {
+			system = { decided: 0, total: 0 };
+			share.bySystem.set(row.system, system);
+		}
+		system.total++;
+		if (decision.kind !== "review") system.decided++;
 		if (decision.kind === "allow") {
 			share.allowed++;
 			share.decided++;
@@ -318,6 +328,20 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 			value: withInline.decided / total,
 			unit: "percent",
 		},
+		// Per agent system, for information: the harnesses differ (one reads a memory folder outside the repository
+		// and checks most things with inline Python), and the checks above stay on the whole corpus.
+		...[...byDefault.bySystem].flatMap(([system, share]) => [
+			{
+				name: `for information, ${system} (${share.total} commands): floor decides (default config)`,
+				value: share.decided / share.total,
+				unit: "percent" as const,
+			},
+			{
+				name: `for information, ${system} (${share.total} commands): floor decides (trustedCommands = the runners)`,
+				value: (withTrusted.bySystem.get(system)?.decided ?? 0) / share.total,
+				unit: "percent" as const,
+			},
+		]),
 		{
 			name: "reviewed because it reads or writes outside the repository (default config)",
 			value: byDefault.reviewedOutside / total,
