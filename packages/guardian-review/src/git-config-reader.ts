@@ -8,10 +8,14 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import {
 	combineGitConfigVerdicts,
+	type FloorContext,
+	type FloorFacts,
 	GIT_HOOKS_RUN_BY_READS,
 	type GitConfigVerdict,
 	type GitHooksVerdict,
+	type GitRepositoryFacts,
 	gitConfigIncludes,
+	gitDirectoriesOf,
 	judgeGitConfigText,
 	judgeGitHookNames,
 	MAX_GIT_CONFIG_CHARS,
@@ -158,27 +162,46 @@ export function mayRunGit(input: unknown): boolean {
 	return typeof command === "string" && command.includes("git");
 }
 
+/** At most this many directories' facts are kept between calls. */
+const MAX_CACHED_DIRECTORIES = 16;
+
 /**
- * The session's cached verdict: read once when a git command is first judged, reused until `invalidate()`
- * (after any tool call that may have written files, and on session start) or until the working directory changes.
+ * The session's cached facts, per directory: read once when a git command is first judged there, reused until
+ * `invalidate()` (after any tool call that may have written files, and on session start). `forCommand` gathers the
+ * floor's facts for one bash command: the working directory's, and those of every other directory the command
+ * runs git in (`cd sub && git status`), which may be another repository.
  */
 export function createGitConfigFacts(home: string): {
 	verdict(cwd: string): Promise<GitConfigVerdict>;
 	hooks(cwd: string): Promise<GitHooksVerdict>;
+	forCommand(command: string, context: FloorContext): Promise<FloorFacts>;
 	invalidate(): void;
 } {
-	let cached: { cwd: string; verdict: Promise<GitConfigVerdict>; hooks: Promise<GitHooksVerdict> } | undefined;
-	const current = (cwd: string) => {
-		if (cached === undefined || cached.cwd !== cwd) {
-			cached = { cwd, verdict: readGitConfigVerdict(cwd, home), hooks: readGitHooksVerdict(cwd) };
+	const cached = new Map<string, { verdict: Promise<GitConfigVerdict>; hooks: Promise<GitHooksVerdict> }>();
+	const current = (dir: string) => {
+		let entry = cached.get(dir);
+		if (entry === undefined) {
+			if (cached.size >= MAX_CACHED_DIRECTORIES) cached.clear();
+			entry = { verdict: readGitConfigVerdict(dir, home), hooks: readGitHooksVerdict(dir) };
+			cached.set(dir, entry);
 		}
-		return cached;
+		return entry;
 	};
+	const factsOf = async (dir: string): Promise<GitRepositoryFacts> => ({
+		config: await current(dir).verdict,
+		hooks: await current(dir).hooks,
+	});
 	return {
 		verdict: (cwd) => current(cwd).verdict,
 		hooks: (cwd) => current(cwd).hooks,
+		async forCommand(command, context) {
+			const here = await factsOf(context.cwd);
+			const gitByDirectory = new Map<string, GitRepositoryFacts>();
+			for (const dir of gitDirectoriesOf(command, context)) gitByDirectory.set(dir, await factsOf(dir));
+			return { gitConfig: here.config, gitHooks: here.hooks, gitByDirectory };
+		},
 		invalidate() {
-			cached = undefined;
+			cached.clear();
 		},
 	};
 }

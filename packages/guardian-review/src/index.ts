@@ -162,10 +162,11 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		if (mode === "off") return undefined;
 		const { toolName } = event;
 		const input: unknown = event.input;
-		// The repository's git config is a fact only for git commands, and only while no call that may change it runs.
-		const checkGit = toolName === "bash" && mayRunGit(input) && inFlight.size === 0;
-		const gitConfig = checkGit ? await gitFacts.verdict(ctx.cwd) : "unknown";
-		const gitHooks = checkGit ? await gitFacts.hooks(ctx.cwd) : "unknown";
+		// The repositories' git facts are read only for git commands, and only while no call that may change them runs.
+		const facts =
+			toolName === "bash" && mayRunGit(input) && inFlight.size === 0
+				? await gitFacts.forCommand((input as { command: string }).command, floorContextFor(active, ctx.cwd, home))
+				: {};
 		let step = perform(
 			planToolCall(state, {
 				toolName,
@@ -174,7 +175,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				tool: toolFacts.of(toolName),
 				config: active,
 				mode,
-				floorContext: floorContextFor(active, ctx.cwd, home, { gitConfig, gitHooks }),
+				floorContext: floorContextFor(active, ctx.cwd, home, facts),
 				now: now(),
 				hasUI: ctx.hasUI,
 			}),

@@ -4,7 +4,7 @@
 // have changed files has run. `git add` and `git stash` are index writes, allowed only when the hooks folder holds
 // no active hook as well.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -95,6 +95,31 @@ describe("git that cannot run programs", () => {
 		expect(h.requestText(h.reviewerRequests()[1]!)).toContain('"command": "git status"');
 		expect(existsSync(join(h.cwd, "fsmonitor-ran"))).toBe(false);
 		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "reviewer", "reviewer"]);
+	});
+});
+
+describe("git after cd: the facts of the repository it runs in", () => {
+	it("reviews `cd sub && git status` when sub is another repository whose config sets core.fsmonitor", async () => {
+		h = await startInRepo();
+		for (const name of ["clean", "rigged"]) {
+			const dir = join(h.cwd, name);
+			mkdirSync(dir);
+			writeFileSync(join(dir, "a.txt"), "a\n");
+			git(dir, "init", "-q");
+		}
+		git(join(h.cwd, "rigged"), "config", "core.fsmonitor", "touch fsmonitor-ran; false");
+		h.agent(
+			callTool("bash", { command: "cd clean && git status --short" }),
+			callTool("bash", { command: "cd rigged && git status --short" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "fsmonitor runs a program" }));
+		await h.prompt("what changed in each?");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"command": "cd rigged && git status --short"');
+		expect(resultTexts(h)[0]).toContain("?? a.txt");
+		expect(existsSync(join(h.cwd, "rigged", "fsmonitor-ran"))).toBe(false);
+		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "reviewer"]);
 	});
 });
 

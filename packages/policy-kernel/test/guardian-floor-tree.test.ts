@@ -8,9 +8,11 @@ import {
 	type FloorContext,
 	type FloorDecision,
 	floorContextFor,
+	gitDirectoriesOf,
 	isForkBomb,
 	isPrintOnlySedScript,
 	judgeGitHookNames,
+	MAX_GIT_DIRECTORIES,
 	MAX_GIT_HOOK_ENTRIES,
 	parseTrustedCommandPattern,
 } from "../src/guardian/index.js";
@@ -372,6 +374,58 @@ describe("git only with a checked, safe repository config", () => {
 		expect(decide("git commit -m x")).toBe("review:not-read-only");
 		expect(decide("git show HEAD:.env")).toBe("review:protected-path");
 		expect(decide("git diff --no-index /etc/passwd a")).toBe("review:outside-workspace");
+	});
+});
+
+describe("git in another directory is judged by that directory's repository facts", () => {
+	const safeHere = { gitConfig: "safe", gitHooks: "none" } as const;
+	const sub = `${CWD}/sub`;
+
+	it("reviews `cd sub && git status` unless the shell gave facts for sub, and follows them", () => {
+		expect(decide("cd sub && git status", floorContextFor(config, CWD, HOME, safeHere))).toBe("review:git-config");
+		const withSub = (facts: { config: "safe" | "unsafe" | "unknown"; hooks: "none" | "present" | "unknown" }) =>
+			floorContextFor(config, CWD, HOME, { ...safeHere, gitByDirectory: new Map([[sub, facts]]) });
+		expect(decide("cd sub && git status", withSub({ config: "safe", hooks: "present" }))).toBe("allow:read-only");
+		expect(decide("cd sub && git status", withSub({ config: "unsafe", hooks: "none" }))).toBe("review:git-config");
+		expect(decide("cd sub && git add -A", withSub({ config: "safe", hooks: "present" }))).toBe("review:git-config");
+		expect(decide("cd sub && git add -A", withSub({ config: "safe", hooks: "none" }))).toBe("allow:workspace-write");
+		// The working directory's own facts still decide git there, before and after the subshell.
+		expect(decide("(cd sub && git log) && git status", withSub({ config: "safe", hooks: "none" }))).toBe(
+			"allow:read-only",
+		);
+		expect(decide("cd - && git status", withSub({ config: "safe", hooks: "none" }))).toBe("review:git-config");
+	});
+
+	it.each<[string, string[]]>([
+		["git status", []],
+		["cd /home/dev/project && git diff", []],
+		["cd sub && git status", [`${CWD}/sub`]],
+		["cd sub && git status; cd ../other && git log", [`${CWD}/sub`, `${CWD}/other`]],
+		["(cd sub && git log) && git status", [`${CWD}/sub`]],
+		// cd outside the workspace is reviewed first (a read outside), so git after it needs no facts.
+		["cd /srv/repo && git status", []],
+		["cd - && git status", []],
+		["cd sub && npm install && git status", []],
+		["cd sub && ls", []],
+		["cd sub && git push", []],
+		["too long", []],
+	])("gitDirectoriesOf(%j) → %j", (command, expected) => {
+		expect(gitDirectoriesOf(command, floorContextFor(config, CWD, HOME))).toEqual(expected);
+	});
+
+	it("collects at most MAX_GIT_DIRECTORIES directories", () => {
+		const command = Array.from({ length: MAX_GIT_DIRECTORIES + 3 }, (_, i) => `(cd d${i} && git status)`).join("; ");
+		expect(gitDirectoriesOf(command, floorContextFor(config, CWD, HOME))).toHaveLength(MAX_GIT_DIRECTORIES);
+	});
+
+	it("collects a directory outside the workspace when reads there are not scoped", () => {
+		const anywhere = applyGuardianDefaults({
+			mode: "enforce",
+			tools: { write: "protected-only", edit: "protected-only" },
+		});
+		const context = floorContextFor(anywhere, CWD, HOME, { gitConfig: "safe", gitHooks: "none" });
+		expect(gitDirectoriesOf("cd /srv/repo && git status", context)).toEqual(["/srv/repo"]);
+		expect(decide("cd /srv/repo && git status", context)).toBe("review:git-config");
 	});
 });
 

@@ -256,6 +256,11 @@ export interface FloorContext extends PathContext {
 	readonly gitConfig?: GitConfigVerdict;
 	/** The shell's verdict on the repository's hooks folder; anything but `none` reviews git's index writes. */
 	readonly gitHooks?: GitHooksVerdict;
+	/**
+	 * The same facts for the other directories the command runs git in (after `cd DIR`; see {@link gitDirectoriesOf}),
+	 * keyed by absolute, normalized path. A directory missing here counts as `unknown`, so its git goes to review.
+	 */
+	readonly gitFactsByDirectory?: ReadonlyMap<string, GitRepositoryFacts>;
 	/** The write tool's scope: redirects and heredocs into files are judged as it would be. */
 	readonly writeScope?: ToolScope;
 	/** The scope for reads outside the workspace: the stricter of the write and edit scopes. */
@@ -268,6 +273,14 @@ export interface FloorFacts {
 	readonly gitConfig?: GitConfigVerdict;
 	/** The verdict on the repository's hooks folder (see `judgeGitHookNames`); `unknown` when not checked. */
 	readonly gitHooks?: GitHooksVerdict;
+	/** The facts of the repositories around the other directories the command runs git in. */
+	readonly gitByDirectory?: ReadonlyMap<string, GitRepositoryFacts>;
+}
+
+/** What the shell found about the repository around one directory. */
+export interface GitRepositoryFacts {
+	readonly config: GitConfigVerdict;
+	readonly hooks: GitHooksVerdict;
 }
 
 function stricterScope(a: ToolScope, b: ToolScope): ToolScope {
@@ -291,6 +304,7 @@ export function floorContextFor(
 		trustedCommands: config.trustedCommands,
 		gitConfig: facts.gitConfig ?? "unknown",
 		gitHooks: facts.gitHooks ?? "unknown",
+		gitFactsByDirectory: facts.gitByDirectory,
 		writeScope,
 		readScope: stricterScope(writeScope, toolScopeFor(config, "edit")),
 	};
@@ -875,7 +889,14 @@ class Judge {
 	readonly workspace: string;
 	readonly home: string;
 	readonly isProtected: (path: string) => boolean;
-	constructor(readonly context: FloorContext) {
+	/**
+	 * @param gitDirectories when given, the walk only collects the directories git runs in (other than the
+	 *   workspace) and judges git as if every repository were safe; see {@link gitDirectoriesOf}.
+	 */
+	constructor(
+		readonly context: FloorContext,
+		readonly gitDirectories?: Set<string>,
+	) {
 		this.workspace = normalizeAbsolutePath(context.cwd);
 		this.home = normalizeAbsolutePath(context.home);
 		this.isProtected = protectedPathTest({
@@ -1853,14 +1874,15 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	const indexWrite = gitIndexWritePaths(sub, rest);
 	if (indexWrite !== undefined) {
 		if (indexWrite === "refused") return "not-read-only";
-		if (judge.context.gitConfig !== "safe" || judge.context.gitHooks !== "none") return "git-config";
+		const facts = gitFactsAt(state, judge);
+		if (facts.config !== "safe" || facts.hooks !== "none") return "git-config";
 		for (const path of indexWrite) judgeOperandWord(path, state, judge, true);
 		judge.allow("workspace-write");
 		return "allowed";
 	}
 	if (!(READ_ONLY_GIT_SUBCOMMANDS as readonly string[]).includes(sub)) return "not-read-only";
 	if (!gitFormIsReadOnly(sub, rest)) return "not-read-only";
-	if (judge.context.gitConfig !== "safe") return "git-config";
+	if (gitFactsAt(state, judge).config !== "safe") return "git-config";
 	for (const arg of rest) {
 		if (arg.value.startsWith("-")) {
 			judgeOperandWord(arg, state, judge, true);
@@ -1872,6 +1894,56 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 		if (colon >= 0 && colon < arg.value.length - 1) judgeReadPath(arg.value.slice(colon + 1), state, judge, false);
 	}
 	return "allowed";
+}
+
+const SAFE_GIT_FACTS: GitRepositoryFacts = { config: "safe", hooks: "none" };
+const UNKNOWN_GIT_FACTS: GitRepositoryFacts = { config: "unknown", hooks: "unknown" };
+
+/**
+ * The repository facts for the directory a git command runs in: the shell's facts for the working directory, or
+ * for another directory the command moved to (`cd sub && git status`), which may be a different repository with
+ * its own config and hooks. An unknown directory (after `cd -`) or one the shell gave no facts for is `unknown`.
+ */
+function gitFactsAt(state: WalkState, judge: Judge): GitRepositoryFacts {
+	const collected = judge.gitDirectories;
+	if (collected !== undefined) {
+		if (state.cwd !== undefined && state.cwd !== judge.workspace) collected.add(state.cwd);
+		return SAFE_GIT_FACTS;
+	}
+	const context = judge.context;
+	if (state.cwd === judge.workspace) {
+		return { config: context.gitConfig ?? "unknown", hooks: context.gitHooks ?? "unknown" };
+	}
+	if (state.cwd === undefined) return UNKNOWN_GIT_FACTS;
+	return context.gitFactsByDirectory?.get(state.cwd) ?? UNKNOWN_GIT_FACTS;
+}
+
+/** At most this many directories besides the working directory are collected for one command's git facts. */
+export const MAX_GIT_DIRECTORIES = 8;
+
+/**
+ * The directories other than the working directory in which a bash command would run git, as the floor walks it
+ * (`cd sub && git status` runs git in `sub`, which may be another repository): the shell reads each one's facts
+ * into `FloorFacts.gitByDirectory` before the decision. At most {@link MAX_GIT_DIRECTORIES}; empty when the command
+ * runs no git elsewhere or is one the floor reviews without looking (too long, unparseable). Pure; never throws.
+ */
+export function gitDirectoriesOf(command: string, context: FloorContext): readonly string[] {
+	try {
+		if (typeof command !== "string" || command.length > MAX_BASH_COMMAND_CHARS || hasControlCharacter(command)) {
+			return [];
+		}
+		const parsed = parseBashSyntax(command);
+		if (!parsed.ok || countWords(parsed.tree) > MAX_FLOOR_WORDS) return [];
+		const judge = new Judge(context, new Set());
+		try {
+			judgeList(parsed.tree, { cwd: judge.workspace }, judge);
+		} catch {
+			// The walk stopped at a part the floor reviews anyway: git after it cannot change the decision.
+		}
+		return [...(judge.gitDirectories ?? [])].slice(0, MAX_GIT_DIRECTORIES);
+	} catch {
+		return [];
+	}
 }
 
 /** `git add` options that only choose what is staged: no patch, edit or interactive mode, no pathspec file. */

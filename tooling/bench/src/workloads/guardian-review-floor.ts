@@ -11,6 +11,7 @@ import {
 	type FloorDecision,
 	floorContextFor,
 	type GuardianReviewConfig,
+	gitDirectoriesOf,
 } from "../../../../packages/policy-kernel/src/guardian/index.ts";
 import { type AgentBashCommand, loadAgentBashCommands, loadPeerSafetyCases, type PeerSafetyCase } from "../corpora.ts";
 import type { BenchFigure, BenchResult, BenchWorkload } from "../types.ts";
@@ -52,6 +53,8 @@ export const REPLAY_TRUSTED_WITH_INLINE_PYTHON = [
 ] as const;
 
 const HOME = "/root";
+/** The shell's git facts in a clean clone: a config that runs no program and no active hook. */
+const CLEAN_CLONE = { gitConfig: "safe", gitHooks: "none" } as const;
 /** Commands the parser-agreement figure samples: every Nth corpus command (the reference parser is slow WASM). */
 const AGREEMENT_SAMPLE_EVERY = 7;
 
@@ -163,11 +166,21 @@ function replay(
 		let context = contexts.get(cwd);
 		if (context === undefined) {
 			// The replayed repositories are clean clones: the shell's git config and hooks checks would find nothing.
-			context = floorContextFor(config, cwd, HOME, { gitConfig: "safe", gitHooks: "none" });
+			context = floorContextFor(config, cwd, HOME, CLEAN_CLONE);
 			contexts.set(cwd, context);
 		}
+		// The shell also reads the facts of every other directory the command runs git in (`cd sub && git log`):
+		// in these clean clones, and outside any repository, they find nothing either.
+		const elsewhere = gitDirectoriesOf(row.command, context);
+		const judged =
+			elsewhere.length === 0
+				? context
+				: floorContextFor(config, cwd, HOME, {
+						...CLEAN_CLONE,
+						gitByDirectory: new Map(elsewhere.map((dir) => [dir, { config: "safe", hooks: "none" }] as const)),
+					});
 		const started = performance.now();
-		const decision: FloorDecision = decideFloor("bash", { command: row.command }, config, context);
+		const decision: FloorDecision = decideFloor("bash", { command: row.command }, config, judged);
 		share.latencies.push(performance.now() - started);
 		let system = share.bySystem.get(row.system);
 		if (system === undefined) {
