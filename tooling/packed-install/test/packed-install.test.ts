@@ -1,11 +1,14 @@
 // Packs every publishable package with pnpm, lints the tarballs with publint, validates each README's JSON examples
 // against the packed schema.json, installs the tarballs with the real `pi install` (npm cut off from the registry),
 // and runs the real `pi` CLI against the loopback provider with only those installed packages: each extension
-// loads from <agentDir>/npm/node_modules and acts on a scripted model turn.
+// loads from <agentDir>/npm/node_modules and acts on a scripted model turn. policy-report, whose OpenTelemetry
+// dependencies come from npm, is installed on its own beside guardian-review: /policy and its bin run from there.
+import { execFile } from "node:child_process";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, sep } from "node:path";
+import { promisify } from "node:util";
 import {
 	chatMessageText,
 	type LoopbackProviderOptions,
@@ -33,12 +36,16 @@ import {
 	KERNEL,
 	kernelEntryNames,
 	LOAD_PROBLEM_PATTERN,
+	npmDependencyClosure,
 	offlineNpmEnv,
 	type PackedPackage,
 	type PublishablePackage,
+	packageDir,
 	packageNameOf,
+	packInstalledFolder,
 	packPackage,
 	REPO_ROOT,
+	REPORT,
 	readmeJsonExamples,
 } from "./support.ts";
 
@@ -55,6 +62,16 @@ function packedOf(pkg: PublishablePackage): PackedPackage {
 	const result = packed.get(pkg.folder);
 	if (!result) throw new Error(`${pkg.name} was not packed`);
 	return result;
+}
+
+/** The environment for a child process: the current one with these values set, and `undefined` ones removed. */
+function definedEnv(overrides: Record<string, string | undefined>): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = { ...process.env };
+	for (const [key, value] of Object.entries(overrides)) {
+		if (value === undefined) delete env[key];
+		else env[key] = value;
+	}
+	return env;
 }
 
 /** The `pi install` source of a packed extension: npm, with the tarball as the version spec. */
@@ -161,42 +178,51 @@ describe("pnpm pack", () => {
 	);
 });
 
+/** publint's errors on an unpacked tarball; its warnings and suggestions go to the findings. */
+async function publintErrors(packedPackage: PackedPackage): Promise<string[]> {
+	const { messages, pkg: linted } = await publint({ pkgDir: packedPackage.dir, pack: false, level: "suggestion" });
+	const describeMessage = (message: (typeof messages)[number]) =>
+		`${message.type} ${message.code}: ${formatMessage(message, linted, { color: false }) ?? ""}`;
+	for (const message of messages.filter((entry) => entry.type !== "error")) {
+		findings.push(`publint ${packedPackage.pkg.name}: ${describeMessage(message)}`);
+	}
+	return messages.filter((entry) => entry.type === "error").map(describeMessage);
+}
+
 describe("publint on the unpacked tarballs", () => {
 	it.each(ALL_PACKAGES)("$name: no publint errors", async (pkg) => {
-		const { dir } = packedOf(pkg);
-		const { messages, pkg: linted } = await publint({ pkgDir: dir, pack: false, level: "suggestion" });
-		const describeMessage = (message: (typeof messages)[number]) =>
-			`${message.type} ${message.code}: ${formatMessage(message, linted, { color: false }) ?? ""}`;
-		for (const message of messages.filter((entry) => entry.type !== "error")) {
-			findings.push(`publint ${pkg.name}: ${describeMessage(message)}`);
-		}
-		expect(messages.filter((entry) => entry.type === "error").map(describeMessage)).toEqual([]);
+		expect(await publintErrors(packedOf(pkg))).toEqual([]);
 	});
 });
 
-describe("schema.json validates every README example (TypeBox's JSON Schema engine, not the kernel parser)", () => {
-	type JsonSchema = Parameters<typeof Schema.Errors>[0];
+type JsonSchema = Parameters<typeof Schema.Errors>[0];
 
+/** Checks every ```json example of a packed README against the packed schema.json, and that the check can fail. */
+function expectReadmeExamplesValid(packedPackage: PackedPackage): void {
+	const { dir, pkg } = packedPackage;
+	const schema = JSON.parse(readFileSync(join(dir, "schema.json"), "utf8")) as JsonSchema & Record<string, unknown>;
+	expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+	expect(schema.title).toBe(`${pkg.name} configuration`);
+	const examples = readmeJsonExamples(readFileSync(join(dir, "README.md"), "utf8"));
+	expect(examples.length).toBeGreaterThan(0);
+	for (const [index, example] of examples.entries()) {
+		const [, errors] = Schema.Errors(schema, example);
+		expect(
+			errors.map((error) => `${error.instancePath || "/"} ${error.message}`),
+			`${pkg.name} README example #${index + 1}: ${JSON.stringify(example)}`,
+		).toEqual([]);
+	}
+	// The check is not vacuous: the same schema rejects an unknown key on each example.
+	for (const example of examples) {
+		if (example && typeof example === "object" && !Array.isArray(example)) {
+			expect(Schema.Check(schema, { ...example, notAConfigKey: true })).toBe(false);
+		}
+	}
+}
+
+describe("schema.json validates every README example (TypeBox's JSON Schema engine, not the kernel parser)", () => {
 	it.each(EXTENSIONS)("$name: every ```json example in the packed README is valid", (pkg) => {
-		const { dir } = packedOf(pkg);
-		const schema = JSON.parse(readFileSync(join(dir, "schema.json"), "utf8")) as JsonSchema & Record<string, unknown>;
-		expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
-		expect(schema.title).toBe(`${pkg.name} configuration`);
-		const examples = readmeJsonExamples(readFileSync(join(dir, "README.md"), "utf8"));
-		expect(examples.length).toBeGreaterThan(0);
-		for (const [index, example] of examples.entries()) {
-			const [, errors] = Schema.Errors(schema, example);
-			expect(
-				errors.map((error) => `${error.instancePath || "/"} ${error.message}`),
-				`${pkg.name} README example #${index + 1}: ${JSON.stringify(example)}`,
-			).toEqual([]);
-		}
-		// The check is not vacuous: the same schema rejects an unknown key on each example.
-		for (const example of examples) {
-			if (example && typeof example === "object" && !Array.isArray(example)) {
-				expect(Schema.Check(schema, { ...example, notAConfigKey: true })).toBe(false);
-			}
-		}
+		expectReadmeExamplesValid(packedOf(pkg));
 	});
 });
 
@@ -588,5 +614,199 @@ describe("pi install of the tarballs, and the real pi CLI with only the installe
 	it("after every run the npm root still holds no host package and no duplicate copy", () => {
 		const names = installedPackageNames(join(npmRoot, "node_modules"));
 		expect(names).toEqual(ALL_PACKAGES.map((pkg) => pkg.name).sort());
+	});
+});
+
+describe("policy-report from its tarball, in its own npm root: /policy and the pi-policy-report bin", () => {
+	// Its OpenTelemetry dependencies come from npm for a user; here npm is cut off from the registry, so the npm root
+	// declares them as tarballs packed from the workspace's own store, exactly as it declares the kernel.
+	const guardian = EXTENSIONS.find((pkg) => pkg.folder === "guardian-review") as PublishablePackage;
+	let report: PackedPackage;
+	let agentDir: string;
+	let home: string;
+	let npmRoot: string;
+	const dependencyNames: string[] = [];
+	/** The kernel, policy-report and OpenTelemetry tarballs, as npm `file:` dependencies. */
+	let cliDependencies: Record<string, string> = {};
+	const installs: PiCliResult[] = [];
+	const specOf = (pkg: PublishablePackage) =>
+		pkg === REPORT ? `npm:${REPORT.name}@file:${report.tarball}` : installSpec(pkg);
+
+	beforeAll(async () => {
+		assertBuilt(REPORT);
+		const tarballs = join(root, "report-tarballs");
+		await mkdir(tarballs, { recursive: true });
+		report = await packPackage(REPORT, tarballs);
+		agentDir = join(root, "report-agent");
+		home = join(root, "report-home");
+		npmRoot = join(agentDir, "npm");
+		await mkdir(npmRoot, { recursive: true });
+		await mkdir(home, { recursive: true });
+		const env = offlineNpmEnv(home, join(root, "npm-cache-report"));
+		const dependencies: Record<string, string> = { [KERNEL.name]: `file:${packedOf(KERNEL).tarball}` };
+		for (const dir of npmDependencyClosure(REPORT)) {
+			const tarball = await packInstalledFolder(dir, tarballs, definedEnv(env));
+			const { name } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string };
+			dependencies[name] = `file:${tarball}`;
+			dependencyNames.push(name);
+		}
+		await writeFile(
+			join(npmRoot, "package.json"),
+			`${JSON.stringify({ name: "pi-extensions", private: true, dependencies }, null, 2)}\n`,
+		);
+		cliDependencies = { ...dependencies, [REPORT.name]: `file:${report.tarball}` };
+		const installCwd = join(root, "report-install-cwd");
+		await mkdir(installCwd, { recursive: true });
+		for (const pkg of [guardian, REPORT]) {
+			installs.push(
+				await runPiCli({ cwd: installCwd, agentDir, args: ["install", specOf(pkg)], env, timeoutMs: 90_000 }),
+			);
+		}
+	}, TIMEOUT);
+
+	it("the tarball holds dist (index and the cli), README, CHANGELOG and schema.json, and nothing from src", () => {
+		const { files } = report;
+		for (const file of [
+			"CHANGELOG.md",
+			"README.md",
+			"dist/cli.js",
+			"dist/index.d.ts",
+			"dist/index.js",
+			"package.json",
+			"schema.json",
+		]) {
+			expect(files).toContain(file);
+		}
+		expect(
+			files.filter((file) => !file.startsWith("dist/") && !file.endsWith(".md") && !file.endsWith(".json")),
+		).toEqual([]);
+		expect(files.filter((file) => /(^|\/)(src|test)\/|\.ts$(?<!\.d\.ts)|tsconfig|tsup\.config/.test(file))).toEqual([]);
+	});
+
+	it('the packed package.json: the kernel range, exact OpenTelemetry versions, the bin, host peers as "*"', async () => {
+		const { manifest } = report;
+		expect(JSON.stringify(manifest)).not.toContain("workspace:");
+		const { [KERNEL.name]: kernelRange, ...others } = manifest.dependencies ?? {};
+		expect(kernelRange).toBe(`^${packedOf(KERNEL).manifest.version}`);
+		expect(Object.keys(others).length).toBeGreaterThan(0);
+		for (const [name, range] of Object.entries(others)) {
+			expect(name).toMatch(/^@opentelemetry\//);
+			expect(range).toMatch(/^\d+\.\d+\.\d+$/);
+		}
+		expect(manifest.bin).toEqual({ "pi-policy-report": "./dist/cli.js" });
+		expect(manifest.pi).toMatchObject({ extensions: ["./dist/index.js"] });
+		for (const [name, range] of Object.entries(manifest.peerDependencies ?? {})) {
+			expect(HOST_PACKAGES).toContain(name);
+			expect(range).toBe("*");
+		}
+		const declared = new Set([
+			...Object.keys(manifest.dependencies ?? {}),
+			...Object.keys(manifest.peerDependencies ?? {}),
+		]);
+		const imports = new Set<string>();
+		for (const file of report.files.filter((name) => name.endsWith(".js"))) {
+			for (const specifier of bareImports(await readFile(join(report.dir, file), "utf8")))
+				imports.add(packageNameOf(specifier));
+		}
+		expect([...imports].filter((name) => !declared.has(name))).toEqual([]);
+		expect(await publintErrors(report)).toEqual([]);
+		expectReadmeExamplesValid(report);
+	});
+
+	it("`pi install` puts guardian-review and policy-report in the npm root with npm cut off, and nothing from a registry", async () => {
+		for (const [index, pkg] of [guardian, REPORT].entries()) {
+			const run = installs[index]!;
+			expect(run.code, `${pkg.name}\n${run.stdout}\n${run.stderr}`).toBe(0);
+			expect(run.stdout).toContain(`Installed ${specOf(pkg)}`);
+		}
+		expect(await readFile(join(npmRoot, "package-lock.json"), "utf8")).not.toMatch(/https?:\/\//);
+		const names = installedPackageNames(join(npmRoot, "node_modules"));
+		expect(names).toEqual([KERNEL.name, guardian.name, REPORT.name, ...dependencyNames].sort());
+		for (const host of HOST_PACKAGES) expect(names).not.toContain(host);
+		expect(existsSync(join(npmRoot, "node_modules", ".bin", "pi-policy-report"))).toBe(true);
+	});
+
+	it("a real run from the npm root: /policy counts the guardian's floor denial", async () => {
+		await mkdir(join(agentDir, "policy"), { recursive: true });
+		await writeFile(join(agentDir, "policy", "guardian-review.json"), `${JSON.stringify({ mode: "enforce" })}\n`);
+		const canary = join(home, "canary.txt");
+		await writeFile(canary, "still here\n");
+		const cwd = join(root, "work", "policy-report");
+		await mkdir(cwd, { recursive: true });
+		const server = await startLoopbackProvider({
+			steps: [{ toolCalls: [{ name: "bash", arguments: { command: "rm -rf ~" } }] }, { text: "I will not do that." }],
+		});
+		let result: PiCliResult;
+		try {
+			await server.writeModelsJson(agentDir, { models: LOOP_MODELS });
+			result = await runPiCli({
+				cwd,
+				agentDir,
+				args: ["--model", "loop/loop-1", "-p", "Clean up my home directory.", "/policy"],
+				env: { HOME: home },
+				timeoutMs: 90_000,
+			});
+		} finally {
+			await server.close();
+		}
+		expect(result.code, result.stderr).toBe(0);
+		expect(result.stderr).not.toMatch(LOAD_PROBLEM_PATTERN);
+		expect(existsSync(canary)).toBe(true);
+		// Without a UI, /policy prints its view as plain text (on stderr, beside the model's answer on stdout).
+		const output = `${result.stdout}\n${result.stderr}`;
+		expect(output).toMatch(/guardian-review: active \(mode enforce\)/);
+		expect(output).toContain("denied by floor 1");
+	});
+
+	it("pinned: the bin in Pi's npm folder cannot run, because pi install leaves out peers and the kernel needs typebox", async () => {
+		// Pi installs packages with --legacy-peer-deps and gives its extensions its own typebox; a CLI started outside
+		// Pi finds none there. The README therefore runs the CLI through npx (or any npm install), which adds peers.
+		const bin = join(npmRoot, "node_modules", ".bin", "pi-policy-report");
+		expect(existsSync(join(npmRoot, "node_modules", "typebox"))).toBe(false);
+		const run = await promisify(execFile)(process.execPath, [bin, "--help"], { env: definedEnv({ HOME: home }) }).then(
+			() => "ran",
+			(error: { stderr?: string }) => error.stderr ?? "",
+		);
+		expect(run).toContain("ERR_MODULE_NOT_FOUND");
+		expect(run).toContain("'typebox'");
+	});
+
+	it("the bin, installed by npm with its peers as npx does, reports the guardian's denial over <agentDir>/sessions", async () => {
+		const cliRoot = join(root, "report-cli");
+		await mkdir(cliRoot, { recursive: true });
+		const npmEnv = definedEnv(offlineNpmEnv(home, join(root, "npm-cache-report")));
+		const typebox = await packInstalledFolder(
+			realpathSync(join(packageDir(KERNEL), "node_modules", "typebox")),
+			join(root, "report-tarballs"),
+			npmEnv,
+		);
+		await writeFile(
+			join(cliRoot, "package.json"),
+			`${JSON.stringify(
+				{ name: "report-cli", private: true, dependencies: { ...cliDependencies, typebox: `file:${typebox}` } },
+				null,
+				2,
+			)}\n`,
+		);
+		await promisify(execFile)("npm", ["install", "--no-audit", "--no-fund"], {
+			cwd: cliRoot,
+			env: npmEnv,
+			maxBuffer: 16 * 1024 * 1024,
+		});
+		const names = installedPackageNames(join(cliRoot, "node_modules"));
+		expect(names).toContain("typebox");
+		// Pi's own packages are optional peers of policy-report: npm does not pull the host in for the CLI.
+		for (const host of ["@earendil-works/pi-coding-agent", "@earendil-works/pi-tui"]) expect(names).not.toContain(host);
+		const bin = join(cliRoot, "node_modules", ".bin", "pi-policy-report");
+		// With no input it reads <agentDir>/sessions (PI_CODING_AGENT_DIR); the run of the test above wrote one.
+		const { stdout } = await promisify(execFile)(process.execPath, [bin, "--json"], {
+			cwd: cliRoot,
+			env: definedEnv({ HOME: home, PI_CODING_AGENT_DIR: agentDir }),
+		});
+		const json = JSON.parse(stdout) as { sessions: number; extensions: Record<string, Record<string, number>> };
+		expect(json.sessions).toBe(1);
+		expect(json.extensions["guardian-review"]?.denied).toBe(1);
+		expect(stdout).not.toContain(home);
+		expect(stdout).not.toContain("rm -rf");
 	});
 });

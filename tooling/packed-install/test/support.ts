@@ -1,10 +1,10 @@
 // Helpers for the packed-install test: the publishable packages, packing with pnpm, reading tarballs, README
 // examples, and the environment under which the real `pi install` runs npm with no registry.
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { cp, mkdir, rm } from "node:fs/promises";
 import { builtinModules } from "node:module";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
@@ -41,6 +41,16 @@ export const EXTENSIONS: PublishablePackage[] = [
 ];
 
 export const ALL_PACKAGES: PublishablePackage[] = [KERNEL, ...EXTENSIONS];
+
+/**
+ * policy-report, packed and installed on its own (its own npm root): unlike the five extensions it has runtime
+ * dependencies from npm (the OpenTelemetry SDK), which the offline install takes from local tarballs instead.
+ */
+export const REPORT: PublishablePackage = {
+	folder: "policy-report",
+	name: "@pi-policy/policy-report",
+	command: "policy",
+};
 
 /** Packages Pi supplies to extensions (docs/packages.md): they must be peers, never installed copies. */
 export const HOST_PACKAGES = [
@@ -115,6 +125,60 @@ export async function packPackage(pkg: PublishablePackage, destination: string):
 	const dir = join(unpacked, "package");
 	const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as PackedPackage["manifest"];
 	return { pkg, tarball: filename, dir, files, manifest };
+}
+
+/**
+ * The folders of a workspace package's runtime dependencies from npm (workspace packages left out), with theirs,
+ * resolved through pnpm's layout: each dependency is a sibling in the `node_modules` folder that holds its
+ * dependent. Non-optional peers count, as npm installs them. Sorted, each once.
+ */
+export function npmDependencyClosure(pkg: PublishablePackage): string[] {
+	const manifestOf = (dir: string) =>
+		JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+			name: string;
+			dependencies?: Record<string, string>;
+			peerDependencies?: Record<string, string>;
+			peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+		};
+	const runtimeNames = (manifest: ReturnType<typeof manifestOf>) => [
+		...Object.keys(manifest.dependencies ?? {}),
+		...Object.keys(manifest.peerDependencies ?? {}).filter(
+			(name) => manifest.peerDependenciesMeta?.[name]?.optional !== true,
+		),
+	];
+	const found = new Set<string>();
+	const pending: Array<{ holder: string; name: string }> = runtimeNames(manifestOf(packageDir(pkg)))
+		.filter((name) => !name.startsWith("@pi-policy/") && !HOST_PACKAGES.includes(name))
+		.map((name) => ({ holder: join(packageDir(pkg), "node_modules"), name }));
+	while (pending.length > 0) {
+		const { holder, name } = pending.pop() as { holder: string; name: string };
+		const dir = realpathSync(join(holder, name));
+		if (found.has(dir)) continue;
+		found.add(dir);
+		// pnpm keeps a package at <store entry>/node_modules/<name>, next to its own dependencies.
+		const siblings = dir.slice(0, dir.length - name.length);
+		for (const dependency of runtimeNames(manifestOf(dir))) pending.push({ holder: siblings, name: dependency });
+	}
+	return [...found].sort();
+}
+
+/**
+ * `npm pack` of an installed package folder (no lifecycle scripts, no registry) into `destination`. It packs a
+ * plain copy: pnpm's store hard-links files of equal content, npm pack then writes the second one as a tar link
+ * entry, and npm install drops link entries, so the installed package would miss those files.
+ */
+export async function packInstalledFolder(dir: string, destination: string, env: NodeJS.ProcessEnv): Promise<string> {
+	const copy = join(destination, "copies", basename(dir));
+	await rm(copy, { recursive: true, force: true });
+	await cp(dir, copy, { recursive: true });
+	const { stdout } = await execFileAsync(
+		"npm",
+		["pack", "--ignore-scripts", "--json", "--pack-destination", destination],
+		{ cwd: copy, env, maxBuffer: 16 * 1024 * 1024 },
+	);
+	const [packed] = JSON.parse(stdout) as Array<{ filename: string }>;
+	if (packed === undefined) throw new Error(`npm pack printed no tarball for ${dir}`);
+	return join(destination, packed.filename);
 }
 
 /** Every ```json fenced block of a Markdown document, parsed. */
