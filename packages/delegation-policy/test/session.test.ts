@@ -191,6 +191,11 @@ describe("coexistence with other extensions that edit the prompt", () => {
 		harness.script("ok");
 		await harness.prompt("Go.");
 		const request = harness.requests[0] as ModelRequest;
+		// Seen missing once in a loaded compatibility run and never since: say what the session reported if it recurs.
+		expect(
+			leadingSections(request).delegation_policy,
+			`sections ${JSON.stringify(Object.keys(leadingSections(request)))}, notifications ${JSON.stringify(harness.ui?.notifications())}, ${harness.requests.length} requests`,
+		).toBeTypeOf("string");
 		expectBlockOnce(request);
 		expect(leadingSections(request).team_notes).toBe("<team_notes>\nUse tabs.\n</team_notes>");
 	});
