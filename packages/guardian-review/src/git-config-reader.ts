@@ -56,7 +56,10 @@ async function readBounded(path: string): Promise<string | undefined> {
 	return text.length > MAX_GIT_CONFIG_CHARS ? undefined : text;
 }
 
-/** Finds the repository containing `cwd`, following a `.git` file (`gitdir: …`) and `commondir`. */
+/**
+ * Finds the repository containing `cwd` as git does: at each folder up, `.git` (a folder, or a file with `gitdir: …`),
+ * then the folder itself when it looks like a git folder; follows `commondir`.
+ */
 async function locateRepository(cwd: string): Promise<GitLocation | "none" | "unknown"> {
 	let dir = resolve(cwd);
 	for (let depth = 0; depth < MAX_PARENT_DEPTH; depth++) {
@@ -71,11 +74,20 @@ async function locateRepository(cwd: string): Promise<GitLocation | "none" | "un
 			return { gitDir, commonDir: await commonDirOf(gitDir) };
 		}
 		if (kind === "other") return "unknown";
+		// git also takes a folder that looks like a git folder itself as a (bare) repository, and a workspace
+		// write can make one: `HEAD` beside `objects`, `refs` or `commondir` (git's own test is looser still).
+		if (await looksLikeGitFolder(dir)) return { gitDir: dir, commonDir: await commonDirOf(dir) };
 		const parent = dirname(dir);
 		if (parent === dir) return "none";
 		dir = parent;
 	}
 	return "unknown";
+}
+
+async function looksLikeGitFolder(dir: string): Promise<boolean> {
+	if ((await kindOf(join(dir, "HEAD"))) === "missing") return false;
+	for (const name of ["objects", "refs", "commondir"]) if ((await kindOf(join(dir, name))) !== "missing") return true;
+	return false;
 }
 
 async function commonDirOf(gitDir: string): Promise<string> {

@@ -163,10 +163,12 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		const { toolName } = event;
 		const input: unknown = event.input;
 		// The repositories' git facts are read only for git commands, and only while no call that may change them runs.
-		const facts =
+		const gitFactsNow =
 			toolName === "bash" && mayRunGit(input) && inFlight.size === 0
 				? await gitFacts.forCommand((input as { command: string }).command, floorContextFor(active, ctx.cwd, home))
 				: {};
+		// bash inherits this process's environment: a CDPATH there makes `cd NAME` search other folders.
+		const facts = { ...gitFactsNow, cdSearchPath: (process.env.CDPATH ?? "") !== "" };
 		let step = perform(
 			planToolCall(state, {
 				toolName,

@@ -94,6 +94,25 @@ describe("the floor over the syntax tree, in a real session", () => {
 		expectNoLeak(h, ["notes.md", ".bashrc", "hello notes"]);
 	});
 
+	it("reviews a write past a cd that may fail and a heredoc that bash ends early; neither takes effect", async () => {
+		h = await start();
+		const parent = join(h.cwd, "..");
+		h.agent(
+			// `cd` fails, so `../escaped.txt` is the folder above the workspace, not `no/such/escaped.txt`.
+			callTool("bash", { command: "cd no/such/dir; echo escaped >> ../escaped.txt" }),
+			// bash ends the body at `EOF` (`$'EOF'` is quoted `EOF`), and then runs the next line.
+			callTool("bash", { command: "cat <<$'EOF'\nbody\nEOF\necho escaped > ~/.bashrc\n$EOF" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high" }), verdict("deny", { risk_level: "high" }));
+		await h.prompt("write it");
+		expect(h.reviewerRequests()).toHaveLength(2);
+		expect(h.toolResults().map((result) => result.isError)).toEqual([true, true]);
+		expect(existsSync(join(parent, "escaped.txt"))).toBe(false);
+		expect(existsSync(join(sandboxHome, ".bashrc"))).toBe(false);
+		expect(sources()).toEqual(["reviewer", "reviewer"]);
+	});
+
 	it("reviews ripgrep's preprocessor and hostname-program flags; neither program runs", async () => {
 		h = await start({ files: { "hay.txt": "needle\n", "pre.sh": '#!/bin/sh\ntouch ran-program\ncat "$1"\n' } });
 		chmodSync(join(h.cwd, "pre.sh"), 0o755);

@@ -123,6 +123,43 @@ describe("git after cd: the facts of the repository it runs in", () => {
 	});
 });
 
+describe("a repository the agent writes itself", () => {
+	/** Writes a bare repository layout in `dir` whose config runs `touch <marker>` on `git status`. */
+	const writeBareRepository = (dir: string, marker: string) =>
+		`mkdir -p ${dir}/objects ${dir}/refs ${dir}/wt && echo 'ref: refs/heads/main' > ${dir}/HEAD && ` +
+		`printf '%s\\n' '[core]' 'repositoryformatversion = 0' 'worktree = wt' 'fsmonitor = "touch ${marker}; false"' > ${dir}/config`;
+
+	it("finds a folder that looks like a git folder as git does, so `cd b && git status` is reviewed", async () => {
+		h = await startInRepo();
+		const marker = join(h.cwd, "fsmonitor-ran");
+		h.agent(
+			callTool("bash", { command: writeBareRepository("b", marker) }),
+			callTool("bash", { command: "cd b && git status --short" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "b is a repository whose config runs a program" }));
+		await h.prompt("check b");
+		// The layout is plain workspace writes; git in it is reviewed, denied, and the program never runs.
+		expect(existsSync(join(h.cwd, "b", "config"))).toBe(true);
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"command": "cd b && git status --short"');
+		expect(existsSync(marker)).toBe(false);
+		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "reviewer"]);
+	});
+
+	it("reviews git after a write in the same command: the facts were read before the command ran", async () => {
+		h = await startInRepo();
+		const marker = join(h.cwd, "fsmonitor-ran");
+		const command = `${writeBareRepository("c", marker)} && cd c && git status --short`;
+		h.agent(callTool("bash", { command }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("set up c");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(existsSync(join(h.cwd, "c"))).toBe(false);
+		expect(existsSync(marker)).toBe(false);
+	});
+});
+
 describe("git add and git stash: index writes with a safe config and no active hook", () => {
 	it("allows git add, git stash and git stash pop with no reviewer call in a clean repository", async () => {
 		h = await startInRepo();

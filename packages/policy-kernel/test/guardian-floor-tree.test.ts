@@ -313,7 +313,7 @@ describe("flags that write, execute or reach the network send the command to rev
 		["command -v rg"],
 		["jq '.name' package.json"],
 		["rg -n --glob '*.py' foo src"],
-		["grep -rn --exclude-dir=.git TODO ."],
+		["grep -rn --exclude-dir=.git TODO src"],
 		["git branch -a"],
 		["git branch --show-current"],
 		["git remote -v"],
@@ -400,7 +400,9 @@ describe("git in another directory is judged by that directory's repository fact
 		["git status", []],
 		["cd /home/dev/project && git diff", []],
 		["cd sub && git status", [`${CWD}/sub`]],
-		["cd sub && git status; cd ../other && git log", [`${CWD}/sub`, `${CWD}/other`]],
+		["(cd sub && git status); cd other && git log", [`${CWD}/sub`, `${CWD}/other`]],
+		// A failed `cd sub` leaves the shell here: `cd ../other` may then leave the workspace, a read outside.
+		["cd sub && git status; cd ../other && git log", [`${CWD}/sub`]],
 		["(cd sub && git log) && git status", [`${CWD}/sub`]],
 		// cd outside the workspace is reviewed first (a read outside), so git after it needs no facts.
 		["cd /srv/repo && git status", []],
@@ -437,7 +439,7 @@ describe("git add and git stash are index writes: a safe config and no active ho
 		["git add -N new.py", "allow:workspace-write"],
 		["git add -- --help", "allow:workspace-write"],
 		["git stash", "allow:workspace-write"],
-		["git stash -u && python -V", "allow:workspace-write"],
+		["git stash -k && python -V", "allow:workspace-write"],
 		["git stash push -m 'before fix' -- src/a.py", "allow:workspace-write"],
 		["git stash save wip", "allow:workspace-write"],
 		["git stash pop", "allow:workspace-write"],

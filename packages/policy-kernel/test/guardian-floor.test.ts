@@ -77,7 +77,7 @@ describe("decideBashFloor", () => {
 		["cat README.md"],
 		["head -n 20 src/index.ts"],
 		["tail -n 5 log.txt"],
-		["wc -l src/*.ts"],
+		["wc -l src/test_*.ts"],
 		["grep -rn TODO src"],
 		["rg -n 'foo|bar' src"],
 		["find . -name '*.ts'"],

@@ -543,6 +543,10 @@ class Parser {
 		if (d === undefined || METACHARS.has(d)) throw new Failure("syntax-error", "redirect without target");
 		if (op === "<<" || op === "<<-") {
 			const target = this.parseWord(true);
+			// bash removes `$'…'` and `$"…"` quoting from a delimiter (`<<$'EOF'` ends at `EOF`); not modelled.
+			if (target.text.includes("$'") || target.text.includes('$"')) {
+				throw new Failure("unsupported", "quoted dollar in heredoc delimiter");
+			}
 			const heredoc: { value: BashHeredoc | undefined } = { value: undefined };
 			this.pending.push({
 				delimiter: target.value,
@@ -578,6 +582,11 @@ class Parser {
 				if (lineEnd < 0) lineEnd = this.src.length;
 				let lineStart = this.pos;
 				if (heredoc.stripTabs) while (lineStart < lineEnd && this.src[lineStart] === "\t") lineStart++;
+				// In an unquoted body bash joins a line ending in `\` with the next before it looks for the
+				// delimiter or expands (`EO\` + `F` ends the body; `$\` + `(cmd)` runs cmd): not modelled.
+				if (!heredoc.quoted && endsWithOddBackslashes(this.src, lineStart, lineEnd)) {
+					throw new Failure("unsupported", "line continuation in heredoc body");
+				}
 				if (lineEnd - lineStart === heredoc.delimiter.length && this.src.startsWith(heredoc.delimiter, lineStart)) {
 					bodyEnd = this.pos;
 					this.pos = Math.min(lineEnd + 1, this.src.length);
@@ -1009,6 +1018,13 @@ function newBuilder(): WordBuilder {
 	return { text: "", value: "", quoted: false, expansions: undefined, substitutions: undefined };
 }
 
+/** True when `src[start, end)` ends in an odd number of backslashes (an escaped newline follows). */
+function endsWithOddBackslashes(src: string, start: number, end: number): boolean {
+	let count = 0;
+	for (let at = end - 1; at >= start && src[at] === "\\"; at--) count++;
+	return count % 2 === 1;
+}
+
 function addExpansion(word: WordBuilder, kind: BashExpansionKind): void {
 	if (word.expansions === undefined) word.expansions = [kind];
 	else if (!word.expansions.includes(kind)) word.expansions.push(kind);
@@ -1016,7 +1032,7 @@ function addExpansion(word: WordBuilder, kind: BashExpansionKind): void {
 
 function addSubstitution(word: WordBuilder, body: BashList): void {
 	if (word.substitutions === undefined) word.substitutions = [body];
-	else addSubstitution(word, body);
+	else word.substitutions.push(body);
 }
 
 function finishWord(word: WordBuilder): BashWord {

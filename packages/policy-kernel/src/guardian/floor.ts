@@ -3,9 +3,14 @@
 // write, edit and other tools. Decides without a model whenever it can; anything it cannot see goes to review.
 import {
 	type BashCommand,
+	type BashFor,
+	type BashIf,
 	type BashList,
+	type BashLoop,
+	type BashPipeline,
 	type BashRedirect,
 	type BashSimpleCommand,
+	type BashStatement,
 	type BashWord,
 	isDynamicWord,
 	MAX_BASH_COMMAND_CHARS,
@@ -191,11 +196,20 @@ export const SAFE_ENVIRONMENT_NAMES = [
 	"PYTHONIOENCODING",
 	"PYTHONHASHSEED",
 	"PYTHONWARNINGS",
-	"PYTHONPATH",
 	"CI",
 ] as const;
 
-/** Version probes allowed read-only: `<tool> --version` (and `-V` for Python). */
+/**
+ * Environment names that make a program load code from a path (`PYTHONPATH=. pip --version` imports `./pip`): allowed
+ * only in front of a `trustedCommands` match, which runs workspace code anyway.
+ */
+const CODE_PATH_ENVIRONMENT_NAMES = new Set(["PYTHONPATH"]);
+
+/**
+ * Version probes allowed read-only: `<tool> --version` (and `-V` for Python). Not the tools whose `--version` obeys
+ * workspace files: rustup's `rust-toolchain.toml` names a binary, yarn's `yarnPath` a script, `go.mod` and
+ * `packageManager` a toolchain to download, pytest loads plugins.
+ */
 const VERSION_PROBES = new Set([
 	"python",
 	"python2",
@@ -204,15 +218,9 @@ const VERSION_PROBES = new Set([
 	"pip3",
 	"node",
 	"npm",
-	"pnpm",
-	"yarn",
-	"go",
-	"cargo",
-	"rustc",
 	"java",
 	"gcc",
 	"make",
-	"pytest",
 	"ruby",
 	"perl",
 	"tsc",
@@ -265,6 +273,8 @@ export interface FloorContext extends PathContext {
 	readonly writeScope?: ToolScope;
 	/** The scope for reads outside the workspace: the stricter of the write and edit scopes. */
 	readonly readScope?: ToolScope;
+	/** True when bash inherits a `CDPATH`, so `cd NAME` may go elsewhere than `./NAME`. */
+	readonly cdSearchPath?: boolean;
 }
 
 /** Facts the shell gathers for the floor (I/O results, passed in as values). */
@@ -275,6 +285,8 @@ export interface FloorFacts {
 	readonly gitHooks?: GitHooksVerdict;
 	/** The facts of the repositories around the other directories the command runs git in. */
 	readonly gitByDirectory?: ReadonlyMap<string, GitRepositoryFacts>;
+	/** True when the environment bash inherits sets a non-empty `CDPATH`. */
+	readonly cdSearchPath?: boolean;
 }
 
 /** What the shell found about the repository around one directory. */
@@ -305,6 +317,7 @@ export function floorContextFor(
 		gitConfig: facts.gitConfig ?? "unknown",
 		gitHooks: facts.gitHooks ?? "unknown",
 		gitFactsByDirectory: facts.gitByDirectory,
+		cdSearchPath: facts.cdSearchPath === true,
 		writeScope,
 		readScope: stricterScope(writeScope, toolScopeFor(config, "edit")),
 	};
@@ -437,7 +450,13 @@ function pathCandidate(word: BashWord): string | undefined {
 	let value = word.value;
 	if (value.startsWith("-")) {
 		const eq = value.indexOf("=");
-		if (eq < 0) return undefined;
+		if (eq < 0) {
+			// A value attached to a short option (`-f/etc/passwd`, `-f.env`, `-S~/.netrc`) may name a file.
+			const attached = value.startsWith("--") ? "" : value.slice(2);
+			return attached.length > 1 && (attached.includes("/") || attached.startsWith(".") || attached.startsWith("~"))
+				? attached
+				: undefined;
+		}
 		value = value.slice(eq + 1);
 	} else if (!word.quoted && isAssignmentShaped(value)) {
 		value = value.slice(value.indexOf("=") + 1);
@@ -879,13 +898,28 @@ export type BashJudgement =
 
 const RULE_RANK = { "read-only": 0, "trusted-command": 1, "workspace-write": 2 } as const;
 
-/** The virtual working directory while walking a list; undefined once a `cd` went somewhere unknown. */
+/** The virtual working directory while judging one simple command; undefined once a `cd` went somewhere unknown. */
 interface WalkState {
 	cwd: string | undefined;
 }
 
+/**
+ * One way the shell may be when a command runs: its directory (undefined: unknown) and what the last command's exit
+ * status can be. A `cd` may fail, so it leaves two worlds: moved with success, and unmoved with failure; `&&` and
+ * `||` then run the next command only in the worlds whose status lets it run.
+ */
+interface ShellWorld {
+	readonly cwd: string | undefined;
+	readonly status: "ok" | "fail" | "any";
+}
+
+/** More possible directories than this after a list, and the walk treats the directory as unknown. */
+const MAX_SHELL_WORLDS = 8;
+
 class Judge {
 	rule: "read-only" | "workspace-write" | "trusted-command" = "read-only";
+	/** True once the walk passed a file write (not git's own index writes): later git cannot trust the facts. */
+	wroteFiles = false;
 	readonly workspace: string;
 	readonly home: string;
 	readonly isProtected: (path: string) => boolean;
@@ -925,7 +959,7 @@ class Review extends Error {
 export function judgeBashTree(tree: BashList, context: FloorContext): BashJudgement {
 	const judge = new Judge(context);
 	try {
-		judgeList(tree, { cwd: judge.workspace }, judge);
+		judgeList(tree, [judge.workspace], judge);
 		return { ok: true, rule: judge.rule };
 	} catch (error) {
 		if (error instanceof Review) return { ok: false, reason: error.reason };
@@ -933,62 +967,136 @@ export function judgeBashTree(tree: BashList, context: FloorContext): BashJudgem
 	}
 }
 
-function judgeList(list: BashList, state: WalkState, judge: Judge): void {
+/**
+ * Judges a list run from each of the directories `starts`, statement by statement, and returns the directories it
+ * may end in. A failed `cd` leaves the directory unchanged, `&&`/`||` skip by status, a statement ending in `&` runs
+ * in a subshell, and a compound command with a `cd` inside leaves the directory unknown.
+ */
+function judgeList(list: BashList, starts: readonly (string | undefined)[], judge: Judge): (string | undefined)[] {
 	if (list.statements.length === 0) throw new Review("not-read-only");
+	let current = [...starts];
 	for (const statement of list.statements) {
-		for (const pipeline of statement.pipelines) {
-			if (pipeline.commands.length === 1) judgeCommand(pipeline.commands[0] as BashCommand, state, judge);
-			else for (const command of pipeline.commands) judgeCommand(command, { cwd: state.cwd }, judge);
-		}
+		const ends = judgeStatement(statement, current, judge);
+		if (statement.terminator !== "&") current = ends;
 	}
+	return current;
 }
 
-function judgeCommand(command: BashCommand, state: WalkState, judge: Judge): void {
-	switch (command.kind) {
-		case "simple":
-			judgeSimple(command, state, judge);
-			return;
-		case "group":
-			judgeList(command.body, state, judge);
-			break;
-		case "subshell":
-			judgeList(command.body, { cwd: state.cwd }, judge);
-			break;
-		default: {
-			// if/while/until/for: bodies may run or not, so a cd inside leaves the directory unknown.
-			const inner = { cwd: state.cwd };
-			if (command.kind === "if") {
-				for (const clause of command.clauses) {
-					judgeList(clause.condition, inner, judge);
-					judgeList(clause.body, inner, judge);
-				}
-				if (command.elseBody) judgeList(command.elseBody, inner, judge);
-			} else if (command.kind === "for") {
-				for (const word of command.items ?? []) judgeOperandWord(word, state, judge, true);
-				judgeList(command.body, inner, judge);
-			} else {
-				judgeList(command.condition, inner, judge);
-				judgeList(command.body, inner, judge);
-			}
-			if (inner.cwd !== state.cwd) state.cwd = undefined;
+function judgeStatement(
+	statement: BashStatement,
+	starts: readonly (string | undefined)[],
+	judge: Judge,
+): (string | undefined)[] {
+	let worlds: ShellWorld[] = starts.map((cwd) => ({ cwd, status: "any" }));
+	statement.pipelines.forEach((pipeline, index) => {
+		const operator = index === 0 ? undefined : statement.operators[index - 1];
+		const next: ShellWorld[] = [];
+		for (const world of worlds) {
+			const runs =
+				operator === undefined ||
+				world.status === "any" ||
+				(operator === "&&" ? world.status === "ok" : world.status === "fail");
+			if (runs) next.push(...judgePipeline(pipeline, world.cwd, judge));
+			else next.push(world);
 		}
+		worlds = distinctWorlds(next);
+	});
+	return [...new Set(worlds.map((world) => world.cwd))];
+}
+
+function distinctWorlds(worlds: readonly ShellWorld[]): ShellWorld[] {
+	const seen = new Map<string, ShellWorld>();
+	for (const world of worlds) seen.set(`${world.status}\u0000${world.cwd ?? "\u0000"}`, world);
+	if (seen.size > MAX_SHELL_WORLDS) return [{ cwd: undefined, status: "any" }];
+	return [...seen.values()];
+}
+
+function judgePipeline(pipeline: BashPipeline, cwd: string | undefined, judge: Judge): ShellWorld[] {
+	let outcomes: ShellWorld[];
+	if (pipeline.commands.length === 1) outcomes = judgeCommand(pipeline.commands[0] as BashCommand, cwd, judge);
+	else {
+		// Every part of a pipeline runs in a subshell: none moves the shell.
+		for (const command of pipeline.commands) judgeCommand(command, cwd, judge);
+		outcomes = [{ cwd, status: "any" }];
 	}
-	judgeRedirects(command.redirects, state, judge);
+	if (!pipeline.negated) return outcomes;
+	return outcomes.map((world) => ({
+		cwd: world.cwd,
+		status: world.status === "ok" ? "fail" : world.status === "fail" ? "ok" : "any",
+	}));
+}
+
+function judgeCommand(command: BashCommand, cwd: string | undefined, judge: Judge): ShellWorld[] {
+	if (command.kind === "simple") {
+		const state: WalkState = { cwd };
+		judgeSimple(command, state, judge);
+		// Only a `cd` moves the directory, and it may fail.
+		if (state.cwd === cwd) return [{ cwd, status: "any" }];
+		return [
+			{ cwd: state.cwd, status: "ok" },
+			{ cwd, status: "fail" },
+		];
+	}
+	// bash opens a compound command's redirects before its body runs, in the directory it starts in.
+	judgeRedirects(command.redirects, { cwd }, judge);
+	if (command.kind === "group")
+		return judgeList(command.body, [cwd], judge).map((end) => ({ cwd: end, status: "any" }));
+	if (command.kind === "subshell") {
+		judgeList(command.body, [cwd], judge);
+		return [{ cwd, status: "any" }];
+	}
+	// if/while/until/for: a branch or an iteration may run or not, and a loop repeats its body. When any part moves
+	// the directory, every part is judged again with the directory unknown, and it stays unknown afterwards.
+	if (judgeCompoundParts(command, cwd, judge)) return [{ cwd, status: "any" }];
+	judgeCompoundParts(command, undefined, judge);
+	return [{ cwd: undefined, status: "any" }];
+}
+
+/** Judges the lists of an if/while/until/for from `cwd`; true when none of them can end in another directory. */
+function judgeCompoundParts(command: BashIf | BashLoop | BashFor, cwd: string | undefined, judge: Judge): boolean {
+	let stays = true;
+	const judgePart = (list: BashList) => {
+		for (const end of judgeList(list, [cwd], judge)) if (end !== cwd) stays = false;
+	};
+	if (command.kind === "if") {
+		for (const clause of command.clauses) {
+			judgePart(clause.condition);
+			judgePart(clause.body);
+		}
+		if (command.elseBody) judgePart(command.elseBody);
+	} else if (command.kind === "for") {
+		// `for PATH in .` assigns a variable the shell may export: only names no program reads from the environment.
+		if (!isLoopVariableName(command.variable)) throw new Review("environment");
+		for (const word of command.items ?? []) judgeOperandWord(word, { cwd }, judge, true);
+		judgePart(command.body);
+	} else {
+		judgePart(command.condition);
+		judgePart(command.body);
+	}
+	return stays;
 }
 
 function judgeSubstitutions(word: BashWord, state: WalkState, judge: Judge): void {
-	for (const body of word.substitutions) judgeList(body, { cwd: state.cwd }, judge);
+	for (const body of word.substitutions) judgeList(body, [state.cwd], judge);
 }
 
 function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge): void {
+	let loadsCode = false;
 	for (const assignment of command.assignments) {
 		judgeSubstitutions(assignment.value, state, judge);
-		if (!isSafeEnvironmentName(assignment.name)) throw new Review("environment");
+		if (CODE_PATH_ENVIRONMENT_NAMES.has(assignment.name)) loadsCode = true;
+		else if (!isSafeEnvironmentName(assignment.name)) throw new Review("environment");
 		if (isDynamicWord(assignment.value)) throw new Review("dynamic");
 	}
-	for (const word of command.words) judgeSubstitutions(word, state, judge);
+	for (const word of command.words) {
+		judgeSubstitutions(word, state, judge);
+		if (NAMED_FD_WORD.test(word.text)) throw new Review("dynamic");
+	}
 	judgeRedirects(command.redirects, state, judge);
-	if (command.words.length === 0) return;
+	if (command.words.length === 0) {
+		if (loadsCode) throw new Review("environment");
+		return;
+	}
 	const words = unwrap(command.words);
 	const first = words[0];
 	if (first === undefined) throw new Review("not-read-only");
@@ -998,6 +1106,11 @@ function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge)
 		if (matchTrusted(words, state, judge)) return;
 		throw new Review("not-read-only");
 	}
+	if (SHELL_STATE_BUILTINS.has(name) && runsAsProgram(command.words, words)) throw new Review("not-read-only");
+	if (loadsCode) {
+		if (matchTrusted(words, state, judge)) return;
+		throw new Review("environment");
+	}
 	const args = words.slice(1);
 	if (name === "eval" || SOURCE_COMMANDS.has(name)) throw new Review("dynamic");
 	if (command.script !== undefined && words === command.words) {
@@ -1006,7 +1119,16 @@ function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge)
 		if (args.length !== flags.length + 1 || !flags.every((flag) => SAFE_SHELL_FLAGS.test(flag.literal ?? ""))) {
 			throw new Review("not-read-only");
 		}
-		judgeList(command.script.tree, { cwd: state.cwd }, judge);
+		// dash (`sh`) and older shells let `.?` match `..`: only bash's globbing is modelled.
+		if (
+			name !== "bash" &&
+			simpleCommandsOf(command.script.tree).some((inner) =>
+				inner.words.some((word) => word.expansions.includes("glob")),
+			)
+		) {
+			throw new Review("dynamic");
+		}
+		judgeList(command.script.tree, [state.cwd], judge);
 		return;
 	}
 	const verdict = judgeVocabulary(name, args, state, judge);
@@ -1023,9 +1145,54 @@ function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge)
 }
 
 const SAFE_SHELL_FLAGS = /^-[elxuc]{1,6}$/;
+const SAFE_SHELL_OPTION_NAMES = new Set(["pipefail", "errexit", "nounset", "xtrace", "verbose", "noclobber"]);
+/** Builtins that change the shell itself: behind `nice` or `timeout` they run as a program and change nothing. */
+const SHELL_STATE_BUILTINS = new Set(["cd", "set", "exit", "pushd", "popd", "export", "unset"]);
+/** Commands with options that run a program, write a file or read a named file: see {@link judgeVocabulary}. */
+const OPTION_RISK_COMMANDS = new Set([
+	"rg",
+	"find",
+	"sort",
+	"git",
+	"sed",
+	"file",
+	"date",
+	"jq",
+	"tree",
+	"grep",
+	"egrep",
+	"fgrep",
+	"diff",
+	"wc",
+	"du",
+	"base64",
+]);
+
+/** An unquoted glob word whose first character is a wildcard or bracket (`*`, `?x`, `[-]x`). */
+function startsWithWildcard(word: BashWord): boolean {
+	return (
+		word.expansions.includes("glob") &&
+		(word.text.startsWith("*") || word.text.startsWith("?") || word.text.startsWith("["))
+	);
+}
+
+/** A brace word that is only a numeric or letter sequence: `{1..10}`, `{a..e}`, `{0..100..5}`. */
+const BRACE_SEQUENCE = /^\{(?:-?\d{1,6}\.\.-?\d{1,6}(?:\.\.-?\d{1,6})?|[a-zA-Z]\.\.[a-zA-Z])\}$/;
+/** `{NAME}` before a redirect makes bash store the file descriptor in the variable NAME (`{PATH}>f`). */
+const NAMED_FD_WORD = /^\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+
+/** A `for` variable that is no environment name programs read: lower case, and not a proxy setting. */
+function isLoopVariableName(name: string): boolean {
+	return /^[a-z_][a-z0-9_]*$/.test(name) && !name.endsWith("_proxy");
+}
 
 function isSafeEnvironmentName(name: string): boolean {
 	return (SAFE_ENVIRONMENT_NAMES as readonly string[]).includes(name) || name === "LC_ALL" || name.startsWith("LC_");
+}
+
+/** True when bash looks `cd DIR` up in `CDPATH`: a name not starting with `/`, `./`, `../`, or `.`/`..` itself. */
+function searchesCdPath(dir: string): boolean {
+	return !(dir.startsWith("/") || dir === "." || dir === ".." || dir.startsWith("./") || dir.startsWith("../"));
 }
 
 /** The command name for the vocabulary: a bare name, or `/bin/x`, `/usr/bin/x`, `/usr/local/bin/x`. */
@@ -1035,6 +1202,13 @@ function commandName(literal: string): string | undefined {
 		if (literal.startsWith(dir) && !literal.slice(dir.length).includes("/")) return literal.slice(dir.length);
 	}
 	return undefined;
+}
+
+/** True when `unwrap` stripped `nice` or `timeout`, which run the rest as a program in another process. */
+function runsAsProgram(all: readonly BashWord[], unwrapped: readonly BashWord[]): boolean {
+	return all
+		.slice(0, all.length - unwrapped.length)
+		.some((word) => word.literal === "nice" || word.literal === "timeout");
 }
 
 /** Strips `time`, `timeout [opts] DURATION`, `nice [-n N]` and `command NAME` (not `command -v`) for the judgement. */
@@ -1062,10 +1236,38 @@ function unwrap(words: readonly BashWord[]): readonly BashWord[] {
 	return rest;
 }
 
+/** The words of `PREFIX{A,B,…}SUFFIX` with one brace group of plain alternatives; undefined for anything else. */
+function expandSimpleBraces(value: string): string[] | undefined {
+	const match = /^([^{}]*)\{([^{}]*,[^{}]*)\}([^{}]*)$/.exec(value);
+	if (match === null || value.startsWith("-")) return undefined;
+	const alternatives = (match[2] as string).split(",");
+	if (alternatives.length > 32) return undefined;
+	return alternatives.map((alternative) => `${match[1]}${alternative}${match[3]}`);
+}
+
+function isBareProcessSubstitution(word: BashWord): boolean {
+	return (
+		word.substitutions.length === 1 &&
+		word.expansions.length === 1 &&
+		word.expansions[0] === "process-substitution" &&
+		(word.text.startsWith("<(") || word.text.startsWith(">(")) &&
+		word.text.endsWith(")")
+	);
+}
+
 /** Judges one operand as a path the command reads (`read`) or only names. */
 function judgeOperandWord(word: BashWord, state: WalkState, judge: Judge, read: boolean): void {
-	if (word.expansions.includes("process-substitution")) return;
+	// A bare `<(cmd)` names a pipe (its command is judged as a substitution); anything around it is expanded too.
+	if (isBareProcessSubstitution(word)) return;
 	if (isDynamicWord(word)) throw new Review("dynamic");
+	if (word.expansions.includes("brace") && !BRACE_SEQUENCE.test(word.text)) {
+		// `{a,b}.py` is judged as each of its words; nested or other braces (`{/root/.netrc,}` included) are
+		// judged word by word too, or reviewed when the floor cannot list them.
+		const words = expandSimpleBraces(word.value);
+		if (words === undefined || word.quoted) throw new Review("dynamic");
+		for (const path of words) if (path !== "") judgeReadPath(path, state, judge, read);
+		return;
+	}
 	const candidate = pathCandidate(word);
 	if (candidate === undefined) return;
 	judgeReadPath(candidate, state, judge, read);
@@ -1102,29 +1304,89 @@ function judgeReadPath(path: string, state: WalkState, judge: Judge, read: boole
 	}
 }
 
-/** True when a glob word's file-name part could expand to a name a file-name protected glob matches. */
+/**
+ * True when a glob word could expand to a protected path: some part of it with a wildcard could match some part
+ * of a protected glob (`.gi?/config` meets `.git/`, `k*` meets `*.pem`, `.e*.local` meets `.env*`). Parts are
+ * compared one by one, wherever they stand, which may over-match; literal parts are left to the path check.
+ */
 function mayMatchProtected(path: string, judge: Judge): boolean {
-	const last = path.slice(path.lastIndexOf("/") + 1);
-	if (!last.includes("*") && !last.includes("?") && !last.includes("[")) return false;
+	if (!path.includes("*") && !path.includes("?") && !path.includes("[")) return false;
+	const parts = path.split("/").filter((part) => part.includes("*") || part.includes("?") || part.includes("["));
 	for (const glob of judge.context.protectedPaths) {
-		if (glob.includes("/")) continue;
-		let example = "";
-		for (const c of glob) example += c === "*" ? "" : c === "?" ? "x" : c;
-		if (example.startsWith(".") && !last.startsWith(".")) continue;
-		if (globMatches(last, example)) return true;
+		for (const protectedPart of glob.split("/")) {
+			if (protectedPart === "" || protectedPart === "~" || protectedPart === "**") continue;
+			if (parts.some((part) => globPartsMayMeet(part, protectedPart))) return true;
+		}
 	}
 	return false;
 }
 
-/** A path the command writes: judged like the write tool (protected always reviewed). */
-function judgeWritePath(word: BashWord, state: WalkState, judge: Judge): void {
+/** A glob part split into single-character matchers: a literal, `?`, `*` or a bracket expression (any character). */
+function globTokens(part: string): string[] | undefined {
+	const tokens: string[] = [];
+	for (let i = 0; i < part.length; i++) {
+		const c = part[i] as string;
+		if (c === "[") {
+			const close = part.indexOf("]", i + 2);
+			if (close < 0) tokens.push("[");
+			else {
+				tokens.push("?");
+				i = close;
+			}
+		} else if (c === "\\" && i + 1 < part.length) {
+			tokens.push(`=${part[i + 1]}`);
+			i++;
+		} else tokens.push(c === "*" || c === "?" ? c : `=${c}`);
+		if (tokens.length > 256) return undefined;
+	}
+	return tokens;
+}
+
+/**
+ * True when a part of a bash glob and a part of a protected glob can match one common name. bash's rule applies to
+ * the first: unless it starts with a literal `.`, it never matches a name starting with `.`. A walk over pairs of
+ * positions: at most 257 × 257 states.
+ */
+export function globPartsMayMeet(shellPart: string, protectedPart: string): boolean {
+	const x = globTokens(shellPart);
+	const y = globTokens(protectedPart);
+	if (x === undefined || y === undefined) return true;
+	if ((x[0] === "*" || x[0] === "?") && y[0] === "=.") return false;
+	const seen = new Set<number>();
+	const stack: [number, number][] = [[0, 0]];
+	const width = y.length + 1;
+	while (stack.length > 0) {
+		const [i, j] = stack.pop() as [number, number];
+		const key = i * width + j;
+		if (seen.has(key)) continue;
+		seen.add(key);
+		if (i === x.length && j === y.length) return true;
+		const p = x[i];
+		const q = y[j];
+		if (p === "*") stack.push([i + 1, j]);
+		if (q === "*") stack.push([i, j + 1]);
+		if (p === undefined || q === undefined) continue;
+		// Both consume one character: two literals must agree.
+		if (p.startsWith("=") && q.startsWith("=") && p !== q) continue;
+		stack.push([p === "*" ? i : i + 1, q === "*" ? j : j + 1]);
+	}
+	return false;
+}
+
+/**
+ * A path the command writes: judged like the write tool (protected always reviewed). `creates` is false for a file
+ * the command only removes (`rm`, the source of `mv`).
+ */
+function judgeWritePath(word: BashWord, state: WalkState, judge: Judge, creates = true): void {
 	judgeLiteralPath(word);
-	judgeWritePathText(word.value, state, judge);
+	judgeWritePathText(word.value, state, judge, creates);
 }
 
 /** A literal path the command writes, judged like the write tool: a workspace write, or the reason to review. */
-function judgeWritePathText(path: string, state: WalkState, judge: Judge): void {
+function judgeWritePathText(path: string, state: WalkState, judge: Judge, creates = true): void {
 	if (HARMLESS_TARGETS.has(path)) return;
+	// A file named like an option (`./--pre=sh`) turns into one when a later glob expands to it.
+	if (creates && path.slice(path.lastIndexOf("/") + 1).startsWith("-")) throw new Review("writes");
 	const resolved = resolveIn(path, state, judge);
 	if (resolved === undefined) throw new Review("dynamic");
 	const pathClass = classifyResolved(resolved, judge);
@@ -1133,6 +1395,7 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge): void 
 	if (scope === "always") throw new Review("writes");
 	if (scope === "outside-workspace" && pathClass === "outside") throw new Review("outside-workspace");
 	judge.allow("workspace-write");
+	judge.wroteFiles = true;
 }
 
 function judgeRedirects(redirects: readonly BashRedirect[], state: WalkState, judge: Judge): void {
@@ -1141,7 +1404,7 @@ function judgeRedirects(redirects: readonly BashRedirect[], state: WalkState, ju
 		if (redirect.op === "<<" || redirect.op === "<<-") {
 			const heredoc = redirect.heredoc;
 			if (heredoc === undefined) throw new Review("unparsed");
-			for (const body of heredoc.substitutions) judgeList(body, { cwd: state.cwd }, judge);
+			for (const body of heredoc.substitutions) judgeList(body, [state.cwd], judge);
 			if (heredoc.expansions.length > 0) throw new Review("dynamic");
 			continue;
 		}
@@ -1224,18 +1487,34 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 	// A brace word can expand to an option (`{-o,out}` is `-o out`): the option rules cannot see it.
 	if (args.some((arg) => arg.expansions.includes("brace") && (arg.value.includes("{-") || arg.value.includes(",-"))))
 		return "dynamic";
+	// A glob that starts with a wildcard can expand to a file named like an option (`[-]-pre=sh`, `*` meeting a file
+	// `-o/root/.bashrc`): for the commands whose options run or write, such a word before `--` is not judged.
+	if (OPTION_RISK_COMMANDS.has(name)) {
+		const end = args.findIndex((arg) => arg.value === "--");
+		if ((end < 0 ? args : args.slice(0, end)).some(startsWithWildcard)) return "dynamic";
+	}
 	switch (name) {
 		case "printf":
 			// `printf -v NAME` assigns a shell variable (PATH, say) for the commands after it.
 			if (args[0]?.value.startsWith("-v")) return "environment";
 			noDynamic(args);
+			for (const arg of args) if (arg.expansions.includes("glob")) judgeOperandWord(arg, state, judge, true);
+			return "allowed";
+		case "test":
+		case "[":
+			// `-v 'a[$(cmd)]'` evaluates an array subscript, and with it the substitution.
+			if (args.some((arg) => arg.value === "-v" || arg.value === "-R")) return "dynamic";
+			noDynamic(args);
 			return "allowed";
 		case "echo":
+		case "realpath":
+			// A glob lists a folder: the same as `ls` of it.
+			noDynamic(args);
+			for (const arg of args) if (arg.expansions.includes("glob")) judgeOperandWord(arg, state, judge, true);
+			return "allowed";
 		case "true":
 		case "false":
 		case ":":
-		case "test":
-		case "[":
 		case "seq":
 		case "expr":
 		case "id":
@@ -1243,7 +1522,6 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 		case "uname":
 		case "basename":
 		case "dirname":
-		case "realpath":
 		case "readlink":
 		case "sleep":
 		case "pwd":
@@ -1262,20 +1540,16 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			// Shell options only; `set` alone prints every variable.
 			if (args.length === 0) return "not-read-only";
 			noDynamic(args);
-			return args.every(
-				(arg) =>
-					/^[-+][a-zA-Z]+$/.test(arg.value) ||
-					arg.value === "pipefail" ||
-					arg.value === "errexit" ||
-					arg.value === "nounset" ||
-					arg.value === "xtrace",
-			)
+			// Not `-k` (every NAME=value argument joins the environment) or `-a` (every assignment is exported).
+			return args.every((arg) => /^[-+][euxvCo]+$/.test(arg.value) || SAFE_SHELL_OPTION_NAMES.has(arg.value))
 				? "allowed"
 				: "not-read-only";
 		case "cd": {
 			if (args.length > 1) return "not-read-only";
 			const target = args[0];
 			if (target === undefined) {
+				// Home is outside the workspace: the commands after it read there.
+				judgeReadPath(normalizeAbsolutePath(judge.context.home), state, judge, true);
 				state.cwd = normalizeAbsolutePath(judge.context.home);
 				return "allowed";
 			}
@@ -1283,8 +1557,14 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 				state.cwd = undefined;
 				return "allowed";
 			}
+			// `cd -L`, `cd -P`, `cd --` go home; `cd ''` stays: options and empty names are not followed.
+			if (target.value === "" || (target.value.startsWith("-") && target.value !== "-")) return "not-read-only";
 			judgeOperandWord(target, state, judge, true);
-			if (target.expansions.includes("glob") || target.expansions.includes("brace")) {
+			if (
+				target.expansions.includes("glob") ||
+				target.expansions.includes("brace") ||
+				(judge.context.cdSearchPath === true && searchesCdPath(target.value))
+			) {
 				state.cwd = undefined;
 				return "allowed";
 			}
@@ -1314,6 +1594,8 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 		case "cksum":
 		case "od":
 		case "strings":
+			// binutils read `@FILE` as more arguments, and print what they cannot use.
+			if (name === "strings" && args.some((arg) => arg.value.startsWith("@"))) return "not-read-only";
 			readAll(args, state, judge);
 			return "allowed";
 		case "uniq":
@@ -1436,14 +1718,14 @@ function judgeFileOperation(
 	}
 	if (name === "rm" || name === "touch") {
 		if (operands.length === 0) return "not-read-only";
-		for (const operand of operands) judgeWritePath(operand, state, judge);
+		for (const operand of operands) judgeFileOperand(operand, state, judge, name === "touch");
 		return "allowed";
 	}
 	if (operands.length < 2) return "not-read-only";
 	const destination = operands[operands.length - 1] as BashWord;
-	judgeWritePath(destination, state, judge);
+	judgeFileOperand(destination, state, judge);
 	for (const source of operands.slice(0, -1)) {
-		if (name === "mv") judgeWritePath(source, state, judge);
+		if (name === "mv") judgeFileOperand(source, state, judge, false);
 		else {
 			judgeLiteralPath(source);
 			judgeOperandWord(source, state, judge, true);
@@ -1453,12 +1735,40 @@ function judgeFileOperation(
 	return "allowed";
 }
 
+/** A file `rm`, `touch`, `mv` or `cp` changes: a workspace write; a device (`rm /dev/null`) is never harmless here. */
+function judgeFileOperand(word: BashWord, state: WalkState, judge: Judge, creates = true): void {
+	const resolved = resolveIn(word.value, state, judge);
+	if (resolved !== undefined && (resolved === "/dev" || resolved.startsWith("/dev/"))) throw new Review("writes");
+	judgeWritePath(word, state, judge, creates);
+}
+
 /** Refuses a path word the shell would expand (a glob, brace or parameter word): the floor cannot see its files. */
 function judgeLiteralPath(word: BashWord): void {
 	if (isDynamicWord(word) || word.expansions.includes("glob") || word.expansions.includes("brace")) {
 		throw new Review("dynamic");
 	}
 }
+
+const PIP_LISTING_OPTIONS = new Set([
+	"-l",
+	"--local",
+	"--user",
+	"-e",
+	"--editable",
+	"--exclude-editable",
+	"--include-editable",
+	"--not-required",
+	"-v",
+	"--verbose",
+	"-q",
+	"--quiet",
+	"--files",
+	"--all",
+	"--format",
+	"freeze",
+	"json",
+	"columns",
+]);
 
 /** `python3.9`, `python2.7`: a Python interpreter with its version in the name. */
 function isVersionedPython(name: string): boolean {
@@ -1468,7 +1778,15 @@ function isVersionedPython(name: string): boolean {
 function isPipListing(args: readonly BashWord[]): boolean {
 	const sub = args[0]?.literal;
 	if (sub !== "list" && sub !== "show" && sub !== "freeze") return false;
-	return args.slice(1).every((arg) => arg.literal !== undefined && !arg.literal.includes("/"));
+	// Not `-o`/`--outdated`/`-u`/`--uptodate` (they ask the index) or any other option that names an index or file.
+	return args
+		.slice(1)
+		.every(
+			(arg) =>
+				arg.literal !== undefined &&
+				!arg.literal.includes("/") &&
+				(!arg.literal.startsWith("-") || PIP_LISTING_OPTIONS.has(arg.literal) || arg.literal.startsWith("--format=")),
+		);
 }
 
 /** grep and rg: the first operand is the pattern unless `-e`/`-f`/`--regexp`/`--file` (or `rg --files`) is given. */
@@ -1480,14 +1798,47 @@ function judgeSearch(
 	ripgrep: boolean,
 ): VocabularyVerdict {
 	noDynamic(args);
-	const explicitPattern = anyOption(
-		options,
-		(o) =>
-			o === "-e" || o === "-f" || longOption(o, "--regexp") || longOption(o, "--file") || (ripgrep && o === "--files"),
-	);
+	// grep and rg take options after operands too: find out first whether -e/-f give the pattern.
+	const first = scanSearchWords(args, ripgrep);
+	const scan = scanSearchWords(args, ripgrep, first.patternGiven);
+	for (const file of scan.files) judgeReadPath(file, state, judge, true);
+	for (const word of scan.operands) judgeOperandWord(word, state, judge, true);
+	if ((scan.recursive || searchesHiddenTree(options, ripgrep)) && !includesOnlyUnprotected(scan.includes, judge)) {
+		// A recursive search of the workspace root (or above) reads `.git/` and `.env`; a named subfolder is judged
+		// by its name only.
+		if (scan.roots.length === 0 || scan.roots.some((root) => reachesWorkspaceRoot(root.value, state, judge))) {
+			throw new Review("protected-path");
+		}
+	}
+	return "allowed";
+}
+
+/** What a grep or rg command line names: files it reads for patterns, operands, search roots and include globs. */
+interface SearchWords {
+	patternGiven: boolean;
+	recursive: boolean;
+	readonly files: string[];
+	readonly operands: BashWord[];
+	readonly roots: BashWord[];
+	readonly includes: string[];
+}
+
+/**
+ * Walks grep or rg words in order so that option values are not mistaken for the pattern: bundles (`-rne x`, `-e.`,
+ * `-fFILE`) included, and for grep any unique prefix of a long option (`--fil` is `--file`).
+ */
+function scanSearchWords(args: readonly BashWord[], ripgrep: boolean, patternKnown = false): SearchWords {
 	const valueOptions = ripgrep ? RG_VALUE_OPTIONS : GREP_VALUE_OPTIONS;
-	// Walk the words in order so that option values are not mistaken for the pattern.
-	let patternSkipped = explicitPattern;
+	const valueShorts = ripgrep ? RG_VALUE_SHORTS : GREP_VALUE_SHORTS;
+	const out: SearchWords = {
+		patternGiven: patternKnown || (ripgrep && args.some((arg) => arg.value === "--files")),
+		recursive: false,
+		files: [],
+		operands: [],
+		roots: [],
+		includes: [],
+	};
+	let patternSkipped = false;
 	let ended = false;
 	for (let i = 0; i < args.length; i++) {
 		const word = args[i] as BashWord;
@@ -1496,34 +1847,93 @@ function judgeSearch(
 			ended = true;
 			continue;
 		}
-		if (!ended && value.startsWith("-") && value.length > 1) {
-			if (value === "-f" || value === "--file") {
-				const file = args[i + 1];
-				if (file !== undefined) judgeOperandWord(file, state, judge, true);
-				i++;
-				continue;
-			}
-			if (value === "-e" || value === "--regexp") {
-				i++;
-				continue;
-			}
-			if (valueOptions.has(value)) {
-				i++;
-				continue;
-			}
-			// Filters (--include=, --exclude-dir=, --glob=, --type=) name patterns, not files to read.
-			if (!SEARCH_FILTER_OPTIONS.some((option) => value.startsWith(`${option}=`)))
-				judgeOperandWord(word, state, judge, true);
+		if (!ended && value.startsWith("--") && value.length > 2) {
+			const eq = value.indexOf("=");
+			const name = eq < 0 ? value : value.slice(0, eq);
+			const attached = eq < 0 ? undefined : value.slice(eq + 1);
+			const is = (option: string) => (ripgrep ? name === option : name.length >= 4 && option.startsWith(name));
+			const takeValue = () => attached ?? (args[++i] as BashWord | undefined)?.value;
+			if (is("--regexp") || is("--file")) {
+				out.patternGiven = true;
+				const file = takeValue();
+				if (is("--file") && file !== undefined) out.files.push(file);
+			} else if (is("--exclude-from") || is("--ignore-file")) {
+				const file = takeValue();
+				if (file !== undefined) out.files.push(file);
+			} else if (name === "--include" || name === "--glob" || name === "--iglob") {
+				const glob = takeValue();
+				if (glob !== undefined && !glob.startsWith("!")) out.includes.push(glob);
+			} else if (!ripgrep && name === "--directories") {
+				if (takeValue() === "recurse") out.recursive = true;
+			} else if (attached === undefined && valueOptions.has(name)) i++;
+			else if (!SEARCH_FILTER_OPTIONS.includes(name)) out.operands.push(word);
 			continue;
 		}
-		if (!patternSkipped) {
+		if (!ended && value.startsWith("-") && value.length > 1) {
+			for (let k = 1; k < value.length; k++) {
+				const flag = value[k] as string;
+				if (!valueShorts.includes(flag)) continue;
+				const rest = value.slice(k + 1);
+				const operand = rest !== "" ? rest : (args[++i] as BashWord | undefined)?.value;
+				if (flag === "e") out.patternGiven = true;
+				if (flag === "f") {
+					out.patternGiven = true;
+					if (operand !== undefined) out.files.push(operand);
+				}
+				if (flag === "g" && operand !== undefined && !operand.startsWith("!")) out.includes.push(operand);
+				if (flag === "d" && !ripgrep && operand === "recurse") out.recursive = true;
+				break;
+			}
+			continue;
+		}
+		if (!out.patternGiven && !patternSkipped) {
 			patternSkipped = true;
 			continue;
 		}
-		judgeOperandWord(word, state, judge, true);
+		out.roots.push(word);
+		out.operands.push(word);
 	}
-	return "allowed";
+	return out;
 }
+
+/** grep -r/-R/--recursive/-d recurse, or rg told to read hidden or ignored files (`--hidden`, `-u`, `-.`). */
+function searchesHiddenTree(options: readonly BashWord[], ripgrep: boolean): boolean {
+	return anyOption(options, (o) =>
+		ripgrep
+			? shortFlag(o, "u") ||
+				shortFlag(o, ".") ||
+				o === "--hidden" ||
+				o.startsWith("--no-ignore") ||
+				o === "--unrestricted"
+			: shortFlag(o, "r") ||
+				shortFlag(o, "R") ||
+				o === "-drecurse" ||
+				(o.startsWith("--") &&
+					o.length >= 5 &&
+					("--recursive".startsWith(o) || "--dereference-recursive".startsWith(o))) ||
+				o === "--directories=recurse",
+	);
+}
+
+/** True when include globs were given and none can match a protected name (`*.txt` can; `.env*`, `*` can). */
+function includesOnlyUnprotected(includes: readonly string[], judge: Judge): boolean {
+	return (
+		includes.length > 0 &&
+		includes.every(
+			(glob) =>
+				!glob.includes("/") && !judge.isProtected(`${judge.workspace}/${glob}`) && !mayMatchProtected(glob, judge),
+		)
+	);
+}
+
+/** True when a search root is the workspace root, a folder above it, or unknown. */
+function reachesWorkspaceRoot(root: string, state: WalkState, judge: Judge): boolean {
+	const resolved = resolveIn(root, state, judge);
+	return resolved === undefined || isWithin(resolved, judge.workspace);
+}
+
+const GREP_VALUE_SHORTS = "efABCmdD";
+const RG_VALUE_SHORTS = "efABCmgtTMjrE";
 
 const SEARCH_FILTER_OPTIONS = [
 	"--include",
@@ -1546,8 +1956,6 @@ const GREP_VALUE_OPTIONS = new Set([
 	"--include",
 	"--exclude",
 	"--exclude-dir",
-	"--color",
-	"--colour",
 	"--label",
 	"--max-count",
 	"--context",
@@ -1590,10 +1998,19 @@ const RG_VALUE_OPTIONS = new Set([
 function judgeFind(args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
 	noDynamic(args);
 	let inExpression = false;
-	for (const arg of args) {
+	let pathsSeen = false;
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i] as BashWord;
 		const value = arg.value;
-		if (FIND_ACTIONS_THAT_WRITE_OR_RUN.has(value)) return "not-read-only";
-		if (!inExpression && (value === "-H" || value === "-L" || value === "-P")) continue;
+		if (FIND_ACTIONS_THAT_WRITE_OR_RUN.has(value) || value === "-files0-from") return "not-read-only";
+		// Options before the paths: -H -L -P, -D DEBUGOPTS, -Olevel.
+		if (!inExpression && !pathsSeen && (value === "-H" || value === "-L" || value === "-P" || /^-O\d?$/.test(value)))
+			continue;
+		if (!inExpression && !pathsSeen && value === "-D") {
+			i++;
+			continue;
+		}
+		if (!inExpression && !value.startsWith("-") && value !== "!" && value !== "(") pathsSeen = true;
 		if (!inExpression && (value.startsWith("-") || value === "!" || value === "(")) inExpression = true;
 		if (!inExpression) judgeOperandWord(arg, state, judge, true);
 	}
@@ -1722,7 +2139,7 @@ export function isPrintOnlySedScript(script: string, allowText = false): boolean
 	const skipBlank = () => {
 		while (i < n && (script[i] === " " || script[i] === "\t" || script[i] === "\n" || script[i] === ";")) i++;
 	};
-	const readRegex = (delim: string): boolean => {
+	const readRegex = (delim: string, brackets = true): boolean => {
 		while (i < n) {
 			const c = script[i];
 			if (c === "\\") {
@@ -1730,6 +2147,11 @@ export function isPrintOnlySedScript(script: string, allowText = false): boolean
 				continue;
 			}
 			if (c === "\n") return false;
+			// GNU sed reads a bracket expression whole: a delimiter inside `[...]` does not end the regex.
+			if (brackets && c === "[") {
+				if (!skipBracket()) return false;
+				continue;
+			}
 			if (c === delim) {
 				i++;
 				return true;
@@ -1737,6 +2159,24 @@ export function isPrintOnlySedScript(script: string, allowText = false): boolean
 			i++;
 		}
 		return false;
+	};
+	const skipBracket = (): boolean => {
+		i++;
+		if (script[i] === "^") i++;
+		if (script[i] === "]") i++;
+		while (i < n && script[i] !== "]") {
+			if (script[i] === "\n") return false;
+			if (script[i] === "[" && (script[i + 1] === ":" || script[i + 1] === "." || script[i + 1] === "=")) {
+				const end = script.indexOf(`${script[i + 1]}]`, i + 2);
+				if (end < 0) return false;
+				i = end + 2;
+				continue;
+			}
+			i++;
+		}
+		if (i >= n) return false;
+		i++;
+		return true;
 	};
 	const readAddress = (): boolean => {
 		const c = script[i];
@@ -1795,14 +2235,19 @@ export function isPrintOnlySedScript(script: string, allowText = false): boolean
 			continue;
 		}
 		if (command === ":" || command === "b" || command === "t" || command === "T") {
-			while (i < n && script[i] !== ";" && script[i] !== "\n") i++;
+			// GNU sed ends a label at a blank too (`t x e CMD` is a branch, then `e CMD`): only a plain name, then
+			// the end of the command.
+			while (script[i] === " " || script[i] === "\t") i++;
+			while (i < n && /[A-Za-z0-9_.-]/.test(script[i] as string)) i++;
+			while (script[i] === " " || script[i] === "\t") i++;
+			if (i < n && script[i] !== ";" && script[i] !== "\n" && script[i] !== "}") return false;
 			continue;
 		}
 		if (command === "s" || command === "y") {
 			const delim = script[i];
 			if (delim === undefined || delim === "\n" || delim === "\\") return false;
 			i++;
-			if (!readRegex(delim) || !readRegex(delim)) return false;
+			if (!readRegex(delim, command === "s") || !readRegex(delim, false)) return false;
 			if (command === "y") continue;
 			while (i < n && script[i] !== ";" && script[i] !== "\n" && script[i] !== "}") {
 				const flag = script[i] as string;
@@ -1820,6 +2265,7 @@ function judgeJq(args: readonly BashWord[], state: WalkState, judge: Judge): Voc
 	noDynamic(args);
 	let filterSeen = false;
 	let ended = false;
+	let positionalStrings = false;
 	for (let i = 0; i < args.length; i++) {
 		const word = args[i] as BashWord;
 		const value = word.value;
@@ -1828,8 +2274,14 @@ function judgeJq(args: readonly BashWord[], state: WalkState, judge: Judge): Voc
 			continue;
 		}
 		if (!ended && value.startsWith("-") && value.length > 1) {
-			if (value === "-f" || value === "--from-file" || value === "-L") return "not-read-only";
-			if (value === "--args" || value === "--jsonargs") return filterSeen ? "allowed" : "not-read-only";
+			if (value === "-f" || value === "--from-file" || value.startsWith("-L") || value.startsWith("--library-path"))
+				return "not-read-only";
+			// The words after `--args` are strings, not files; options still follow.
+			if (value === "--args" || value === "--jsonargs") {
+				if (!filterSeen) return "not-read-only";
+				positionalStrings = true;
+				continue;
+			}
 			if (value === "--arg" || value === "--argjson") {
 				i += 2;
 				continue;
@@ -1848,9 +2300,13 @@ function judgeJq(args: readonly BashWord[], state: WalkState, judge: Judge): Voc
 		}
 		if (!filterSeen) {
 			filterSeen = true;
-			if (value.includes("env") || value.includes("$__loc__") || value.includes("input_filename")) return "environment";
+			// `env`/`$ENV` read the environment, `import`/`include` read modules and data files (`search: "~/.docker"`).
+			const lower = value.toLowerCase();
+			if (["env", "$__loc__", "input_filename", "import", "include", "$__prog"].some((name) => lower.includes(name)))
+				return "environment";
 			continue;
 		}
+		if (positionalStrings) continue;
 		judgeOperandWord(word, state, judge, true);
 	}
 	return "allowed";
@@ -1910,6 +2366,8 @@ function gitFactsAt(state: WalkState, judge: Judge): GitRepositoryFacts {
 		if (state.cwd !== undefined && state.cwd !== judge.workspace) collected.add(state.cwd);
 		return SAFE_GIT_FACTS;
 	}
+	// The facts were read before the command ran: a file it writes first may be a new repository, config or hook.
+	if (judge.wroteFiles) return UNKNOWN_GIT_FACTS;
 	const context = judge.context;
 	if (state.cwd === judge.workspace) {
 		return { config: context.gitConfig ?? "unknown", hooks: context.gitHooks ?? "unknown" };
@@ -1936,7 +2394,7 @@ export function gitDirectoriesOf(command: string, context: FloorContext): readon
 		if (!parsed.ok || countWords(parsed.tree) > MAX_FLOOR_WORDS) return [];
 		const judge = new Judge(context, new Set());
 		try {
-			judgeList(parsed.tree, { cwd: judge.workspace }, judge);
+			judgeList(parsed.tree, [judge.workspace], judge);
 		} catch {
 			// The walk stopped at a part the floor reviews anyway: git after it cannot change the decision.
 		}
@@ -1953,21 +2411,22 @@ const GIT_ADD_OPTIONS = new Set([
 	"--intent-to-add",
 	"--verbose",
 	"--dry-run",
-	"--force",
 	"--ignore-errors",
 	"--no-all",
 	"--ignore-removal",
 	"--no-ignore-removal",
 ]);
-/** `git stash push`/`save` options that only choose what is stashed (not `-p`, not `-a`, which takes ignored files). */
-const GIT_STASH_SAVE_OPTIONS = new Set([
-	"--include-untracked",
-	"--keep-index",
-	"--no-keep-index",
-	"--staged",
-	"--quiet",
-]);
+/**
+ * `git stash push`/`save` options that only choose what is stashed: not `-p`, not `-a` (ignored files too) and not
+ * `-u` (untracked files, which it deletes from the worktree).
+ */
+const GIT_STASH_SAVE_OPTIONS = new Set(["--keep-index", "--no-keep-index", "--staged", "--quiet"]);
 const STASH_REFERENCE = /^(?:stash@\{\d{1,6}\}|\d{1,6})$/;
+
+/** A pathspec with no magic: `:.env`, `:(top).env`, `:(icase)ENV` and `:!x` name files the path check cannot see. */
+function isPlainPathspec(word: BashWord): boolean {
+	return !word.value.startsWith(":");
+}
 
 /**
  * git's index writes: `git add` and the stash forms that save or restore changes (`git stash`, `push`, `save`, `pop`,
@@ -1980,8 +2439,9 @@ const STASH_REFERENCE = /^(?:stash@\{\d{1,6}\}|\d{1,6})$/;
 function gitIndexWritePaths(sub: string, rest: readonly BashWord[]): readonly BashWord[] | "refused" | undefined {
 	if (sub === "add") {
 		const { options, operands } = optionsAndOperands(rest);
-		const known = options.every((o) => GIT_ADD_OPTIONS.has(o.value) || /^-[AuNvnf]+$/.test(o.value));
-		return known ? operands : "refused";
+		// Not `-f`: it stages ignored files, such as `.env`, for `git diff --cached` to print.
+		const known = options.every((o) => GIT_ADD_OPTIONS.has(o.value) || /^-[AuNvn]+$/.test(o.value));
+		return known && operands.every(isPlainPathspec) ? operands : "refused";
 	}
 	if (sub !== "stash") return undefined;
 	const form = rest[0]?.value;
@@ -2004,10 +2464,10 @@ function gitIndexWritePaths(sub: string, rest: readonly BashWord[]): readonly Ba
 		}
 		if (value === "--") ended = true;
 		else if (value === "-m" || value === "--message") i++;
-		else if (!value.startsWith("--message=") && !GIT_STASH_SAVE_OPTIONS.has(value) && !/^-[ukSq]+$/.test(value))
+		else if (!value.startsWith("--message=") && !GIT_STASH_SAVE_OPTIONS.has(value) && !/^-[kSq]+$/.test(value))
 			return "refused";
 	}
-	return paths;
+	return paths.every(isPlainPathspec) ? paths : "refused";
 }
 
 /**
@@ -2029,8 +2489,10 @@ const GIT_WRITING_OPTIONS = [
 
 function gitFormIsReadOnly(sub: string, rest: readonly BashWord[]): boolean {
 	const values = rest.map((arg) => arg.value);
-	if (values.some((value) => GIT_WRITING_OPTIONS.some((option) => value === option || value.startsWith(`${option}=`))))
-		return false;
+	// git accepts a unique prefix of a long option (`git grep --open=CMD`), so any prefix counts.
+	const writes = (value: string, option: string) =>
+		option.startsWith("--") ? longOptionOrPrefix(value, option) : value.startsWith(option);
+	if (values.some((value) => GIT_WRITING_OPTIONS.some((option) => writes(value, option)))) return false;
 	if (sub === "grep" && values.some((value) => /^-[A-Za-z]*O/.test(value))) return false;
 	switch (sub) {
 		case "branch":

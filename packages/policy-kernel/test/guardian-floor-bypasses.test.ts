@@ -1,0 +1,299 @@
+// Bypasses of the floor found by adversarial review (each one run in real bash 5.2, git 2.39 and GNU tools first),
+// pinned next to the look-alikes that stay allowed. Every "review" row was an "allow" before its fix.
+import { describe, expect, it } from "vitest";
+import {
+	applyGuardianDefaults,
+	decideBashFloor,
+	type FloorContext,
+	type FloorDecision,
+	floorContextFor,
+	globPartsMayMeet,
+	isPrintOnlySedScript,
+} from "../src/guardian/index.js";
+
+const HOME = "/home/dev";
+const CWD = "/home/dev/project";
+const config = applyGuardianDefaults({ mode: "enforce" });
+const clean = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHooks: "none" });
+
+function outcome(decision: FloorDecision): string {
+	if (decision.kind === "allow") return `allow:${decision.rule}`;
+	if (decision.kind === "review") return `review:${decision.reason}`;
+	if (decision.kind === "deny") return `deny:${decision.rule}`;
+	return decision.kind;
+}
+
+function decide(command: string, context: FloorContext = clean): string {
+	return outcome(decideBashFloor(command, "always", context));
+}
+
+const reviewed = (command: string) => expect(decide(command)).toMatch(/^review:/);
+
+describe("a cd may fail, run elsewhere or not run at all", () => {
+	it.each<[string]>([
+		// A failed cd leaves the shell where it was: `../.bashrc` is then the home folder's.
+		["cd zz/zz; cd ../../..; echo x >> .bashrc"],
+		["cd a/b || echo evil >> ../../../.bashrc"],
+		["! cd a/b && echo evil >> ../../../.bashrc"],
+		["true || cd a/b; echo x >> ../../../.bashrc"],
+		["false && cd a/b; touch ../../../x"],
+		// A backgrounded cd and one behind nice or timeout run in another process.
+		["cd a/b & cd ../../.. && echo x >> .bashrc"],
+		["nice cd a/b; touch ../../../.bashrc"],
+		["timeout 5 cd a/b; touch ../../../.bashrc"],
+		// A compound command's redirect is opened before its body runs.
+		["{ cd a/b; } >> ../../../.bashrc"],
+		["{ cd a/b; echo evil; } >> ../../../.bashrc"],
+		// Branches exclude each other, and a loop runs its body again from where the last pass left it.
+		["if false; then cd a/b; else echo evil >> ../../../.bashrc; fi"],
+		["cd a && for i in 1 2; do cd .. && touch x; done"],
+		["cd a/b && for i in 1 2 3 4; do cd ..; cat .ssh/id_rsa; done"],
+		// `cd -L`, `cd -P` and `cd --` go home; `cd ''` stays.
+		["cd -L && echo x >> .bashrc"],
+		["cd -- && touch .bashrc"],
+		["cd '' && cd config && cat master.key"],
+		// A bare cd goes home, outside the workspace.
+		["cd && grep -r AKIA"],
+		["cd && ls -la"],
+	])("reviews %j", reviewed);
+
+	it.each<[string, string]>([
+		["cd sub && grep -n x f", "allow:read-only"],
+		["cd sub && cat ../README.md", "allow:read-only"],
+		["cd sub; ls", "allow:read-only"],
+		["cd sub || exit 1", "allow:read-only"],
+		["(cd sub && ls) && cat README.md", "allow:read-only"],
+		["for f in a b; do cat $f; done", "review:dynamic"],
+		["for f in a.py b.py; do wc -l a.py; done", "allow:read-only"],
+		["if test -f a; then cat a; else cat b; fi", "allow:read-only"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command)).toBe(expected);
+	});
+});
+
+describe("shell state the floor cannot see", () => {
+	it.each<[string]>([
+		// `set -k` moves NAME=value arguments into the environment; `-a` exports every assignment.
+		["set -k; git diff GIT_EXTERNAL_DIFF=evil.sh"],
+		["set -a; ls"],
+		// `{NAME}>file` stores a descriptor number in NAME.
+		["true {PATH}>o; ls"],
+		["echo {GIT_DIR}>o && git status"],
+		// Loop variables that programs read from the environment.
+		["for PATH in .; do ls; done"],
+		["for HOME in .; do git status; done"],
+		["for https_proxy in x; do ls; done"],
+		// PYTHONPATH makes pip import workspace code.
+		["PYTHONPATH=. pip --version"],
+		["PYTHONPATH=. pip list"],
+		// Version probes that obey workspace files.
+		["cargo --version"],
+		["rustc --version"],
+		["pnpm --version"],
+		["yarn --version"],
+		// `test -v` evaluates an array subscript; arithmetic next to a process substitution assigns.
+		["test -v 'a[$(touch x)]'"],
+		["cat <(true)$((HOME=0)); ls"],
+	])("reviews %j", reviewed);
+
+	it.each<[string, string]>([
+		["set -euo pipefail; ls", "allow:read-only"],
+		["set -x && cat a", "allow:read-only"],
+		["diff <(sort a) <(sort b)", "allow:read-only"],
+		["python3 --version", "allow:read-only"],
+		["for i in {1..3}; do cat README.md; done", "allow:read-only"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command)).toBe(expected);
+	});
+
+	it("PYTHONPATH is allowed in front of a trusted command, which runs workspace code anyway", () => {
+		const trusted = floorContextFor(
+			applyGuardianDefaults({ mode: "enforce", trustedCommands: ["pytest"] }),
+			CWD,
+			HOME,
+			{ gitConfig: "safe", gitHooks: "none" },
+		);
+		expect(decide("PYTHONPATH=. pytest tests", trusted)).toBe("allow:trusted-command");
+		expect(decide("PYTHONPATH=. pip list", trusted)).toBe("review:environment");
+	});
+});
+
+describe("heredocs whose end bash finds elsewhere are unparsed", () => {
+	it.each<[string]>([
+		["cat <<$'EOF'\nbody\nEOF\necho evil >> ~/.bashrc\n$EOF"],
+		['cat <<$"EOF"\nbody\nEOF\ntouch /etc/x\n$EOF'],
+		["cat <<E$'OF' > notes.md\nbody\nEOF\ntouch ~/.bashrc\nE$OF"],
+		["cat <<EOF\nEO\\\nF\ntouch /etc/x\nEOF"],
+		["cat <<EOF\na\\\nEOF\ncat <<'EOF2'\nEOF\ntouch /etc/x\nEOF2"],
+		["cat <<EOF\n$\\\n(touch x)\nEOF"],
+	])("reviews %j", (command) => {
+		expect(decide(command)).toBe("review:unparsed");
+	});
+
+	it("a quoted heredoc may end its lines in a backslash", () => {
+		expect(decide("cat > notes.md <<'EOF'\nline \\\nEOF")).toBe("allow:workspace-write");
+	});
+});
+
+describe("options smuggled in by globs, braces and attached values", () => {
+	it.each<[string]>([
+		["rg x [-]-pre=sh x.sh"],
+		["find README.md [-]exec sh x.sh ;"],
+		["sort f [-]o../.bashrc"],
+		["git log -p [-]-output=../.bashrc"],
+		// Creating a file named like an option is reviewed.
+		["touch ./--pre=sh"],
+		["echo x > ./-exec"],
+		["cat {/home/dev/.netrc,}"],
+		["cat {.e,}nv"],
+		["grep -e. ../.ssh/id_rsa"],
+		["rg -e. ../.aws/credentials"],
+		["grep --color '' ../.ssh/id_rsa"],
+		["grep -f.env x"],
+		["grep --fil ../.ssh/id_rsa README.md"],
+		["file -f../.ssh/id_rsa"],
+		["date -f.env"],
+		["git blame -S../.ssh/id_rsa README.md"],
+		["strings @.env"],
+		["git grep --open='touch x;' -e hi"],
+		["git grep --open-files-in-pag=id x"],
+		["git diff -O../.netrc"],
+	])("reviews %j", reviewed);
+
+	it.each<[string, string]>([
+		["rm -- -rf", "allow:workspace-write"],
+		["ls {a,b}.py", "allow:read-only"],
+		["grep -rne TODO src", "allow:read-only"],
+		["grep --color=always -n x a.txt", "allow:read-only"],
+		["rg --color never -n x src", "allow:read-only"],
+		["cut -d/ -f2 a.txt", "allow:read-only"],
+		["git log --oneline --stat -5", "allow:read-only"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command)).toBe(expected);
+	});
+});
+
+describe("globs and recursive searches that reach protected files", () => {
+	it.each<[string]>([
+		["cat .gi?/config"],
+		["cat sub/.gi[t]/config"],
+		["cat .e[n]v.local"],
+		["cat .e*.local"],
+		["cat i?_rsa"],
+		["cat *_rsa"],
+		["cat *.pe?"],
+		["cat k*"],
+		["grep '' *.*"],
+		["echo ../.ssh/*"],
+		["printf '%s\\n' ../.aws/*"],
+		// GNU grep -r reads `.git/` and `.env` below the workspace root.
+		["grep -r SECRET ."],
+		["grep -rn TODO"],
+		["grep -r --include=.env x ."],
+		["grep -d recurse x ."],
+		["rg --hidden -uu x"],
+		["sh -c 'cat .?/.?/etc/passwd'"],
+	])("reviews %j", reviewed);
+
+	it.each<[string, string]>([
+		["cat src/*.py", "review:protected-path"],
+		["cat src/test_*.py", "allow:read-only"],
+		["ls *.md", "review:protected-path"],
+		["grep -rn TODO src", "allow:read-only"],
+		["rg -n foo", "allow:read-only"],
+		["grep -rn foo --include='test_*.py' .", "allow:read-only"],
+		["grep -rn foo --include='*.py' .", "review:protected-path"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command)).toBe(expected);
+	});
+
+	it.each<[string, string, boolean]>([
+		[".gi?", ".git", true],
+		["*.py", "*.pem", false],
+		["*.py", "id_*", true],
+		["*.py", ".env*", false],
+		[".*", ".env*", true],
+		["*", "*.pem", true],
+		["k*", "*.pem", true],
+		["test_*", "id_*", false],
+		["[.]env", ".env*", false],
+		[".e*.local", ".env*", true],
+	])("globPartsMayMeet(%j, %j) is %s", (shell, protectedGlob, meets) => {
+		expect(globPartsMayMeet(shell, protectedGlob)).toBe(meets);
+	});
+});
+
+describe("sed, jq, find and pip forms that run, write, read or reach further", () => {
+	it.each<[string]>([
+		["t x e touch /tmp/pwned\n:x"],
+		[":a w /tmp/x"],
+		["b x w /tmp/pwned\n:x"],
+		["s/[/]/g;p/e;s/q/p/p"],
+	])("isPrintOnlySedScript(%j) is false", (script) => {
+		expect(isPrintOnlySedScript(script)).toBe(false);
+	});
+
+	it.each<[string]>([[":a;N;$!ba;p"], ["s/[0-9]/x/gp"], ["/[/]/p"], ["s/a/[b]/"]])(
+		"isPrintOnlySedScript(%j) is true",
+		(script) => {
+			expect(isPrintOnlySedScript(script)).toBe(true);
+		},
+	);
+
+	it.each<[string]>([
+		["jq -n '$a' --args --rawfile a ../.ssh/id_rsa"],
+		["jq -n '$ENV'"],
+		['jq -n \'import "config" as $c {search:"~/.docker"}; $c\''],
+		["jq -L../lib -n 1"],
+		["find -O3 /home/dev -name 'id_*'"],
+		["find -D tree /home/dev"],
+		["find -files0-from list"],
+		["pip list -o"],
+		["pip list --outdated"],
+		["pip list --index-url http://x"],
+	])("reviews %j", reviewed);
+
+	it.each<[string, string]>([
+		["jq -n '$x' --args a b", "allow:read-only"],
+		["jq '.version' package.json", "allow:read-only"],
+		["find -L . -name '*.py'", "allow:read-only"],
+		["pip list --format=json", "allow:read-only"],
+		["pip show -f requests", "review:not-read-only"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command)).toBe(expected);
+	});
+});
+
+describe("files this command writes and git's view of them", () => {
+	it.each<[string]>([
+		// The facts were read before the command: a bare repository it writes is never checked.
+		[
+			"mkdir -p b/objects b/refs && echo 'ref: refs/heads/main' > b/HEAD && printf '[core]\\n\\tfsmonitor = evil\\n' > b/config && cd b && git status",
+		],
+		["echo x > notes.txt && git status"],
+		// Pathspec magic and forced adds stage ignored secrets; -u stashes (and removes) untracked files.
+		["git add -f :.env && git diff --cached"],
+		["git add ':(top).env'"],
+		["git add -Af"],
+		["git add --force .env"],
+		["git stash push -- :.env"],
+		["git stash -u"],
+		// Devices are not harmless operands of rm, mv or touch.
+		["rm -f /dev/null"],
+		["mv /dev/null x"],
+	])("reviews %j", reviewed);
+
+	it.each<[string, string]>([
+		["git add -A && git diff --cached --stat", "allow:workspace-write"],
+		["git status && echo done > notes.txt", "allow:workspace-write"],
+		["echo x > /dev/null && git status", "allow:read-only"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command)).toBe(expected);
+	});
+
+	it("with CDPATH set, cd NAME may go elsewhere: the directory becomes unknown", () => {
+		const withCdPath = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHooks: "none", cdSearchPath: true });
+		expect(decide("cd sub && cat a.txt", withCdPath)).toBe("review:dynamic");
+		expect(decide("cd ./sub && cat a.txt", withCdPath)).toBe("allow:read-only");
+	});
+});
