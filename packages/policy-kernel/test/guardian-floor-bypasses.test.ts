@@ -201,8 +201,9 @@ describe("globs and recursive searches that reach protected files", () => {
 		["ls *.md", "review:protected-path"],
 		["grep -rn TODO src", "allow:read-only"],
 		["rg -n foo", "allow:read-only"],
-		["grep -rn foo --include='test_*.py' .", "allow:read-only"],
-		["grep -rn foo --include='*.py' .", "review:protected-path"],
+		// An include glob does not help at the root: `--include=config` meets `.git/config`.
+		["grep -rn foo --include='test_*.py' .", "review:protected-path"],
+		["grep -rn foo --include='*.py' src", "allow:read-only"],
 	])("%j → %s", (command, expected) => {
 		expect(decide(command)).toBe(expected);
 	});
@@ -220,6 +221,68 @@ describe("globs and recursive searches that reach protected files", () => {
 		[".e*.local", ".env*", true],
 	])("globPartsMayMeet(%j, %j) is %s", (shell, protectedGlob, meets) => {
 		expect(globPartsMayMeet(shell, protectedGlob)).toBe(meets);
+	});
+});
+
+describe("found by a second review of the fixes", () => {
+	it.each<[string]>([
+		// A world whose status is unknown both runs and skips the next pipeline.
+		["true || cd a/b && echo x >> ../../../.bashrc"],
+		["true || cd a/b && cat ../../../.ssh/id_rsa"],
+		// Brace words that expand to options, or to the workspace root.
+		["sort README.md {,}-o../.bashrc"],
+		["rg x {,}--pre=sh x.sh"],
+		["find README.md {.,}-exec sh x.sh ';'"],
+		["grep -r SECRET {,}."],
+		// Recursive reads of the root by other commands; git searching untracked files.
+		["diff -ruN e ."],
+		["git diff --no-index e ."],
+		["git grep --no-index -e SECRET"],
+		["git grep --untracked -e x"],
+		// git in a loop, in the background or in a pipeline next to a write.
+		["for i in 1 2; do (cd b && git status); echo x > b/config; done"],
+		["{ sleep 1; cd b && git status; } & echo x > b/config"],
+		["git status | tee b/config"],
+		// bash keeps `@` in a name; Pi's tools drop it.
+		["mkdir -p @/../../../etc/d"],
+		// Character classes in globs.
+		["cat .[[:alpha:]]nv"],
+		["cat .[!]]nv"],
+		["cat .gi[[:alpha:]]/config"],
+		["cat key.p[[:alpha:]]m"],
+		// Options the search scan does not know, and prefixes of --directories.
+		["grep -r --after-context 1 SECRET"],
+		["rg -uu --engine default SECRET"],
+		["grep --dir recurse SECRET"],
+		["grep -r --include=config x ."],
+		["sort --files0-from=list"],
+		["jq -nf ../.ssh/id_rsa"],
+		["jq --run-tests ../.aws/credentials"],
+		// Values attached inside a bundle.
+		["file -bf../.aws/credentials"],
+		["file -mid_rsa README.md"],
+		["git blame -wS../.aws/credentials README.md"],
+		["date -fkey.pem"],
+		["PYTHONWARNINGS=ignore::lib2to3.__main__.X pip show x"],
+		["strings ?list"],
+		["uniq ?x"],
+		["mkdir -p ./-o/.."],
+		["git show :0:id_rsa"],
+		["git show HEAD^{/a:b}:.env"],
+		["echo {PATH[0]}>o; ls"],
+	])("reviews %j", reviewed);
+
+	it.each<[string, string]>([
+		["grep -rn x {src,tests}", "allow:read-only"],
+		["git diff --no-index a.txt b.txt", "allow:read-only"],
+		["git grep -n TODO", "allow:read-only"],
+		["sort -t, -k2 a.csv", "allow:read-only"],
+		["head -n5 README.md", "allow:read-only"],
+		["git show HEAD:src/a.py", "allow:read-only"],
+		["diff -u a.txt b.txt", "allow:read-only"],
+		["diff -r src tests", "allow:read-only"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command)).toBe(expected);
 	});
 });
 

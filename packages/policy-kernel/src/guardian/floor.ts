@@ -195,15 +195,15 @@ export const SAFE_ENVIRONMENT_NAMES = [
 	"PYTHONUNBUFFERED",
 	"PYTHONIOENCODING",
 	"PYTHONHASHSEED",
-	"PYTHONWARNINGS",
 	"CI",
 ] as const;
 
 /**
- * Environment names that make a program load code from a path (`PYTHONPATH=. pip --version` imports `./pip`): allowed
+ * Environment names that make a program load code (`PYTHONPATH=. pip --version` imports `./pip`, a
+ * `PYTHONWARNINGS` category `ignore::mod.X` imports `mod`): allowed
  * only in front of a `trustedCommands` match, which runs workspace code anyway.
  */
-const CODE_PATH_ENVIRONMENT_NAMES = new Set(["PYTHONPATH"]);
+const CODE_PATH_ENVIRONMENT_NAMES = new Set(["PYTHONPATH", "PYTHONWARNINGS"]);
 
 /**
  * Version probes allowed read-only: `<tool> --version` (and `-V` for Python). Not the tools whose `--version` obeys
@@ -960,11 +960,39 @@ export function judgeBashTree(tree: BashList, context: FloorContext): BashJudgem
 	const judge = new Judge(context);
 	try {
 		judgeList(tree, [judge.workspace], judge);
+		// A loop runs its body again, and a backgrounded statement or a pipeline runs beside the rest: a write
+		// anywhere in them may come before git in time. Judge once more with every git counted as after a write.
+		if (judge.wroteFiles && runsOutOfOrder(tree)) {
+			const again = new Judge(context);
+			again.wroteFiles = true;
+			judgeList(tree, [again.workspace], again);
+		}
 		return { ok: true, rule: judge.rule };
 	} catch (error) {
 		if (error instanceof Review) return { ok: false, reason: error.reason };
 		return { ok: false, reason: "unparsed" };
 	}
+}
+
+/** True when some part of the tree repeats or runs beside another part: a loop, a `&` statement or a pipeline. */
+function runsOutOfOrder(tree: BashList): boolean {
+	const visit = (list: BashList): boolean =>
+		list.statements.some(
+			(statement) =>
+				statement.terminator === "&" ||
+				statement.pipelines.some((pipeline) => pipeline.commands.length > 1 || pipeline.commands.some(visitCommand)),
+		);
+	const visitCommand = (command: BashCommand): boolean => {
+		if (command.kind === "simple") {
+			return (
+				(command.script?.ok === true && visit(command.script.tree)) ||
+				command.words.some((word) => word.substitutions.some(visit))
+			);
+		}
+		if (command.kind === "group" || command.kind === "subshell") return visit(command.body);
+		return true;
+	};
+	return visit(tree);
 }
 
 /**
@@ -992,12 +1020,15 @@ function judgeStatement(
 		const operator = index === 0 ? undefined : statement.operators[index - 1];
 		const next: ShellWorld[] = [];
 		for (const world of worlds) {
-			const runs =
-				operator === undefined ||
-				world.status === "any" ||
-				(operator === "&&" ? world.status === "ok" : world.status === "fail");
-			if (runs) next.push(...judgePipeline(pipeline, world.cwd, judge));
-			else next.push(world);
+			// `&&` runs the next pipeline after success and skips it after failure; `||` the other way round. A world
+			// whose status is unknown does both.
+			const skipStatus = operator === "&&" ? "fail" : "ok";
+			if (operator !== undefined && world.status === skipStatus) {
+				next.push(world);
+				continue;
+			}
+			if (operator !== undefined && world.status === "any") next.push({ cwd: world.cwd, status: skipStatus });
+			next.push(...judgePipeline(pipeline, world.cwd, judge));
 		}
 		worlds = distinctWorlds(next);
 	});
@@ -1166,6 +1197,8 @@ const OPTION_RISK_COMMANDS = new Set([
 	"wc",
 	"du",
 	"base64",
+	"strings",
+	"uniq",
 ]);
 
 /** An unquoted glob word whose first character is a wildcard or bracket (`*`, `?x`, `[-]x`). */
@@ -1179,7 +1212,7 @@ function startsWithWildcard(word: BashWord): boolean {
 /** A brace word that is only a numeric or letter sequence: `{1..10}`, `{a..e}`, `{0..100..5}`. */
 const BRACE_SEQUENCE = /^\{(?:-?\d{1,6}\.\.-?\d{1,6}(?:\.\.-?\d{1,6})?|[a-zA-Z]\.\.[a-zA-Z])\}$/;
 /** `{NAME}` before a redirect makes bash store the file descriptor in the variable NAME (`{PATH}>f`). */
-const NAMED_FD_WORD = /^\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+const NAMED_FD_WORD = /^\{[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\}$/;
 
 /** A `for` variable that is no environment name programs read: lower case, and not a proxy setting. */
 function isLoopVariableName(name: string): boolean {
@@ -1242,7 +1275,9 @@ function expandSimpleBraces(value: string): string[] | undefined {
 	if (match === null || value.startsWith("-")) return undefined;
 	const alternatives = (match[2] as string).split(",");
 	if (alternatives.length > 32) return undefined;
-	return alternatives.map((alternative) => `${match[1]}${alternative}${match[3]}`);
+	const words = alternatives.map((alternative) => `${match[1]}${alternative}${match[3]}`);
+	// `{,}-o/root/.bashrc` and `{.,}-exec` expand to options.
+	return words.some((word) => word.startsWith("-")) ? undefined : words;
 }
 
 function isBareProcessSubstitution(word: BashWord): boolean {
@@ -1268,12 +1303,25 @@ function judgeOperandWord(word: BashWord, state: WalkState, judge: Judge, read: 
 		for (const path of words) if (path !== "") judgeReadPath(path, state, judge, read);
 		return;
 	}
+	const value = word.value;
+	if (value.startsWith("-") && !value.startsWith("--") && !value.includes("=")) {
+		// Which letter of a bundle takes a value is the command's business (`-bf/etc/passwd`, `-mid_rsa`): every
+		// tail of the word that could be a path is judged as one.
+		if (value.length > MAX_ATTACHED_OPTION_CHARS) throw new Review("dynamic");
+		for (let start = 2; start < value.length - 1; start++) judgeReadPath(value.slice(start), state, judge, read);
+		return;
+	}
 	const candidate = pathCandidate(word);
 	if (candidate === undefined) return;
 	judgeReadPath(candidate, state, judge, read);
 }
 
-function resolveIn(path: string, state: WalkState, judge: Judge): string | undefined {
+/** A short option word longer than this (its attached value included) is not judged tail by tail. */
+const MAX_ATTACHED_OPTION_CHARS = 256;
+
+function resolveIn(rawPath: string, state: WalkState, judge: Judge): string | undefined {
+	// Pi's tools read `@path` as `path`; to bash `@` is part of the name.
+	const path = rawPath.startsWith("@") ? `./${rawPath}` : rawPath;
 	// A plain name (no slash, not . or .., no tilde) needs no normalization.
 	if (state.cwd !== undefined && !path.includes("/") && path !== "." && path !== ".." && !path.startsWith("~")) {
 		return state.cwd === "/" ? `/${path}` : `${state.cwd}/${path}`;
@@ -1321,14 +1369,36 @@ function mayMatchProtected(path: string, judge: Judge): boolean {
 	return false;
 }
 
+/**
+ * The index of the `]` closing the bracket expression opened at `start` (`[!]]`, `[[:alpha:]]`, `[[=e=]]` read
+ * whole), or -1 when it is not closed.
+ */
+function bracketEnd(part: string, start: number): number {
+	let i = start + 1;
+	if (part[i] === "!" || part[i] === "^") i++;
+	if (part[i] === "]") i++;
+	while (i < part.length) {
+		const c = part[i];
+		if (c === "]") return i;
+		if (c === "[" && (part[i + 1] === ":" || part[i + 1] === "=" || part[i + 1] === ".")) {
+			const end = part.indexOf(`${part[i + 1]}]`, i + 2);
+			if (end < 0) return -1;
+			i = end + 2;
+			continue;
+		}
+		i++;
+	}
+	return -1;
+}
+
 /** A glob part split into single-character matchers: a literal, `?`, `*` or a bracket expression (any character). */
 function globTokens(part: string): string[] | undefined {
 	const tokens: string[] = [];
 	for (let i = 0; i < part.length; i++) {
 		const c = part[i] as string;
 		if (c === "[") {
-			const close = part.indexOf("]", i + 2);
-			if (close < 0) tokens.push("[");
+			const close = bracketEnd(part, i);
+			if (close < 0) tokens.push("=[");
 			else {
 				tokens.push("?");
 				i = close;
@@ -1386,7 +1456,7 @@ function judgeWritePath(word: BashWord, state: WalkState, judge: Judge, creates 
 function judgeWritePathText(path: string, state: WalkState, judge: Judge, creates = true): void {
 	if (HARMLESS_TARGETS.has(path)) return;
 	// A file named like an option (`./--pre=sh`) turns into one when a later glob expands to it.
-	if (creates && path.slice(path.lastIndexOf("/") + 1).startsWith("-")) throw new Review("writes");
+	if (creates && path.split("/").some((part) => part.startsWith("-"))) throw new Review("writes");
 	const resolved = resolveIn(path, state, judge);
 	if (resolved === undefined) throw new Review("dynamic");
 	const pathClass = classifyResolved(resolved, judge);
@@ -1580,9 +1650,17 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 		case "cut":
 		case "paste":
 		case "rev":
+		case "diff":
+			// A recursive diff reads every file below its operands, `.git/` and `.env` at the root included.
+			if (anyOption(options, (o) => shortFlag(o, "r") || longOptionOrPrefix(o, "--recursive"))) {
+				if (operands.length === 0 || operands.some((operand) => reachesWorkspaceRoot(operand, state, judge))) {
+					return "protected-path";
+				}
+			}
+			readAll(args, state, judge);
+			return "allowed";
 		case "tac":
 		case "column":
-		case "diff":
 		case "cmp":
 		case "comm":
 		case "stat":
@@ -1599,15 +1677,19 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			readAll(args, state, judge);
 			return "allowed";
 		case "uniq":
-			// uniq INPUT OUTPUT writes OUTPUT.
-			if (operands.length > 1) return "writes";
+			// uniq INPUT OUTPUT writes OUTPUT (a glob may expand to two).
+			if (operands.length > 1 || operands.some((operand) => operand.expansions.includes("glob"))) return "writes";
 			readAll(args, state, judge);
 			return "allowed";
 		case "sort":
 			if (
 				anyOption(
 					options,
-					(o) => shortFlag(o, "o") || longOptionOrPrefix(o, "--output") || longOptionOrPrefix(o, "--compress-program"),
+					(o) =>
+						shortFlag(o, "o") ||
+						longOptionOrPrefix(o, "--output") ||
+						longOptionOrPrefix(o, "--compress-program") ||
+						longOptionOrPrefix(o, "--files0-from"),
 				)
 			)
 				return "writes";
@@ -1803,10 +1885,15 @@ function judgeSearch(
 	const scan = scanSearchWords(args, ripgrep, first.patternGiven);
 	for (const file of scan.files) judgeReadPath(file, state, judge, true);
 	for (const word of scan.operands) judgeOperandWord(word, state, judge, true);
-	if ((scan.recursive || searchesHiddenTree(options, ripgrep)) && !includesOnlyUnprotected(scan.includes, judge)) {
-		// A recursive search of the workspace root (or above) reads `.git/` and `.env`; a named subfolder is judged
-		// by its name only.
-		if (scan.roots.length === 0 || scan.roots.some((root) => reachesWorkspaceRoot(root.value, state, judge))) {
+	if (scan.recursive || searchesHiddenTree(options, ripgrep)) {
+		// A recursive search of the workspace root (or above) reads `.git/` and `.env` whatever its include globs
+		// (`--include=config` meets `.git/config`); a named subfolder is judged by its name only. An option the scan
+		// does not know may have taken the next word, so the roots are then unknown.
+		if (
+			scan.uncertain ||
+			scan.roots.length === 0 ||
+			scan.roots.some((root) => reachesWorkspaceRoot(root, state, judge))
+		) {
 			throw new Review("protected-path");
 		}
 	}
@@ -1817,6 +1904,8 @@ function judgeSearch(
 interface SearchWords {
 	patternGiven: boolean;
 	recursive: boolean;
+	/** An option the scan does not know came without `=`: it may have taken the next word as its value. */
+	uncertain: boolean;
 	readonly files: string[];
 	readonly operands: BashWord[];
 	readonly roots: BashWord[];
@@ -1833,6 +1922,7 @@ function scanSearchWords(args: readonly BashWord[], ripgrep: boolean, patternKno
 	const out: SearchWords = {
 		patternGiven: patternKnown || (ripgrep && args.some((arg) => arg.value === "--files")),
 		recursive: false,
+		uncertain: false,
 		files: [],
 		operands: [],
 		roots: [],
@@ -1863,10 +1953,15 @@ function scanSearchWords(args: readonly BashWord[], ripgrep: boolean, patternKno
 			} else if (name === "--include" || name === "--glob" || name === "--iglob") {
 				const glob = takeValue();
 				if (glob !== undefined && !glob.startsWith("!")) out.includes.push(glob);
-			} else if (!ripgrep && name === "--directories") {
-				if (takeValue() === "recurse") out.recursive = true;
+			} else if (!ripgrep && (is("--directories") || is("--devices"))) {
+				if (takeValue() === "recurse" && is("--directories")) out.recursive = true;
 			} else if (attached === undefined && valueOptions.has(name)) i++;
-			else if (!SEARCH_FILTER_OPTIONS.includes(name)) out.operands.push(word);
+			else {
+				if (attached === undefined && !SEARCH_FLAG_OPTIONS.some((flag) => (ripgrep ? flag === name : is(flag)))) {
+					out.uncertain = true;
+				}
+				if (!SEARCH_FILTER_OPTIONS.includes(name)) out.operands.push(word);
+			}
 			continue;
 		}
 		if (!ended && value.startsWith("-") && value.length > 1) {
@@ -1915,23 +2010,65 @@ function searchesHiddenTree(options: readonly BashWord[], ripgrep: boolean): boo
 	);
 }
 
-/** True when include globs were given and none can match a protected name (`*.txt` can; `.env*`, `*` can). */
-function includesOnlyUnprotected(includes: readonly string[], judge: Judge): boolean {
-	return (
-		includes.length > 0 &&
-		includes.every(
-			(glob) =>
-				!glob.includes("/") && !judge.isProtected(`${judge.workspace}/${glob}`) && !mayMatchProtected(glob, judge),
-		)
-	);
-}
-
 /** True when a search root is the workspace root, a folder above it, or unknown. */
-function reachesWorkspaceRoot(root: string, state: WalkState, judge: Judge): boolean {
-	const resolved = resolveIn(root, state, judge);
-	return resolved === undefined || isWithin(resolved, judge.workspace);
+function reachesWorkspaceRoot(root: BashWord, state: WalkState, judge: Judge): boolean {
+	// A brace word is each of its words (`{,}.` is `.`); a glob may expand to a protected folder (`.*` to `.git`).
+	const paths = root.expansions.includes("brace") ? expandSimpleBraces(root.value) : [root.value];
+	if (paths === undefined) return true;
+	return paths.some((path) => {
+		if (root.expansions.includes("glob") && mayMatchProtected(path, judge)) return true;
+		const resolved = resolveIn(path === "" ? "." : path, state, judge);
+		return resolved === undefined || isWithin(resolved, judge.workspace);
+	});
 }
 
+/** Long options of grep and rg known to take no value (a grep prefix of one counts too). */
+const SEARCH_FLAG_OPTIONS = [
+	"--line-number",
+	"--ignore-case",
+	"--smart-case",
+	"--case-sensitive",
+	"--files-with-matches",
+	"--files-without-match",
+	"--count",
+	"--word-regexp",
+	"--line-regexp",
+	"--invert-match",
+	"--no-filename",
+	"--with-filename",
+	"--only-matching",
+	"--quiet",
+	"--silent",
+	"--recursive",
+	"--dereference-recursive",
+	"--fixed-strings",
+	"--extended-regexp",
+	"--basic-regexp",
+	"--null",
+	"--null-data",
+	"--text",
+	"--binary",
+	"--no-messages",
+	"--byte-offset",
+	"--initial-tab",
+	"--no-heading",
+	"--heading",
+	"--hidden",
+	"--no-ignore",
+	"--follow",
+	"--vimgrep",
+	"--json",
+	"--multiline",
+	"--no-config",
+	"--files",
+	"--color",
+	"--colour",
+	"--column",
+	"--trim",
+	"--stats",
+	"--pretty",
+	"--crlf",
+];
 const GREP_VALUE_SHORTS = "efABCmdD";
 const RG_VALUE_SHORTS = "efABCmgtTMjrE";
 
@@ -2274,7 +2411,12 @@ function judgeJq(args: readonly BashWord[], state: WalkState, judge: Judge): Voc
 			continue;
 		}
 		if (!ended && value.startsWith("-") && value.length > 1) {
-			if (value === "-f" || value === "--from-file" || value.startsWith("-L") || value.startsWith("--library-path"))
+			if (
+				(!value.startsWith("--") && (value.includes("f") || value.includes("L"))) ||
+				longOptionOrPrefix(value, "--from-file") ||
+				longOptionOrPrefix(value, "--library-path") ||
+				longOptionOrPrefix(value, "--run-tests")
+			)
 				return "not-read-only";
 			// The words after `--args` are strings, not files; options still follow.
 			if (value === "--args" || value === "--jsonargs") {
@@ -2339,15 +2481,23 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	if (!(READ_ONLY_GIT_SUBCOMMANDS as readonly string[]).includes(sub)) return "not-read-only";
 	if (!gitFormIsReadOnly(sub, rest)) return "not-read-only";
 	if (gitFactsAt(state, judge).config !== "safe") return "git-config";
+	// `git diff --no-index a .` compares folders recursively, `.git/` and `.env` at the root included.
+	if (sub === "diff" && rest.some((arg) => longOptionOrPrefix(arg.value, "--no-index"))) {
+		const folders = rest.filter((arg) => !arg.value.startsWith("-"));
+		if (folders.some((arg) => reachesWorkspaceRoot(arg, state, judge))) return "protected-path";
+	}
 	for (const arg of rest) {
 		if (arg.value.startsWith("-")) {
 			judgeOperandWord(arg, state, judge, true);
 			continue;
 		}
 		judgeOperandWord(arg, state, judge, true);
-		// rev:path names a file's content in history; judge the path part too.
-		const colon = arg.value.indexOf(":");
-		if (colon >= 0 && colon < arg.value.length - 1) judgeReadPath(arg.value.slice(colon + 1), state, judge, false);
+		// rev:path names a file's content in history (`:0:path`, `HEAD^{/a:b}:path`): judge what follows each colon.
+		let colon = arg.value.indexOf(":");
+		while (colon >= 0 && colon < arg.value.length - 1) {
+			judgeReadPath(arg.value.slice(colon + 1), state, judge, false);
+			colon = arg.value.indexOf(":", colon + 1);
+		}
 	}
 	return "allowed";
 }
@@ -2494,6 +2644,14 @@ function gitFormIsReadOnly(sub: string, rest: readonly BashWord[]): boolean {
 		option.startsWith("--") ? longOptionOrPrefix(value, option) : value.startsWith(option);
 	if (values.some((value) => GIT_WRITING_OPTIONS.some((option) => writes(value, option)))) return false;
 	if (sub === "grep" && values.some((value) => /^-[A-Za-z]*O/.test(value))) return false;
+	// `git grep --no-index` and `--untracked` search files git does not track: ignored `.env` and keys included.
+	if (
+		sub === "grep" &&
+		values.some((value) =>
+			["--no-index", "--untracked", "--no-exclude-standard"].some((option) => longOptionOrPrefix(value, option)),
+		)
+	)
+		return false;
 	switch (sub) {
 		case "branch":
 			return values.every(
