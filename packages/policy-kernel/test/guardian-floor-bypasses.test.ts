@@ -286,6 +286,44 @@ describe("found by a second review of the fixes", () => {
 	});
 });
 
+describe("found by a third look", () => {
+	it.each<[string]>([
+		["tree -a -R -L 1 -H x ."],
+		["find -O10 /home/dev/.ssh"],
+		["find -- /home/dev -maxdepth 1"],
+		// dash reads `&>` as `&` then `>`, so the cd runs in the background; other shells are not judged at all.
+		["sh -c 'cd a/b &>/dev/null && echo x >> ../../../.bashrc'"],
+		["zsh -c 'ls'"],
+		// A stash takes files out and puts them back: git after it cannot trust the facts.
+		["git stash pop && cd b && git status"],
+		["rg {,}--pre=sh x x.sh"],
+		["grep {,}-r SECRET ."],
+		// A process substitution runs beside the command that follows it.
+		["ls <(sleep 1; cd b && git status) >/dev/null; echo x > b/config"],
+		["diff -N e ."],
+		// After `cd -` the folder is unknown: a command with no path reads it.
+		["cd - && ls"],
+		["cd - && rg -l foo"],
+		// The value has lost its quotes: `\]` inside a bracket.
+		["cat .[e\\]]nv"],
+		["cat .[e']']nv"],
+		["cat .gi[t\\]]/config"],
+	])("reviews %j", reviewed);
+
+	it.each<[string, string]>([
+		["sh -c 'cat README.md'", "allow:read-only"],
+		["bash -c 'cd sub && ls'", "allow:read-only"],
+		["tree -L 2 src", "allow:read-only"],
+		["find -L . -name x", "allow:read-only"],
+		["git stash && python -V", "allow:workspace-write"],
+		["ls -lrt .", "allow:read-only"],
+		["cat -n a.txt", "allow:read-only"],
+		["ls", "allow:read-only"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command)).toBe(expected);
+	});
+});
+
 describe("sed, jq, find and pip forms that run, write, read or reach further", () => {
 	it.each<[string]>([
 		["t x e touch /tmp/pwned\n:x"],

@@ -984,9 +984,10 @@ function runsOutOfOrder(tree: BashList): boolean {
 		);
 	const visitCommand = (command: BashCommand): boolean => {
 		if (command.kind === "simple") {
+			const words = [...command.words, ...command.redirects.map((redirect) => redirect.target)];
 			return (
 				(command.script?.ok === true && visit(command.script.tree)) ||
-				command.words.some((word) => word.substitutions.some(visit))
+				words.some((word) => word.expansions.includes("process-substitution") || word.substitutions.some(visit))
 			);
 		}
 		if (command.kind === "group" || command.kind === "subshell") return visit(command.body);
@@ -1150,15 +1151,10 @@ function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge)
 		if (args.length !== flags.length + 1 || !flags.every((flag) => SAFE_SHELL_FLAGS.test(flag.literal ?? ""))) {
 			throw new Review("not-read-only");
 		}
-		// dash (`sh`) and older shells let `.?` match `..`: only bash's globbing is modelled.
-		if (
-			name !== "bash" &&
-			simpleCommandsOf(command.script.tree).some((inner) =>
-				inner.words.some((word) => word.expansions.includes("glob")),
-			)
-		) {
-			throw new Review("dynamic");
-		}
+		// The tree is bash's reading. zsh, ksh and the like differ widely (zsh glob qualifiers run code), so only
+		// `sh` (dash) is judged besides bash, and only without what dash reads another way: globs (`.?` matches
+		// `..`), `&>` (`&` then `>`), `$'…'`, braces and process substitution.
+		if (name !== "bash" && (name !== "sh" || !isPosixPlain(command.script.tree))) throw new Review("dynamic");
 		judgeList(command.script.tree, [state.cwd], judge);
 		return;
 	}
@@ -1201,6 +1197,9 @@ const OPTION_RISK_COMMANDS = new Set([
 	"uniq",
 ]);
 
+/** Commands that read `.` when given no path operand. */
+const IMPLICIT_DOT_COMMANDS = new Set(["ls", "du", "tree", "find"]);
+
 /** An unquoted glob word whose first character is a wildcard or bracket (`*`, `?x`, `[-]x`). */
 function startsWithWildcard(word: BashWord): boolean {
 	return (
@@ -1235,6 +1234,19 @@ function commandName(literal: string): string | undefined {
 		if (literal.startsWith(dir) && !literal.slice(dir.length).includes("/")) return literal.slice(dir.length);
 	}
 	return undefined;
+}
+
+/** True when no part of a script reads differently in dash than in bash (see {@link judgeSimple}). */
+function isPosixPlain(tree: BashList): boolean {
+	return simpleCommandsOf(tree).every(
+		(inner) =>
+			[...inner.words, ...inner.assignments.map((assignment) => assignment.value)].every(
+				(word) =>
+					!word.text.includes("$'") &&
+					!word.text.includes('$"') &&
+					!word.expansions.some((kind) => kind === "glob" || kind === "brace" || kind === "process-substitution"),
+			) && inner.redirects.every((redirect) => redirect.op !== "&>" && redirect.op !== "&>>"),
+	);
 }
 
 /** True when `unwrap` stripped `nice` or `timeout`, which run the rest as a program in another process. */
@@ -1360,6 +1372,8 @@ function judgeReadPath(path: string, state: WalkState, judge: Judge, read: boole
 function mayMatchProtected(path: string, judge: Judge): boolean {
 	if (!path.includes("*") && !path.includes("?") && !path.includes("[")) return false;
 	const parts = path.split("/").filter((part) => part.includes("*") || part.includes("?") || part.includes("["));
+	// The value has lost its quotes: in `.[e\\]]nv` the first `]` belonged to the bracket. Try that reading too.
+	for (const part of [...parts]) if (part.includes("]]")) parts.push(part.replaceAll("]]", "]"));
 	for (const glob of judge.context.protectedPaths) {
 		for (const protectedPart of glob.split("/")) {
 			if (protectedPart === "" || protectedPart === "~" || protectedPart === "**") continue;
@@ -1554,8 +1568,16 @@ function noDynamic(words: readonly BashWord[]): void {
 function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
 	const { options, operands } = optionsAndOperands(args);
 	if (options.some((option) => option.literal === undefined)) return "dynamic";
-	// A brace word can expand to an option (`{-o,out}` is `-o out`): the option rules cannot see it.
-	if (args.some((arg) => arg.expansions.includes("brace") && (arg.value.includes("{-") || arg.value.includes(",-"))))
+	// A brace word can expand to an option (`{-o,out}` is `-o out`, `{,}--pre=sh` is `--pre=sh`), wherever it stands
+	// (a pattern slot included): the option rules cannot see it.
+	if (
+		args.some(
+			(arg) =>
+				arg.expansions.includes("brace") &&
+				!BRACE_SEQUENCE.test(arg.text) &&
+				(arg.value.includes("{-") || arg.value.includes(",-") || expandSimpleBraces(arg.value) === undefined),
+		)
+	)
 		return "dynamic";
 	// A glob that starts with a wildcard can expand to a file named like an option (`[-]-pre=sh`, `*` meeting a file
 	// `-o/root/.bashrc`): for the commands whose options run or write, such a word before `--` is not judged.
@@ -1563,6 +1585,8 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 		const end = args.findIndex((arg) => arg.value === "--");
 		if ((end < 0 ? args : args.slice(0, end)).some(startsWithWildcard)) return "dynamic";
 	}
+	// With no path, these read the working directory: after `cd -` that is a folder the floor does not know.
+	if (IMPLICIT_DOT_COMMANDS.has(name) && operands.length === 0) judgeReadPath(".", state, judge, true);
 	switch (name) {
 		case "printf":
 			// `printf -v NAME` assigns a shell variable (PATH, say) for the commands after it.
@@ -1650,15 +1674,6 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 		case "cut":
 		case "paste":
 		case "rev":
-		case "diff":
-			// A recursive diff reads every file below its operands, `.git/` and `.env` at the root included.
-			if (anyOption(options, (o) => shortFlag(o, "r") || longOptionOrPrefix(o, "--recursive"))) {
-				if (operands.length === 0 || operands.some((operand) => reachesWorkspaceRoot(operand, state, judge))) {
-					return "protected-path";
-				}
-			}
-			readAll(args, state, judge);
-			return "allowed";
 		case "tac":
 		case "column":
 		case "cmp":
@@ -1674,6 +1689,12 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 		case "strings":
 			// binutils read `@FILE` as more arguments, and print what they cannot use.
 			if (name === "strings" && args.some((arg) => arg.value.startsWith("@"))) return "not-read-only";
+			readAll(args, state, judge);
+			return "allowed";
+		case "diff":
+			// A folder operand makes diff read the files in it (`diff -N e .` prints the root's `.env`), and `-r`
+			// every file below: the workspace root or above is reviewed.
+			if (operands.some((operand) => reachesWorkspaceRoot(operand, state, judge))) return "protected-path";
 			readAll(args, state, judge);
 			return "allowed";
 		case "uniq":
@@ -1696,8 +1717,20 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			readAll(args, state, judge);
 			return "allowed";
 		case "tree":
-			// -o FILE, also inside a bundle (`-Cofile`).
-			if (anyOption(options, (o) => shortFlag(o, "o") || longOptionOrPrefix(o, "--output"))) return "writes";
+			// -o FILE, also inside a bundle (`-Cofile`); `-R` with `-H` writes `00Tree.html` into every folder;
+			// `--fromfile` reads a listing.
+			if (
+				anyOption(
+					options,
+					(o) =>
+						shortFlag(o, "o") ||
+						shortFlag(o, "R") ||
+						shortFlag(o, "H") ||
+						longOptionOrPrefix(o, "--output") ||
+						longOptionOrPrefix(o, "--fromfile"),
+				)
+			)
+				return "writes";
 			readAll(args, state, judge);
 			return "allowed";
 		case "date":
@@ -1885,7 +1918,10 @@ function judgeSearch(
 	const scan = scanSearchWords(args, ripgrep, first.patternGiven);
 	for (const file of scan.files) judgeReadPath(file, state, judge, true);
 	for (const word of scan.operands) judgeOperandWord(word, state, judge, true);
-	if (scan.recursive || searchesHiddenTree(options, ripgrep)) {
+	const recursive = scan.recursive || searchesHiddenTree(options, ripgrep);
+	// With no path, rg and a recursive grep search the working directory.
+	if (scan.roots.length === 0 && (ripgrep || recursive)) judgeReadPath(".", state, judge, true);
+	if (recursive) {
 		// A recursive search of the workspace root (or above) reads `.git/` and `.env` whatever its include globs
 		// (`--include=config` meets `.git/config`); a named subfolder is judged by its name only. An option the scan
 		// does not know may have taken the next word, so the roots are then unknown.
@@ -2141,7 +2177,11 @@ function judgeFind(args: readonly BashWord[], state: WalkState, judge: Judge): V
 		const value = arg.value;
 		if (FIND_ACTIONS_THAT_WRITE_OR_RUN.has(value) || value === "-files0-from") return "not-read-only";
 		// Options before the paths: -H -L -P, -D DEBUGOPTS, -Olevel.
-		if (!inExpression && !pathsSeen && (value === "-H" || value === "-L" || value === "-P" || /^-O\d?$/.test(value)))
+		if (
+			!inExpression &&
+			!pathsSeen &&
+			(value === "-H" || value === "-L" || value === "-P" || value === "--" || /^-O\d*$/.test(value))
+		)
 			continue;
 		if (!inExpression && !pathsSeen && value === "-D") {
 			i++;
@@ -2476,6 +2516,8 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 		if (facts.config !== "safe" || facts.hooks !== "none") return "git-config";
 		for (const path of indexWrite) judgeOperandWord(path, state, judge, true);
 		judge.allow("workspace-write");
+		// A stash takes files out of the worktree and puts them back: git after it cannot trust the facts either.
+		if (sub === "stash") judge.wroteFiles = true;
 		return "allowed";
 	}
 	if (!(READ_ONLY_GIT_SUBCOMMANDS as readonly string[]).includes(sub)) return "not-read-only";
