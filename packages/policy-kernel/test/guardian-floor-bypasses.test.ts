@@ -324,6 +324,31 @@ describe("found by a third look", () => {
 	});
 });
 
+describe("found by a fourth look", () => {
+	it.each<[string]>([
+		["diff --to-file=. sub"],
+		["diff --from-file=. sub"],
+		["cat .[e\\]x]nv"],
+		["cat key.p[e\\]x]m"],
+		["cat .gi[t\\]x]/config"],
+		// A background job that writes may still run when the next call's git facts are read.
+		["{ sleep 4; echo x > b/config; } >/dev/null 2>&1 &"],
+		// Ignore files decide what rg and git read.
+		["printf '!.env\\n' > .ignore && rg SECRET"],
+		["echo '!.env' >> .gitignore"],
+		["cp notes.txt .rgignore"],
+	])("reviews %j", reviewed);
+
+	it.each<[string, string]>([
+		["diff --to-file=a.txt b.txt", "allow:read-only"],
+		["cat src/[ab].py", "allow:read-only"],
+		["sleep 1 &", "allow:read-only"],
+		["cat .gitignore", "allow:read-only"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command)).toBe(expected);
+	});
+});
+
 describe("sed, jq, find and pip forms that run, write, read or reach further", () => {
 	it.each<[string]>([
 		["t x e touch /tmp/pwned\n:x"],

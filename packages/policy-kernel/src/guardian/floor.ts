@@ -1005,8 +1005,16 @@ function judgeList(list: BashList, starts: readonly (string | undefined)[], judg
 	if (list.statements.length === 0) throw new Review("not-read-only");
 	let current = [...starts];
 	for (const statement of list.statements) {
-		const ends = judgeStatement(statement, current, judge);
-		if (statement.terminator !== "&") current = ends;
+		if (statement.terminator === "&") {
+			// A background job may still be writing after the call returns, when the next call's git facts are read.
+			const wroteBefore = judge.wroteFiles;
+			judge.wroteFiles = false;
+			judgeStatement(statement, current, judge);
+			if (judge.wroteFiles) throw new Review("writes");
+			judge.wroteFiles = wroteBefore;
+			continue;
+		}
+		current = judgeStatement(statement, current, judge);
 	}
 	return current;
 }
@@ -1197,6 +1205,9 @@ const OPTION_RISK_COMMANDS = new Set([
 	"uniq",
 ]);
 
+/** Files that tell rg, fd and git what to skip: a write to one is reviewed. */
+const IGNORE_FILE_NAMES = new Set([".gitignore", ".ignore", ".rgignore", ".fdignore"]);
+
 /** Commands that read `.` when given no path operand. */
 const IMPLICIT_DOT_COMMANDS = new Set(["ls", "du", "tree", "find"]);
 
@@ -1372,8 +1383,16 @@ function judgeReadPath(path: string, state: WalkState, judge: Judge, read: boole
 function mayMatchProtected(path: string, judge: Judge): boolean {
 	if (!path.includes("*") && !path.includes("?") && !path.includes("[")) return false;
 	const parts = path.split("/").filter((part) => part.includes("*") || part.includes("?") || part.includes("["));
-	// The value has lost its quotes: in `.[e\\]]nv` the first `]` belonged to the bracket. Try that reading too.
-	for (const part of [...parts]) if (part.includes("]]")) parts.push(part.replaceAll("]]", "]"));
+	// The value has lost its quotes: in `.[e\\]x]nv` the first `]` may belong to the bracket. Read the first
+	// bracket as closing at each later `]` too; with more than one bracket, assume the worst.
+	for (const part of [...parts]) {
+		const open = part.indexOf("[");
+		if (open < 0) continue;
+		if (part.indexOf("[", open + 1) >= 0 && part.indexOf("]", open) >= 0) return true;
+		for (let close = part.indexOf("]", open + 2); close >= 0; close = part.indexOf("]", close + 1)) {
+			parts.push(`${part.slice(0, open)}?${part.slice(close + 1)}`);
+		}
+	}
 	for (const glob of judge.context.protectedPaths) {
 		for (const protectedPart of glob.split("/")) {
 			if (protectedPart === "" || protectedPart === "~" || protectedPart === "**") continue;
@@ -1471,6 +1490,8 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	if (HARMLESS_TARGETS.has(path)) return;
 	// A file named like an option (`./--pre=sh`) turns into one when a later glob expands to it.
 	if (creates && path.split("/").some((part) => part.startsWith("-"))) throw new Review("writes");
+	// Ignore files decide what rg and git read: `!.env` in `.ignore` makes `rg` print `.env`.
+	if (IGNORE_FILE_NAMES.has(path.slice(path.lastIndexOf("/") + 1))) throw new Review("writes");
 	const resolved = resolveIn(path, state, judge);
 	if (resolved === undefined) throw new Review("dynamic");
 	const pathClass = classifyResolved(resolved, judge);
@@ -1695,6 +1716,15 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			// A folder operand makes diff read the files in it (`diff -N e .` prints the root's `.env`), and `-r`
 			// every file below: the workspace root or above is reviewed.
 			if (operands.some((operand) => reachesWorkspaceRoot(operand, state, judge))) return "protected-path";
+			// `--to-file=.` and `--from-file=.` name a folder too.
+			for (let i = 0; i < args.length; i++) {
+				const value = (args[i] as BashWord).value;
+				if (!longOptionOrPrefix(value, "--to-file") && !longOptionOrPrefix(value, "--from-file")) continue;
+				const eq = value.indexOf("=");
+				const folder = eq >= 0 ? value.slice(eq + 1) : (args[i + 1] as BashWord | undefined)?.value;
+				const resolved = folder === undefined ? undefined : resolveIn(folder === "" ? "." : folder, state, judge);
+				if (resolved === undefined || isWithin(resolved, judge.workspace)) return "protected-path";
+			}
 			readAll(args, state, judge);
 			return "allowed";
 		case "uniq":
