@@ -337,6 +337,16 @@ describe("found by a fourth look", () => {
 		["printf '!.env\\n' > .ignore && rg SECRET"],
 		["echo '!.env' >> .gitignore"],
 		["cp notes.txt .rgignore"],
+		// A process substitution that writes may still run when the next call's git facts are read.
+		["ls <(sleep 4; echo x > b/config) >/dev/null 2>&1"],
+		// Commands that read the files a list names.
+		["wc --files0-from=list"],
+		["du --files0-from=list"],
+		["md5sum -c sums"],
+		["file -f list"],
+		// Case-insensitive file systems: `.GIT/hooks` is `.git/hooks` there.
+		["cat > .GIT/hooks/pre-commit"],
+		["cat .ENV"],
 	])("reviews %j", reviewed);
 
 	it.each<[string, string]>([
@@ -344,6 +354,8 @@ describe("found by a fourth look", () => {
 		["cat src/[ab].py", "allow:read-only"],
 		["sleep 1 &", "allow:read-only"],
 		["cat .gitignore", "allow:read-only"],
+		["diff <(sort a) <(sort b)", "allow:read-only"],
+		["md5sum a.txt", "allow:read-only"],
 	])("%j → %s", (command, expected) => {
 		expect(decide(command)).toBe(expected);
 	});

@@ -1117,6 +1117,15 @@ function judgeCompoundParts(command: BashIf | BashLoop | BashFor, cwd: string | 
 }
 
 function judgeSubstitutions(word: BashWord, state: WalkState, judge: Judge): void {
+	if (word.expansions.includes("process-substitution")) {
+		// `<(…)` runs beside the command and may still be writing after the call returns.
+		const wroteBefore = judge.wroteFiles;
+		judge.wroteFiles = false;
+		for (const body of word.substitutions) judgeList(body, [state.cwd], judge);
+		if (judge.wroteFiles) throw new Review("writes");
+		judge.wroteFiles = wroteBefore;
+		return;
+	}
 	for (const body of word.substitutions) judgeList(body, [state.cwd], judge);
 }
 
@@ -1437,9 +1446,9 @@ function globTokens(part: string): string[] | undefined {
 				i = close;
 			}
 		} else if (c === "\\" && i + 1 < part.length) {
-			tokens.push(`=${part[i + 1]}`);
+			tokens.push(`=${(part[i + 1] as string).toLowerCase()}`);
 			i++;
-		} else tokens.push(c === "*" || c === "?" ? c : `=${c}`);
+		} else tokens.push(c === "*" || c === "?" ? c : `=${c.toLowerCase()}`);
 		if (tokens.length > 256) return undefined;
 	}
 	return tokens;
@@ -1710,6 +1719,10 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 		case "strings":
 			// binutils read `@FILE` as more arguments, and print what they cannot use.
 			if (name === "strings" && args.some((arg) => arg.value.startsWith("@"))) return "not-read-only";
+			// `--files0-from=LIST` and `md5sum -c SUMS` read the files a list names, which the floor cannot see.
+			if (anyOption(options, (o) => longOptionOrPrefix(o, "--files0-from"))) return "not-read-only";
+			if (name.endsWith("sum") && anyOption(options, (o) => shortFlag(o, "c") || longOptionOrPrefix(o, "--check")))
+				return "not-read-only";
 			readAll(args, state, judge);
 			return "allowed";
 		case "diff":
@@ -1773,6 +1786,8 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			return "allowed";
 		case "file":
 			if (anyOption(options, (o) => shortFlag(o, "C") || o === "--compile")) return "writes";
+			// `-f LIST` reads the files a list names.
+			if (anyOption(options, (o) => shortFlag(o, "f") || longOptionOrPrefix(o, "--files-from"))) return "not-read-only";
 			readAll(args, state, judge);
 			return "allowed";
 		case "grep":

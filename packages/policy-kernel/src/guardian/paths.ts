@@ -132,7 +132,8 @@ const compiledProtected = new WeakMap<readonly string[], Map<string, ProtectedMa
 function alternation(sources: readonly string[]): RegExp | undefined {
 	if (sources.length === 0) return undefined;
 	try {
-		return new RegExp(`^(?:${sources.join("|")})$`);
+		// Case-insensitive: on macOS and Windows `.ENV` and `.GIT/hooks` are the same files as `.env` and `.git/hooks`.
+		return new RegExp(`^(?:${sources.join("|")})$`, "i");
 	} catch {
 		return undefined;
 	}
@@ -157,7 +158,7 @@ function compileProtected(globs: readonly string[], context: Pick<PathContext, "
 	}
 	let componentTest: RegExp | undefined;
 	try {
-		componentTest = component.length === 0 ? undefined : new RegExp(`(?:^|/)(?:${component.join("|")})(?:/|$)`);
+		componentTest = component.length === 0 ? undefined : new RegExp(`(?:^|/)(?:${component.join("|")})(?:/|$)`, "i");
 	} catch {
 		componentTest = undefined;
 	}
