@@ -5,23 +5,16 @@ import {
 	applyGuardianDefaults,
 	decideBashFloor,
 	type FloorContext,
-	type FloorDecision,
 	floorContextFor,
 	globPartsMayMeet,
 	isPrintOnlySedScript,
 } from "../src/guardian/index.js";
+import { outcome } from "./floor-outcome.js";
 
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
 const config = applyGuardianDefaults({ mode: "enforce" });
 const clean = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHooks: "none" });
-
-function outcome(decision: FloorDecision): string {
-	if (decision.kind === "allow") return `allow:${decision.rule}`;
-	if (decision.kind === "review") return `review:${decision.reason}`;
-	if (decision.kind === "deny") return `deny:${decision.rule}`;
-	return decision.kind;
-}
 
 function decide(command: string, context: FloorContext = clean): string {
 	return outcome(decideBashFloor(command, "always", context));

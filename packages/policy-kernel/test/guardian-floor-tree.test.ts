@@ -6,7 +6,6 @@ import {
 	applyGuardianDefaults,
 	decideBashFloor,
 	type FloorContext,
-	type FloorDecision,
 	floorContextFor,
 	gitDirectoriesOf,
 	isForkBomb,
@@ -16,18 +15,12 @@ import {
 	MAX_GIT_HOOK_ENTRIES,
 	parseTrustedCommandPattern,
 } from "../src/guardian/index.js";
+import { outcome } from "./floor-outcome.js";
 
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
 const config = applyGuardianDefaults({ mode: "enforce" });
 const safeGit = floorContextFor(config, CWD, HOME, { gitConfig: "safe" });
-
-function outcome(decision: FloorDecision): string {
-	if (decision.kind === "allow") return `allow:${decision.rule}`;
-	if (decision.kind === "review") return `review:${decision.reason}`;
-	if (decision.kind === "deny") return `deny:${decision.rule}`;
-	return decision.kind;
-}
 
 function decide(command: string, context: FloorContext = safeGit): string {
 	return outcome(decideBashFloor(command, "always", context));
