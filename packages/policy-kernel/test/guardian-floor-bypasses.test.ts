@@ -99,6 +99,16 @@ describe("shell state the floor cannot see", () => {
 		expect(decide(command)).toBe(expected);
 	});
 
+	it("a trusted inline script may hold glob characters: it is a quoted word, not a path", () => {
+		const trusted = floorContextFor(
+			applyGuardianDefaults({ mode: "enforce", trustedCommands: ["python -c"] }),
+			CWD,
+			HOME,
+			{ gitConfig: "safe", gitHooks: "none" },
+		);
+		expect(decide('cd sub && python -c "print([x * 2 for x in range(3)])"', trusted)).toBe("allow:trusted-command");
+	});
+
 	it("PYTHONPATH is allowed in front of a trusted command, which runs workspace code anyway", () => {
 		const trusted = floorContextFor(
 			applyGuardianDefaults({ mode: "enforce", trustedCommands: ["pytest"] }),
@@ -349,6 +359,11 @@ describe("found by a fourth look", () => {
 		["cat .gitignore", "allow:read-only"],
 		["diff <(sort a) <(sort b)", "allow:read-only"],
 		["md5sum a.txt", "allow:read-only"],
+		// A quoted glob is one literal name; a pipeline after a stash runs no git beside a write.
+		["cat 'a*b'", "allow:read-only"],
+		["git stash && python -V 2>&1 | tail -1", "allow:workspace-write"],
+		["for f in a.txt b.txt; do echo x > out.txt; done && git status", "review:git-config"],
+		["git status & echo x > notes.txt", "review:git-config"],
 	])("%j → %s", (command, expected) => {
 		expect(decide(command)).toBe(expected);
 	});

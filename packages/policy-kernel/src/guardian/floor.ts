@@ -920,6 +920,10 @@ class Judge {
 	rule: "read-only" | "workspace-write" | "trusted-command" = "read-only";
 	/** True once the walk passed a file write (not git's own index writes): later git cannot trust the facts. */
 	wroteFiles = false;
+	/** Above 0 while judging a `&` statement or a `<(…)`: parts that run beside what follows them. */
+	concurrent = 0;
+	/** True once git was judged in such a part: a write after it may come first in time. */
+	concurrentGit = false;
 	readonly workspace: string;
 	readonly home: string;
 	readonly isProtected: (path: string) => boolean;
@@ -960,40 +964,11 @@ export function judgeBashTree(tree: BashList, context: FloorContext): BashJudgem
 	const judge = new Judge(context);
 	try {
 		judgeList(tree, [judge.workspace], judge);
-		// A loop runs its body again, and a backgrounded statement or a pipeline runs beside the rest: a write
-		// anywhere in them may come before git in time. Judge once more with every git counted as after a write.
-		if (judge.wroteFiles && runsOutOfOrder(tree)) {
-			const again = new Judge(context);
-			again.wroteFiles = true;
-			judgeList(tree, [again.workspace], again);
-		}
 		return { ok: true, rule: judge.rule };
 	} catch (error) {
 		if (error instanceof Review) return { ok: false, reason: error.reason };
 		return { ok: false, reason: "unparsed" };
 	}
-}
-
-/** True when some part of the tree repeats or runs beside another part: a loop, a `&` statement or a pipeline. */
-function runsOutOfOrder(tree: BashList): boolean {
-	const visit = (list: BashList): boolean =>
-		list.statements.some(
-			(statement) =>
-				statement.terminator === "&" ||
-				statement.pipelines.some((pipeline) => pipeline.commands.length > 1 || pipeline.commands.some(visitCommand)),
-		);
-	const visitCommand = (command: BashCommand): boolean => {
-		if (command.kind === "simple") {
-			const words = [...command.words, ...command.redirects.map((redirect) => redirect.target)];
-			return (
-				(command.script?.ok === true && visit(command.script.tree)) ||
-				words.some((word) => word.expansions.includes("process-substitution") || word.substitutions.some(visit))
-			);
-		}
-		if (command.kind === "group" || command.kind === "subshell") return visit(command.body);
-		return true;
-	};
-	return visit(tree);
 }
 
 /**
@@ -1009,7 +984,9 @@ function judgeList(list: BashList, starts: readonly (string | undefined)[], judg
 			// A background job may still be writing after the call returns, when the next call's git facts are read.
 			const wroteBefore = judge.wroteFiles;
 			judge.wroteFiles = false;
+			judge.concurrent++;
 			judgeStatement(statement, current, judge);
+			judge.concurrent--;
 			if (judge.wroteFiles) throw new Review("writes");
 			judge.wroteFiles = wroteBefore;
 			continue;
@@ -1055,8 +1032,11 @@ function judgePipeline(pipeline: BashPipeline, cwd: string | undefined, judge: J
 	let outcomes: ShellWorld[];
 	if (pipeline.commands.length === 1) outcomes = judgeCommand(pipeline.commands[0] as BashCommand, cwd, judge);
 	else {
-		// Every part of a pipeline runs in a subshell: none moves the shell.
+		// Every part of a pipeline runs in a subshell: none moves the shell. The parts run side by side, so when
+		// one writes a file, they are judged again with git anywhere in them counted as after the write.
+		const wroteBefore = judge.wroteFiles;
 		for (const command of pipeline.commands) judgeCommand(command, cwd, judge);
+		if (!wroteBefore && judge.wroteFiles) for (const command of pipeline.commands) judgeCommand(command, cwd, judge);
 		outcomes = [{ cwd, status: "any" }];
 	}
 	if (!pipeline.negated) return outcomes;
@@ -1104,14 +1084,19 @@ function judgeCompoundParts(command: BashIf | BashLoop | BashFor, cwd: string | 
 			judgePart(clause.body);
 		}
 		if (command.elseBody) judgePart(command.elseBody);
-	} else if (command.kind === "for") {
-		// `for PATH in .` assigns a variable the shell may export: only names no program reads from the environment.
-		if (!isLoopVariableName(command.variable)) throw new Review("environment");
-		for (const word of command.items ?? []) judgeOperandWord(word, { cwd }, judge, true);
-		judgePart(command.body);
 	} else {
-		judgePart(command.condition);
-		judgePart(command.body);
+		if (command.kind === "for") {
+			// `for PATH in .` assigns a variable the shell may export: only names no program reads from the environment.
+			if (!isLoopVariableName(command.variable)) throw new Review("environment");
+			for (const word of command.items ?? []) judgeOperandWord(word, { cwd }, judge, true);
+		}
+		// A loop runs its body again: a write in one pass comes before git in the next.
+		const wroteBefore = judge.wroteFiles;
+		for (let pass = 0; pass < (wroteBefore ? 1 : 2); pass++) {
+			if (command.kind !== "for") judgePart(command.condition);
+			judgePart(command.body);
+			if (!judge.wroteFiles) break;
+		}
 	}
 	return stays;
 }
@@ -1121,7 +1106,9 @@ function judgeSubstitutions(word: BashWord, state: WalkState, judge: Judge): voi
 		// `<(…)` runs beside the command and may still be writing after the call returns.
 		const wroteBefore = judge.wroteFiles;
 		judge.wroteFiles = false;
+		judge.concurrent++;
 		for (const body of word.substitutions) judgeList(body, [state.cwd], judge);
+		judge.concurrent--;
 		if (judge.wroteFiles) throw new Review("writes");
 		judge.wroteFiles = wroteBefore;
 		return;
@@ -1345,7 +1332,7 @@ function judgeOperandWord(word: BashWord, state: WalkState, judge: Judge, read: 
 	}
 	const candidate = pathCandidate(word);
 	if (candidate === undefined) return;
-	judgeReadPath(candidate, state, judge, read);
+	judgeReadPath(candidate, state, judge, read, word.expansions.includes("glob"));
 }
 
 /** A short option word longer than this (its attached value included) is not judged tail by tail. */
@@ -1372,12 +1359,13 @@ function classifyResolved(path: string, judge: Judge): PathClass {
 }
 
 /** A path the command reads: protected → review; outside the workspace → review when reads outside are scoped. */
-function judgeReadPath(path: string, state: WalkState, judge: Judge, read: boolean): void {
+function judgeReadPath(path: string, state: WalkState, judge: Judge, read: boolean, glob = true): void {
 	if (HARMLESS_TARGETS.has(path)) return;
 	const resolved = resolveIn(path, state, judge);
 	if (resolved === undefined) throw new Review("dynamic");
 	const pathClass = classifyResolved(resolved, judge);
-	if (pathClass === "protected" || mayMatchProtected(path, judge)) throw new Review("protected-path");
+	// `glob`: the shell may expand it (a quoted `'a*b'` is one literal name).
+	if (pathClass === "protected" || (glob && mayMatchProtected(path, judge))) throw new Review("protected-path");
 	if (read && pathClass === "outside") {
 		const scope = judge.context.readScope ?? "outside-workspace";
 		if (scope === "outside-workspace" || scope === "always") throw new Review("outside-workspace");
@@ -1510,6 +1498,8 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	if (scope === "outside-workspace" && pathClass === "outside") throw new Review("outside-workspace");
 	judge.allow("workspace-write");
 	judge.wroteFiles = true;
+	// git in a `&` statement or a `<(…)` before this may still be running: the write may come first.
+	if (judge.concurrentGit) throw new Review("git-config");
 }
 
 function judgeRedirects(redirects: readonly BashRedirect[], state: WalkState, judge: Judge): void {
@@ -2605,6 +2595,7 @@ function gitFactsAt(state: WalkState, judge: Judge): GitRepositoryFacts {
 	}
 	// The facts were read before the command ran: a file it writes first may be a new repository, config or hook.
 	if (judge.wroteFiles) return UNKNOWN_GIT_FACTS;
+	if (judge.concurrent > 0) judge.concurrentGit = true;
 	const context = judge.context;
 	if (state.cwd === judge.workspace) {
 		return { config: context.gitConfig ?? "unknown", hooks: context.gitHooks ?? "unknown" };
