@@ -369,6 +369,33 @@ describe("found by a fourth look", () => {
 	});
 });
 
+describe("found by a fifth look", () => {
+	it.each<[string]>([
+		// A glob in the pattern slot, an option's value or jq's filter: its other words are files nobody judged.
+		["touch '0*' && grep ''*"],
+		["rg ''*"],
+		["grep -e ''*"],
+		["grep ''.e* README.md"],
+		["jq -R ''*"],
+		["jq -R --arg a ''* ."],
+		["grep -A ''* x README.md"],
+		// The leading-wildcard check reads the value, not the quoted text.
+		["rg foo ''[-]-pre=s? README.md"],
+		["true {PATH[a[0]]}>o; ls"],
+		// `/usr/bin/cd` is a program: it cannot move the shell.
+		["/usr/local/bin/cd a/b && echo x >> ../../../.bashrc"],
+		["sort -S1 -T/ big.txt"],
+	])("reviews %j", reviewed);
+
+	it.each<[string, string]>([
+		["jq '.a' package.json", "allow:read-only"],
+		["rg -n foo src", "allow:read-only"],
+		["grep -n 'a*b' README.md", "allow:read-only"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command)).toBe(expected);
+	});
+});
+
 describe("sed, jq, find and pip forms that run, write, read or reach further", () => {
 	it.each<[string]>([
 		["t x e touch /tmp/pwned\n:x"],

@@ -1142,7 +1142,10 @@ function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge)
 		if (matchTrusted(words, state, judge)) return;
 		throw new Review("not-read-only");
 	}
-	if (SHELL_STATE_BUILTINS.has(name) && runsAsProgram(command.words, words)) throw new Review("not-read-only");
+	// `/usr/bin/cd` (Fedora, macOS) or `nice cd` runs a program that cannot change the shell.
+	if (SHELL_STATE_BUILTINS.has(name) && (first.literal.includes("/") || runsAsProgram(command.words, words))) {
+		throw new Review("not-read-only");
+	}
 	if (loadsCode) {
 		if (matchTrusted(words, state, judge)) return;
 		throw new Review("environment");
@@ -1209,6 +1212,8 @@ const IMPLICIT_DOT_COMMANDS = new Set(["ls", "du", "tree", "find"]);
 
 /** An unquoted glob word whose first character is a wildcard or bracket (`*`, `?x`, `[-]x`). */
 function startsWithWildcard(word: BashWord): boolean {
+	// The value, not the text: `''[-]-pre=s?` starts with a quote but expands like `[-]-pre=s?`.
+	if (word.expansions.includes("glob") && /^[*?[]/.test(word.value)) return true;
 	return (
 		word.expansions.includes("glob") &&
 		(word.text.startsWith("*") || word.text.startsWith("?") || word.text.startsWith("["))
@@ -1218,7 +1223,7 @@ function startsWithWildcard(word: BashWord): boolean {
 /** A brace word that is only a numeric or letter sequence: `{1..10}`, `{a..e}`, `{0..100..5}`. */
 const BRACE_SEQUENCE = /^\{(?:-?\d{1,6}\.\.-?\d{1,6}(?:\.\.-?\d{1,6})?|[a-zA-Z]\.\.[a-zA-Z])\}$/;
 /** `{NAME}` before a redirect makes bash store the file descriptor in the variable NAME (`{PATH}>f`). */
-const NAMED_FD_WORD = /^\{[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\}$/;
+const NAMED_FD_WORD = /^\{[A-Za-z_][A-Za-z0-9_]*(?:\[.*\])?\}$/s;
 
 /** A `for` variable that is no environment name programs read: lower case, and not a proxy setting. */
 function isLoopVariableName(name: string): boolean {
@@ -1743,7 +1748,9 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 						shortFlag(o, "o") ||
 						longOptionOrPrefix(o, "--output") ||
 						longOptionOrPrefix(o, "--compress-program") ||
-						longOptionOrPrefix(o, "--files0-from"),
+						longOptionOrPrefix(o, "--files0-from") ||
+						shortFlag(o, "T") ||
+						longOptionOrPrefix(o, "--temporary-directory"),
 				)
 			)
 				return "writes";
@@ -1951,6 +1958,12 @@ function judgeSearch(
 	// grep and rg take options after operands too: find out first whether -e/-f give the pattern.
 	const first = scanSearchWords(args, ripgrep);
 	const scan = scanSearchWords(args, ripgrep, first.patternGiven);
+	// A glob in the pattern slot or an option's value expands to several words: the first is the pattern, the others
+	// files the floor never judged (`grep ''*` reads every file here).
+	const operands = new Set(scan.operands);
+	if (args.some((arg) => arg.expansions.includes("glob") && !operands.has(arg) && !arg.value.startsWith("-"))) {
+		throw new Review("dynamic");
+	}
 	for (const file of scan.files) judgeReadPath(file, state, judge, true);
 	for (const word of scan.operands) judgeOperandWord(word, state, judge, true);
 	const recursive = scan.recursive || searchesHiddenTree(options, ripgrep);
@@ -2478,6 +2491,7 @@ function judgeJq(args: readonly BashWord[], state: WalkState, judge: Judge): Voc
 	let filterSeen = false;
 	let ended = false;
 	let positionalStrings = false;
+	const files = new Set<BashWord>();
 	for (let i = 0; i < args.length; i++) {
 		const word = args[i] as BashWord;
 		const value = word.value;
@@ -2505,7 +2519,10 @@ function judgeJq(args: readonly BashWord[], state: WalkState, judge: Judge): Voc
 			}
 			if (value === "--slurpfile" || value === "--rawfile") {
 				const file = args[i + 2];
-				if (file !== undefined) judgeOperandWord(file, state, judge, true);
+				if (file !== undefined) {
+					files.add(file);
+					judgeOperandWord(file, state, judge, true);
+				}
 				i += 2;
 				continue;
 			}
@@ -2524,8 +2541,12 @@ function judgeJq(args: readonly BashWord[], state: WalkState, judge: Judge): Voc
 			continue;
 		}
 		if (positionalStrings) continue;
+		files.add(word);
 		judgeOperandWord(word, state, judge, true);
 	}
+	// A glob as the filter, an option's value or a `--args` string expands to several words, and jq may read the
+	// later ones as files (`jq -R ''*`): only file operands may be globs.
+	if (args.some((arg) => arg.expansions.includes("glob") && !files.has(arg))) return "dynamic";
 	return "allowed";
 }
 
