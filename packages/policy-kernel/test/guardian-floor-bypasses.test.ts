@@ -21,6 +21,7 @@ function decide(command: string, context: FloorContext = clean): string {
 }
 
 const reviewed = (command: string) => expect(decide(command)).toMatch(/^review:/);
+const decides = (command: string, expected: string) => expect(decide(command)).toBe(expected);
 
 describe("a cd may fail, run elsewhere or not run at all", () => {
 	it.each<[string]>([
@@ -59,9 +60,7 @@ describe("a cd may fail, run elsewhere or not run at all", () => {
 		["for f in a b; do cat $f; done", "review:dynamic"],
 		["for f in a.py b.py; do wc -l a.py; done", "allow:read-only"],
 		["if test -f a; then cat a; else cat b; fi", "allow:read-only"],
-	])("%j → %s", (command, expected) => {
-		expect(decide(command)).toBe(expected);
-	});
+	])("%j → %s", decides);
 });
 
 describe("shell state the floor cannot see", () => {
@@ -95,9 +94,7 @@ describe("shell state the floor cannot see", () => {
 		["diff <(sort a) <(sort b)", "allow:read-only"],
 		["python3 --version", "allow:read-only"],
 		["for i in {1..3}; do cat README.md; done", "allow:read-only"],
-	])("%j → %s", (command, expected) => {
-		expect(decide(command)).toBe(expected);
-	});
+	])("%j → %s", decides);
 
 	it("a trusted inline script may hold glob characters: it is a quoted word, not a path", () => {
 		const trusted = floorContextFor(
@@ -171,9 +168,7 @@ describe("options smuggled in by globs, braces and attached values", () => {
 		["rg --color never -n x src", "allow:read-only"],
 		["cut -d/ -f2 a.txt", "allow:read-only"],
 		["git log --oneline --stat -5", "allow:read-only"],
-	])("%j → %s", (command, expected) => {
-		expect(decide(command)).toBe(expected);
-	});
+	])("%j → %s", decides);
 });
 
 describe("globs and recursive searches that reach protected files", () => {
@@ -207,9 +202,7 @@ describe("globs and recursive searches that reach protected files", () => {
 		// An include glob does not help at the root: `--include=config` meets `.git/config`.
 		["grep -rn foo --include='test_*.py' .", "review:protected-path"],
 		["grep -rn foo --include='*.py' src", "allow:read-only"],
-	])("%j → %s", (command, expected) => {
-		expect(decide(command)).toBe(expected);
-	});
+	])("%j → %s", decides);
 
 	it.each<[string, string, boolean]>([
 		[".gi?", ".git", true],
@@ -284,9 +277,7 @@ describe("found by a second review of the fixes", () => {
 		["git show HEAD:src/a.py", "allow:read-only"],
 		["diff -u a.txt b.txt", "allow:read-only"],
 		["diff -r src tests", "allow:read-only"],
-	])("%j → %s", (command, expected) => {
-		expect(decide(command)).toBe(expected);
-	});
+	])("%j → %s", decides);
 });
 
 describe("found by a third look", () => {
@@ -322,9 +313,7 @@ describe("found by a third look", () => {
 		["ls -lrt .", "allow:read-only"],
 		["cat -n a.txt", "allow:read-only"],
 		["ls", "allow:read-only"],
-	])("%j → %s", (command, expected) => {
-		expect(decide(command)).toBe(expected);
-	});
+	])("%j → %s", decides);
 });
 
 describe("found by a fourth look", () => {
@@ -364,9 +353,7 @@ describe("found by a fourth look", () => {
 		["git stash && python -V 2>&1 | tail -1", "allow:workspace-write"],
 		["for f in a.txt b.txt; do echo x > out.txt; done && git status", "review:git-config"],
 		["git status & echo x > notes.txt", "review:git-config"],
-	])("%j → %s", (command, expected) => {
-		expect(decide(command)).toBe(expected);
-	});
+	])("%j → %s", decides);
 });
 
 describe("found by a fifth look", () => {
@@ -391,9 +378,7 @@ describe("found by a fifth look", () => {
 		["jq '.a' package.json", "allow:read-only"],
 		["rg -n foo src", "allow:read-only"],
 		["grep -n 'a*b' README.md", "allow:read-only"],
-	])("%j → %s", (command, expected) => {
-		expect(decide(command)).toBe(expected);
-	});
+	])("%j → %s", decides);
 });
 
 describe("sed, jq, find and pip forms that run, write, read or reach further", () => {
@@ -432,9 +417,7 @@ describe("sed, jq, find and pip forms that run, write, read or reach further", (
 		["find -L . -name '*.py'", "allow:read-only"],
 		["pip list --format=json", "allow:read-only"],
 		["pip show -f requests", "review:not-read-only"],
-	])("%j → %s", (command, expected) => {
-		expect(decide(command)).toBe(expected);
-	});
+	])("%j → %s", decides);
 });
 
 describe("files this command writes and git's view of them", () => {
@@ -460,9 +443,7 @@ describe("files this command writes and git's view of them", () => {
 		["git add -A && git diff --cached --stat", "allow:workspace-write"],
 		["git status && echo done > notes.txt", "allow:workspace-write"],
 		["echo x > /dev/null && git status", "allow:read-only"],
-	])("%j → %s", (command, expected) => {
-		expect(decide(command)).toBe(expected);
-	});
+	])("%j → %s", decides);
 
 	it("with CDPATH set, cd NAME may go elsewhere: the directory becomes unknown", () => {
 		const withCdPath = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHooks: "none", cdSearchPath: true });

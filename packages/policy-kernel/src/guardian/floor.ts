@@ -981,14 +981,7 @@ function judgeList(list: BashList, starts: readonly (string | undefined)[], judg
 	let current = [...starts];
 	for (const statement of list.statements) {
 		if (statement.terminator === "&") {
-			// A background job may still be writing after the call returns, when the next call's git facts are read.
-			const wroteBefore = judge.wroteFiles;
-			judge.wroteFiles = false;
-			judge.concurrent++;
-			judgeStatement(statement, current, judge);
-			judge.concurrent--;
-			if (judge.wroteFiles) throw new Review("writes");
-			judge.wroteFiles = wroteBefore;
+			judgeConcurrently(judge, () => judgeStatement(statement, current, judge));
 			continue;
 		}
 		current = judgeStatement(statement, current, judge);
@@ -1102,18 +1095,26 @@ function judgeCompoundParts(command: BashIf | BashLoop | BashFor, cwd: string | 
 }
 
 function judgeSubstitutions(word: BashWord, state: WalkState, judge: Judge): void {
-	if (word.expansions.includes("process-substitution")) {
-		// `<(…)` runs beside the command and may still be writing after the call returns.
-		const wroteBefore = judge.wroteFiles;
-		judge.wroteFiles = false;
-		judge.concurrent++;
+	const judgeBodies = () => {
 		for (const body of word.substitutions) judgeList(body, [state.cwd], judge);
-		judge.concurrent--;
-		if (judge.wroteFiles) throw new Review("writes");
-		judge.wroteFiles = wroteBefore;
-		return;
-	}
-	for (const body of word.substitutions) judgeList(body, [state.cwd], judge);
+	};
+	if (word.expansions.includes("process-substitution")) judgeConcurrently(judge, judgeBodies);
+	else judgeBodies();
+}
+
+/**
+ * Judges a part that runs beside what follows it (a `&` statement, a `<(…)`): it may still be writing after the
+ * call returns, when the next call's git facts are read, so a write in it is reviewed; git in it marks the judge so
+ * that a later write is reviewed too.
+ */
+function judgeConcurrently(judge: Judge, judgePart: () => void): void {
+	const wroteBefore = judge.wroteFiles;
+	judge.wroteFiles = false;
+	judge.concurrent++;
+	judgePart();
+	judge.concurrent--;
+	if (judge.wroteFiles) throw new Review("writes");
+	judge.wroteFiles = wroteBefore;
 }
 
 function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge): void {
@@ -1320,10 +1321,9 @@ function judgeOperandWord(word: BashWord, state: WalkState, judge: Judge, read: 
 	if (isBareProcessSubstitution(word)) return;
 	if (isDynamicWord(word)) throw new Review("dynamic");
 	if (word.expansions.includes("brace") && !BRACE_SEQUENCE.test(word.text)) {
-		// `{a,b}.py` is judged as each of its words; nested or other braces (`{/root/.netrc,}` included) are
-		// judged word by word too, or reviewed when the floor cannot list them.
-		const words = expandSimpleBraces(word.value);
-		if (words === undefined || word.quoted) throw new Review("dynamic");
+		// `{a,b}.py` is judged as each of its words (`{/root/.netrc,}` included), or reviewed when they cannot be listed.
+		const words = word.quoted ? undefined : expandSimpleBraces(word.value);
+		if (words === undefined) throw new Review("dynamic");
 		for (const path of words) if (path !== "") judgeReadPath(path, state, judge, read);
 		return;
 	}
@@ -1730,8 +1730,7 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 				if (!longOptionOrPrefix(value, "--to-file") && !longOptionOrPrefix(value, "--from-file")) continue;
 				const eq = value.indexOf("=");
 				const folder = eq >= 0 ? value.slice(eq + 1) : (args[i + 1] as BashWord | undefined)?.value;
-				const resolved = folder === undefined ? undefined : resolveIn(folder === "" ? "." : folder, state, judge);
-				if (resolved === undefined || isWithin(resolved, judge.workspace)) return "protected-path";
+				if (folder === undefined || isRootOrAbove(folder, state, judge)) return "protected-path";
 			}
 			readAll(args, state, judge);
 			return "allowed";
@@ -1955,9 +1954,7 @@ function judgeSearch(
 	ripgrep: boolean,
 ): VocabularyVerdict {
 	noDynamic(args);
-	// grep and rg take options after operands too: find out first whether -e/-f give the pattern.
-	const first = scanSearchWords(args, ripgrep);
-	const scan = scanSearchWords(args, ripgrep, first.patternGiven);
+	const scan = scanSearchWords(args, ripgrep);
 	// A glob in the pattern slot or an option's value expands to several words: the first is the pattern, the others
 	// files the floor never judged (`grep ''*` reads every file here).
 	const operands = new Set(scan.operands);
@@ -1984,7 +1981,7 @@ function judgeSearch(
 	return "allowed";
 }
 
-/** What a grep or rg command line names: files it reads for patterns, operands, search roots and include globs. */
+/** What a grep or rg command line names: files it reads for patterns, operands and search roots. */
 interface SearchWords {
 	patternGiven: boolean;
 	recursive: boolean;
@@ -1993,26 +1990,25 @@ interface SearchWords {
 	readonly files: string[];
 	readonly operands: BashWord[];
 	readonly roots: BashWord[];
-	readonly includes: string[];
 }
 
 /**
  * Walks grep or rg words in order so that option values are not mistaken for the pattern: bundles (`-rne x`, `-e.`,
  * `-fFILE`) included, and for grep any unique prefix of a long option (`--fil` is `--file`).
  */
-function scanSearchWords(args: readonly BashWord[], ripgrep: boolean, patternKnown = false): SearchWords {
+function scanSearchWords(args: readonly BashWord[], ripgrep: boolean): SearchWords {
 	const valueOptions = ripgrep ? RG_VALUE_OPTIONS : GREP_VALUE_OPTIONS;
 	const valueShorts = ripgrep ? RG_VALUE_SHORTS : GREP_VALUE_SHORTS;
 	const out: SearchWords = {
-		patternGiven: patternKnown || (ripgrep && args.some((arg) => arg.value === "--files")),
+		patternGiven: ripgrep && args.some((arg) => arg.value === "--files"),
 		recursive: false,
 		uncertain: false,
 		files: [],
 		operands: [],
 		roots: [],
-		includes: [],
 	};
-	let patternSkipped = false;
+	/** The first word after the options, the pattern unless a later -e/-f gives one (grep and rg permute). */
+	let pattern: BashWord | undefined;
 	let ended = false;
 	for (let i = 0; i < args.length; i++) {
 		const word = args[i] as BashWord;
@@ -2034,10 +2030,8 @@ function scanSearchWords(args: readonly BashWord[], ripgrep: boolean, patternKno
 			} else if (is("--exclude-from") || is("--ignore-file")) {
 				const file = takeValue();
 				if (file !== undefined) out.files.push(file);
-			} else if (name === "--include" || name === "--glob" || name === "--iglob") {
-				const glob = takeValue();
-				if (glob !== undefined && !glob.startsWith("!")) out.includes.push(glob);
-			} else if (!ripgrep && (is("--directories") || is("--devices"))) {
+			} else if (name === "--include" || name === "--glob" || name === "--iglob") takeValue();
+			else if (!ripgrep && (is("--directories") || is("--devices"))) {
 				if (takeValue() === "recurse" && is("--directories")) out.recursive = true;
 			} else if (attached === undefined && valueOptions.has(name)) i++;
 			else {
@@ -2059,18 +2053,21 @@ function scanSearchWords(args: readonly BashWord[], ripgrep: boolean, patternKno
 					out.patternGiven = true;
 					if (operand !== undefined) out.files.push(operand);
 				}
-				if (flag === "g" && operand !== undefined && !operand.startsWith("!")) out.includes.push(operand);
 				if (flag === "d" && !ripgrep && operand === "recurse") out.recursive = true;
 				break;
 			}
 			continue;
 		}
-		if (!out.patternGiven && !patternSkipped) {
-			patternSkipped = true;
+		if (!out.patternGiven && pattern === undefined) {
+			pattern = word;
 			continue;
 		}
 		out.roots.push(word);
 		out.operands.push(word);
+	}
+	if (out.patternGiven && pattern !== undefined) {
+		out.roots.push(pattern);
+		out.operands.push(pattern);
 	}
 	return out;
 }
@@ -2099,11 +2096,15 @@ function reachesWorkspaceRoot(root: BashWord, state: WalkState, judge: Judge): b
 	// A brace word is each of its words (`{,}.` is `.`); a glob may expand to a protected folder (`.*` to `.git`).
 	const paths = root.expansions.includes("brace") ? expandSimpleBraces(root.value) : [root.value];
 	if (paths === undefined) return true;
-	return paths.some((path) => {
-		if (root.expansions.includes("glob") && mayMatchProtected(path, judge)) return true;
-		const resolved = resolveIn(path === "" ? "." : path, state, judge);
-		return resolved === undefined || isWithin(resolved, judge.workspace);
-	});
+	return paths.some(
+		(path) => (root.expansions.includes("glob") && mayMatchProtected(path, judge)) || isRootOrAbove(path, state, judge),
+	);
+}
+
+/** True when a folder path (`""` is `.`) is the workspace root, a folder above it, or unknown. */
+function isRootOrAbove(path: string, state: WalkState, judge: Judge): boolean {
+	const resolved = resolveIn(path === "" ? "." : path, state, judge);
+	return resolved === undefined || isWithin(resolved, judge.workspace);
 }
 
 /** Long options of grep and rg known to take no value (a grep prefix of one counts too). */
