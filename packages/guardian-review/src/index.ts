@@ -45,6 +45,7 @@ import { createGuardianCommand } from "./command.js";
 import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects.js";
 import { createGitConfigFacts, mayRunGit } from "./git-config-reader.js";
 import { type ReviewOutcome, runReview } from "./reviewer.js";
+import { createSearchTreeFacts } from "./search-tree-reader.js";
 
 export { deepFreeze } from "./effects.js";
 
@@ -119,6 +120,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	const audit = createAuditWriter(pi, NAME, { onDiagnostic: diagnose });
 	const toolFacts = createToolFactsLookup(() => pi.getAllTools());
 	const gitFacts = createGitConfigFacts(home);
+	const treeFacts = createSearchTreeFacts();
 	/** Allowed calls that may change files (anything but Pi's read-only built-ins) and have not finished. */
 	const inFlight = new Set<string>();
 
@@ -162,13 +164,15 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		if (mode === "off") return undefined;
 		const { toolName } = event;
 		const input: unknown = event.input;
-		// The repositories' git facts are read only for git commands, and only while no call that may change them runs.
+		// The shell's facts are read only while no call that may change them runs: the repositories' git facts for git
+		// commands, and the trees a recursive read walks.
+		const command = toolName === "bash" && inFlight.size === 0 ? bashCommandOf(input) : undefined;
+		const factContext = floorContextFor(active, ctx.cwd, home);
 		const gitFactsNow =
-			toolName === "bash" && mayRunGit(input) && inFlight.size === 0
-				? await gitFacts.forCommand((input as { command: string }).command, floorContextFor(active, ctx.cwd, home))
-				: {};
+			command !== undefined && mayRunGit(input) ? await gitFacts.forCommand(command, factContext) : {};
+		const searchTrees = command === undefined ? undefined : await treeFacts.forCommand(command, factContext);
 		// bash inherits this process's environment: a CDPATH there makes `cd NAME` search other folders.
-		const facts = { ...gitFactsNow, cdSearchPath: (process.env.CDPATH ?? "") !== "" };
+		const facts = { ...gitFactsNow, searchTrees, cdSearchPath: (process.env.CDPATH ?? "") !== "" };
 		let step = perform(
 			planToolCall(state, {
 				toolName,
@@ -236,6 +240,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				state = initialGuardianState();
 				toolFacts.clear();
 				gitFacts.invalidate();
+				treeFacts.invalidate();
 				inFlight.clear();
 				await loadConfig(ctx);
 			},
@@ -291,7 +296,10 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		wrapHandler(
 			(event: ToolExecutionEndEvent) => {
 				inFlight.delete(event.toolCallId);
-				if (!READ_ONLY_BUILTINS.has(event.toolName)) gitFacts.invalidate();
+				if (!READ_ONLY_BUILTINS.has(event.toolName)) {
+					gitFacts.invalidate();
+					treeFacts.invalidate();
+				}
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review tool_execution_end" },
@@ -341,4 +349,9 @@ function defaultConfig(): GuardianReviewConfig {
 	const resolved = resolveGuardianReviewLayer(undefined);
 	if (resolved.ok) return resolved.value;
 	throw new Error("guardian-review: defaults unavailable");
+}
+
+function bashCommandOf(input: unknown): string | undefined {
+	const command = typeof input === "object" && input !== null ? (input as { command?: unknown }).command : undefined;
+	return typeof command === "string" ? command : undefined;
 }

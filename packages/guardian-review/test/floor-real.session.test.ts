@@ -1,6 +1,7 @@
 // Real Pi sessions (faux agent and reviewer) for the floor over the bash syntax tree (issue 13): read-only chains and
 // `cd sub && grep` decided with no reviewer call, rm/touch/cp/mv on named workspace files allowed, a heredoc into the workspace allowed and into ~/.bashrc reviewed,
-// ripgrep's program-running flags reviewed, shell history reviewed, and a 1 MiB command decided without a hang.
+// ripgrep's program-running flags reviewed, shell history reviewed, recursive searches judged by what the tree holds,
+// and a 1 MiB command decided without a hang.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -127,6 +128,50 @@ describe("the floor over the syntax tree, in a real session", () => {
 		expect(h.toolResults().map((result) => result.isError)).toEqual([true, true]);
 		expect(existsSync(join(h.cwd, "ran-program"))).toBe(false);
 		expect(sources()).toEqual(["reviewer", "reviewer"]);
+	});
+
+	it("allows `grep -rn` and `rg` of a folder with no secret in it, and reviews them where the tree holds `.env` or a key", async () => {
+		h = await start({
+			files: {
+				"src/app.py": "API_KEY = os.environ['API_KEY']\n",
+				"config/settings.py": "API_KEY = None\n",
+				"config/.env": "API_KEY=very-secret-env-value\n",
+				"deploy/keys/server.pem": "API_KEY very-secret-pem-body\n",
+			},
+		});
+		h.agent(
+			callTool("bash", { command: "grep -rn API_KEY src" }),
+			callTool("bash", { command: "rg -n API_KEY src" }),
+			callTool("bash", { command: "grep -rn API_KEY config" }),
+			// rg skips the hidden `.env`, but reads the unhidden key below `deploy`.
+			callTool("bash", { command: "rg -n API_KEY config" }),
+			callTool("bash", { command: "rg -n API_KEY deploy" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { rationale: "reads a secret" }), verdict("deny", { rationale: "reads a key" }));
+		await h.prompt("where is API_KEY used?");
+		expect(h.toolResults().map((result) => result.isError)).toEqual([false, false, true, false, true]);
+		expect(resultTexts(h)[0]).toContain("src/app.py:1:");
+		expect(resultTexts(h)[3]).toContain("settings.py");
+		expect(resultTexts(h).join("\n")).not.toContain("very-secret");
+		expect(sources()).toEqual(["floor", "floor", "reviewer", "floor", "reviewer"]);
+		expectNoLeak(h, ["API_KEY", "config", "deploy", "very-secret"]);
+	});
+
+	it("lists the tree again after a tool call that may have written it: a `.env` the agent adds is then reviewed", async () => {
+		h = await start({ files: { "src/app.py": "TOKEN = 1\n" } });
+		h.agent(
+			callTool("bash", { command: "grep -rn TOKEN src" }),
+			callTool("write", { path: "src/.env", content: "TOKEN=very-secret-written\n" }),
+			callTool("bash", { command: "grep -rn TOKEN src" }),
+			"done",
+		);
+		// Writing `.env` is itself reviewed (a protected path): the reviewer allows it, then denies the search.
+		h.reviewer(verdict("allow", { rationale: "asked for" }), verdict("deny", { rationale: "reads a secret" }));
+		await h.prompt("find TOKEN");
+		expect(h.toolResults().map((result) => result.isError)).toEqual([false, false, true]);
+		expect(resultTexts(h)[2]).not.toContain("very-secret-written");
+		expect(sources()).toEqual(["floor", "reviewer", "reviewer"]);
 	});
 
 	it("reviews `cat ~/.bash_history`, and the denied read returns none of it", async () => {

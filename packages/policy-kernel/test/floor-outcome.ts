@@ -1,5 +1,5 @@
 // Shared by the floor's table tests: a decision as one short string, such as "allow:read-only" or "review:dynamic".
-import type { FloorDecision } from "../src/guardian/index.js";
+import { type FloorContext, type FloorDecision, floorFactRequestsOf, searchTreeKey } from "../src/guardian/index.js";
 
 /** `allow:<rule>`, `review:<reason>`, `deny:<rule>` or `out-of-scope`. */
 export function outcome(decision: FloorDecision): string {
@@ -7,4 +7,13 @@ export function outcome(decision: FloorDecision): string {
 	if (decision.kind === "review") return `review:${decision.reason}`;
 	if (decision.kind === "deny") return `deny:${decision.rule}`;
 	return decision.kind;
+}
+
+/**
+ * The context with the shell's tree facts filled in as if every tree the command reads recursively held no
+ * protected entry: what the shell reports in a repository with no secrets below the searched folders.
+ */
+export function withCleanTrees(command: string, context: FloorContext): FloorContext {
+	const trees = floorFactRequestsOf(command, context).searchTrees;
+	return { ...context, searchTrees: new Map(trees.map((tree) => [searchTreeKey(tree), "none" as const])) };
 }

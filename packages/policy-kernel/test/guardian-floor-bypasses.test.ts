@@ -6,10 +6,14 @@ import {
 	decideBashFloor,
 	type FloorContext,
 	floorContextFor,
+	floorFactRequestsOf,
 	globPartsMayMeet,
 	isPrintOnlySedScript,
+	MAX_SEARCH_TREES,
+	type SearchTreeVerdict,
+	searchTreeKey,
 } from "../src/guardian/index.js";
-import { outcome } from "./floor-outcome.js";
+import { outcome, withCleanTrees } from "./floor-outcome.js";
 
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
@@ -17,7 +21,7 @@ const config = applyGuardianDefaults({ mode: "enforce" });
 const clean = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHooks: "none" });
 
 function decide(command: string, context: FloorContext = clean): string {
-	return outcome(decideBashFloor(command, "always", context));
+	return outcome(decideBashFloor(command, "always", withCleanTrees(command, context)));
 }
 
 const reviewed = (command: string) => expect(decide(command)).toMatch(/^review:/);
@@ -449,5 +453,71 @@ describe("files this command writes and git's view of them", () => {
 		const withCdPath = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHooks: "none", cdSearchPath: true });
 		expect(decide("cd sub && cat a.txt", withCdPath)).toBe("review:dynamic");
 		expect(decide("cd ./sub && cat a.txt", withCdPath)).toBe("allow:read-only");
+	});
+});
+
+describe("recursive reads are judged by what the shell found in the tree, not by the folder's name", () => {
+	const tree = (root: string, skipsHidden: boolean, followsLinks = false) => ({
+		root: `${CWD}${root}`,
+		skipsHidden,
+		followsLinks,
+	});
+	const withTree = (command: string, verdict: SearchTreeVerdict) => {
+		const trees = floorFactRequestsOf(command, clean).searchTrees;
+		return decideBashFloor(command, "always", {
+			...clean,
+			searchTrees: new Map(trees.map((request) => [searchTreeKey(request), verdict])),
+		});
+	};
+
+	it.each<[string, readonly { root: string; skipsHidden: boolean; followsLinks: boolean }[]]>([
+		["grep -rn KEY sub", [tree("/sub", false)]],
+		["grep -R KEY sub", [tree("/sub", false, true)]],
+		["grep --dereference-recursive KEY sub", [tree("/sub", false, true)]],
+		["rg KEY sub", [tree("/sub", true)]],
+		["rg -L KEY sub", [tree("/sub", true, true)]],
+		["rg --hidden KEY sub", [tree("/sub", false)]],
+		// rg with no path searches the working directory (hidden entries skipped).
+		["rg KEY", [tree("", true)]],
+		["cd sub && grep -r KEY .", [tree("/sub", false)]],
+		["grep -rn KEY {a,b}", [tree("/a", false), tree("/b", false)]],
+		// A glob is walked whole from its literal folder, hidden entries included.
+		["rg KEY src/[ab]/", [tree("/src", false)]],
+		["diff -r a b", [tree("/a", false, true), tree("/b", false, true)]],
+		["diff -u x.py - < y.py", [tree("/x.py", false, true)]],
+		["git diff --no-index a b", [tree("/a", false, true), tree("/b", false, true)]],
+		// Not recursive: grep reads its files, which the path check judges.
+		["grep -n KEY a.py", []],
+	])("%j asks the shell about %j", (command, expected) => {
+		expect(floorFactRequestsOf(command, clean).searchTrees).toEqual(expected);
+	});
+
+	it.each<[string]>([["grep -rn KEY sub"], ["rg KEY sub"], ["rg KEY"], ["diff -r a b"], ["git diff --no-index a b"]])(
+		"%j is allowed only when the shell found no protected entry in the tree",
+		(command) => {
+			expect(outcome(withTree(command, "none"))).toBe("allow:read-only");
+			expect(outcome(withTree(command, "protected"))).toBe("review:protected-path");
+			expect(outcome(withTree(command, "unknown"))).toBe("review:protected-path");
+			// No fact at all: the shell did not look.
+			expect(outcome(decideBashFloor(command, "always", clean))).toBe("review:protected-path");
+		},
+	);
+
+	it.each<[string, string]>([
+		// A move may put a folder holding `.env` into the tree after the shell looked.
+		["mv conf sub/conf && grep -rn KEY sub", "review:protected-path"],
+		["git stash pop && rg KEY sub", "review:protected-path"],
+		["for i in 1 2; do grep -r KEY sub; mv conf sub/conf; done", "review:protected-path"],
+		// A search running beside a later move.
+		["grep -r KEY sub & mv conf sub/conf", "review:writes"],
+		// A plain write cannot add a protected name unless the write itself is protected.
+		["echo x > sub/notes.txt && grep -rn KEY sub", "allow:workspace-write"],
+		["grep -rn KEY sub && mv a.txt b.txt", "allow:workspace-write"],
+	])("%j → %s", decides);
+
+	it(`reviews a command that reads more than ${MAX_SEARCH_TREES} trees`, () => {
+		const many = Array.from({ length: MAX_SEARCH_TREES + 1 }, (_, i) => `d${i}`).join(" ");
+		expect(decide(`grep -rn KEY ${many}`)).toBe("review:protected-path");
+		expect(decide(`grep -rn KEY ${many.split(" ").slice(1).join(" ")}`)).toBe("allow:read-only");
 	});
 });

@@ -15,7 +15,7 @@ import {
 	MAX_GIT_HOOK_ENTRIES,
 	parseTrustedCommandPattern,
 } from "../src/guardian/index.js";
-import { outcome } from "./floor-outcome.js";
+import { outcome, withCleanTrees } from "./floor-outcome.js";
 
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
@@ -23,7 +23,7 @@ const config = applyGuardianDefaults({ mode: "enforce" });
 const safeGit = floorContextFor(config, CWD, HOME, { gitConfig: "safe" });
 
 function decide(command: string, context: FloorContext = safeGit): string {
-	return outcome(decideBashFloor(command, "always", context));
+	return outcome(decideBashFloor(command, "always", withCleanTrees(command, context)));
 }
 
 describe("compositions are allowed when every part is", () => {

@@ -9,6 +9,7 @@ import {
 	floorContextFor,
 	isForkBomb,
 } from "../src/guardian/index.js";
+import { withCleanTrees } from "./floor-outcome.js";
 
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
@@ -16,7 +17,7 @@ const config = applyGuardianDefaults({ mode: "enforce" });
 const context: FloorContext = floorContextFor(config, CWD, HOME, { gitConfig: "safe" });
 
 describe("decideBashFloor", () => {
-	const deny = (command: string) => decideBashFloor(command, "always", context);
+	const deny = (command: string) => decideBashFloor(command, "always", withCleanTrees(command, context));
 	it.each<[string, string]>([
 		["rm -rf /", "recursive-delete-root"],
 		["rm -rf /*", "recursive-delete-root"],

@@ -275,6 +275,34 @@ export interface FloorContext extends PathContext {
 	readonly readScope?: ToolScope;
 	/** True when bash inherits a `CDPATH`, so `cd NAME` may go elsewhere than `./NAME`. */
 	readonly cdSearchPath?: boolean;
+	/**
+	 * What the shell found in each tree a recursive read walks (`grep -r x sub`, `rg x`, `diff -r a b`), keyed by
+	 * {@link searchTreeKey}; see {@link floorFactRequestsOf}. A tree missing here counts as `unknown`, so the read
+	 * goes to review.
+	 */
+	readonly searchTrees?: ReadonlyMap<string, SearchTreeVerdict>;
+}
+
+/**
+ * What a tree a recursive read walks holds: `none` when no entry it would read matches a protected glob,
+ * `protected` when one does, `unknown` when the shell could not tell (too large, a link it would follow, an error).
+ */
+export type SearchTreeVerdict = "none" | "protected" | "unknown";
+
+/**
+ * One tree a recursive read walks: the absolute, normalized `root` (a file is a tree of one entry), whether the
+ * reader skips hidden entries below the root (rg without `--hidden`/`-u`), and whether it follows links below it
+ * (`grep -R`, `rg -L`, diff).
+ */
+export interface SearchTreeRequest {
+	readonly root: string;
+	readonly skipsHidden: boolean;
+	readonly followsLinks: boolean;
+}
+
+/** The key of a {@link SearchTreeRequest} in `FloorContext.searchTrees`. */
+export function searchTreeKey(request: SearchTreeRequest): string {
+	return `${request.skipsHidden ? "visible" : "all"}${request.followsLinks ? "+links" : ""}:${request.root}`;
 }
 
 /** Facts the shell gathers for the floor (I/O results, passed in as values). */
@@ -287,6 +315,8 @@ export interface FloorFacts {
 	readonly gitByDirectory?: ReadonlyMap<string, GitRepositoryFacts>;
 	/** True when the environment bash inherits sets a non-empty `CDPATH`. */
 	readonly cdSearchPath?: boolean;
+	/** What each tree the command reads recursively holds, keyed by {@link searchTreeKey}. */
+	readonly searchTrees?: ReadonlyMap<string, SearchTreeVerdict>;
 }
 
 /** What the shell found about the repository around one directory. */
@@ -318,6 +348,7 @@ export function floorContextFor(
 		gitHooks: facts.gitHooks ?? "unknown",
 		gitFactsByDirectory: facts.gitByDirectory,
 		cdSearchPath: facts.cdSearchPath === true,
+		searchTrees: facts.searchTrees,
 		writeScope,
 		readScope: stricterScope(writeScope, toolScopeFor(config, "edit")),
 	};
@@ -924,16 +955,21 @@ class Judge {
 	concurrent = 0;
 	/** True once git was judged in such a part: a write after it may come first in time. */
 	concurrentGit = false;
+	/** True once the walk passed a command that may move files into a tree (`mv`, `git stash`): tree facts are stale. */
+	movedFiles = false;
+	/** True once a recursive read was judged in a concurrent part: a later move may come first in time. */
+	concurrentTreeRead = false;
 	readonly workspace: string;
 	readonly home: string;
 	readonly isProtected: (path: string) => boolean;
 	/**
-	 * @param gitDirectories when given, the walk only collects the directories git runs in (other than the
-	 *   workspace) and judges git as if every repository were safe; see {@link gitDirectoriesOf}.
+	 * @param requests when given, the walk only collects the facts it needs (the directories git runs in other than
+	 *   the workspace, the trees read recursively) and judges as if every repository were safe and every tree held
+	 *   no protected entry; see {@link floorFactRequestsOf}.
 	 */
 	constructor(
 		readonly context: FloorContext,
-		readonly gitDirectories?: Set<string>,
+		readonly requests?: CollectedFactRequests,
 	) {
 		this.workspace = normalizeAbsolutePath(context.cwd);
 		this.home = normalizeAbsolutePath(context.home);
@@ -947,6 +983,12 @@ class Judge {
 	allow(rule: "read-only" | "workspace-write" | "trusted-command"): void {
 		if (RULE_RANK[rule] > RULE_RANK[this.rule]) this.rule = rule;
 	}
+}
+
+/** What a walk in collecting mode gathers (see {@link floorFactRequestsOf}). */
+interface CollectedFactRequests {
+	readonly gitDirectories: Set<string>;
+	readonly searchTrees: Map<string, SearchTreeRequest>;
 }
 
 class Review extends Error {
@@ -1731,8 +1773,11 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 				const eq = value.indexOf("=");
 				const folder = eq >= 0 ? value.slice(eq + 1) : (args[i + 1] as BashWord | undefined)?.value;
 				if (folder === undefined || isRootOrAbove(folder, state, judge)) return "protected-path";
+				judgeSearchTree(folder, false, true, state, judge);
 			}
 			readAll(args, state, judge);
+			// Below a folder operand, the shell looks for protected entries (`diff -r a b` reads `b/.env`).
+			judgeDiffTrees(operands, state, judge);
 			return "allowed";
 		case "uniq":
 			// uniq INPUT OUTPUT writes OUTPUT (a glob may expand to two).
@@ -1878,6 +1923,8 @@ function judgeFileOperation(
 		return "allowed";
 	}
 	if (operands.length < 2) return "not-read-only";
+	// `mv conf sub/` may move a folder holding `.env` into a tree the shell looked at before the command ran.
+	if (name === "mv") treesMayChange(judge);
 	const destination = operands[operands.length - 1] as BashWord;
 	judgeFileOperand(destination, state, judge);
 	for (const source of operands.slice(0, -1)) {
@@ -1968,8 +2015,8 @@ function judgeSearch(
 	if (scan.roots.length === 0 && (ripgrep || recursive)) judgeReadPath(".", state, judge, true);
 	if (recursive) {
 		// A recursive search of the workspace root (or above) reads `.git/` and `.env` whatever its include globs
-		// (`--include=config` meets `.git/config`); a named subfolder is judged by its name only. An option the scan
-		// does not know may have taken the next word, so the roots are then unknown.
+		// (`--include=config` meets `.git/config`). An option the scan does not know may have taken the next word, so
+		// the roots are then unknown.
 		if (
 			scan.uncertain ||
 			scan.roots.length === 0 ||
@@ -1978,7 +2025,92 @@ function judgeSearch(
 			throw new Review("protected-path");
 		}
 	}
+	if (recursive || ripgrep) {
+		// Below a named folder, the shell looks for protected entries (`grep -r x sub` reads `sub/.env`; rg skips
+		// hidden entries unless told otherwise, but reads an unhidden `sub/key.pem`).
+		const followsLinks = ripgrep
+			? anyOption(options, (o) => shortFlag(o, "L") || o === "--follow")
+			: anyOption(options, (o) => shortFlag(o, "R") || (o.length >= 5 && "--dereference-recursive".startsWith(o)));
+		const roots = scan.roots.length > 0 ? scan.roots : [undefined];
+		for (const root of roots) judgeSearchTreeWord(root, !recursive, followsLinks, state, judge);
+	}
 	return "allowed";
+}
+
+/**
+ * A tree a recursive read walks (`undefined`: the working directory): reviewed unless the shell found no protected
+ * entry in it that the reader would read. A brace word is each of its words; a glob is walked whole from its
+ * literal folder (`src/*` from `src`, hidden entries included), which holds every tree it can expand to.
+ */
+function judgeSearchTreeWord(
+	word: BashWord | undefined,
+	skipsHidden: boolean,
+	followsLinks: boolean,
+	state: WalkState,
+	judge: Judge,
+): void {
+	if (word === undefined) {
+		judgeSearchTree(".", skipsHidden, followsLinks, state, judge);
+		return;
+	}
+	const paths = word.expansions.includes("brace") ? expandSimpleBraces(word.value) : [word.value];
+	if (paths === undefined) throw new Review("dynamic");
+	const glob = word.expansions.includes("glob");
+	for (const path of paths) {
+		if (glob && hasGlobCharacter(path)) judgeSearchTree(literalFolderOf(path), false, followsLinks, state, judge);
+		else judgeSearchTree(path, skipsHidden, followsLinks, state, judge);
+	}
+}
+
+function hasGlobCharacter(path: string): boolean {
+	return path.includes("*") || path.includes("?") || path.includes("[");
+}
+
+/** The folder above a glob's first wildcard part: `src/*.py` → `src`, `*` → `.`, `/x/*` → `/x`, `/*` → `/`. */
+function literalFolderOf(path: string): string {
+	const parts = path.split("/");
+	const first = parts.findIndex((part) => hasGlobCharacter(part));
+	const literal = parts.slice(0, first < 0 ? parts.length : first).join("/");
+	return literal === "" ? (path.startsWith("/") ? "/" : ".") : literal;
+}
+
+/**
+ * One tree a recursive read walks, by path: in collecting mode, recorded for the shell; otherwise reviewed unless
+ * the shell's fact for it is `none`. A move earlier in the command makes the fact stale.
+ */
+function judgeSearchTree(
+	path: string,
+	skipsHidden: boolean,
+	followsLinks: boolean,
+	state: WalkState,
+	judge: Judge,
+): void {
+	const root = resolveIn(path, state, judge);
+	if (root === undefined) throw new Review("dynamic");
+	if (judge.movedFiles) throw new Review("protected-path");
+	const request: SearchTreeRequest = { root, skipsHidden, followsLinks };
+	const key = searchTreeKey(request);
+	if (judge.requests !== undefined) {
+		judge.requests.searchTrees.set(key, request);
+		return;
+	}
+	if (judge.concurrent > 0) judge.concurrentTreeRead = true;
+	if (judge.context.searchTrees?.get(key) !== "none") throw new Review("protected-path");
+}
+
+/** The operands of `diff` or `git diff --no-index`, each a tree (a file is a tree of one entry; diff follows links). */
+function judgeDiffTrees(operands: readonly BashWord[], state: WalkState, judge: Judge): void {
+	for (const operand of operands) {
+		if (isBareProcessSubstitution(operand) || operand.value === "-" || HARMLESS_TARGETS.has(operand.value)) continue;
+		judgeSearchTreeWord(operand, false, true, state, judge);
+	}
+}
+
+/** A command that may move files into a tree (`mv dir sub/`, `git stash pop`): tree facts read before are stale. */
+function treesMayChange(judge: Judge): void {
+	judge.movedFiles = true;
+	// A recursive read in a `&` statement or a `<(…)` before this may still be walking: the move may come first.
+	if (judge.concurrentTreeRead) throw new Review("writes");
 }
 
 /** What a grep or rg command line names: files it reads for patterns, operands and search roots. */
@@ -2574,7 +2706,10 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 		for (const path of indexWrite) judgeOperandWord(path, state, judge, true);
 		judge.allow("workspace-write");
 		// A stash takes files out of the worktree and puts them back: git after it cannot trust the facts either.
-		if (sub === "stash") judge.wroteFiles = true;
+		if (sub === "stash") {
+			judge.wroteFiles = true;
+			treesMayChange(judge);
+		}
 		return "allowed";
 	}
 	if (!(READ_ONLY_GIT_SUBCOMMANDS as readonly string[]).includes(sub)) return "not-read-only";
@@ -2584,6 +2719,7 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	if (sub === "diff" && rest.some((arg) => longOptionOrPrefix(arg.value, "--no-index"))) {
 		const folders = rest.filter((arg) => !arg.value.startsWith("-"));
 		if (folders.some((arg) => reachesWorkspaceRoot(arg, state, judge))) return "protected-path";
+		judgeDiffTrees(folders, state, judge);
 	}
 	for (const arg of rest) {
 		if (arg.value.startsWith("-")) {
@@ -2610,7 +2746,7 @@ const UNKNOWN_GIT_FACTS: GitRepositoryFacts = { config: "unknown", hooks: "unkno
  * its own config and hooks. An unknown directory (after `cd -`) or one the shell gave no facts for is `unknown`.
  */
 function gitFactsAt(state: WalkState, judge: Judge): GitRepositoryFacts {
-	const collected = judge.gitDirectories;
+	const collected = judge.requests?.gitDirectories;
 	if (collected !== undefined) {
 		if (state.cwd !== undefined && state.cwd !== judge.workspace) collected.add(state.cwd);
 		return SAFE_GIT_FACTS;
@@ -2628,30 +2764,52 @@ function gitFactsAt(state: WalkState, judge: Judge): GitRepositoryFacts {
 
 /** At most this many directories besides the working directory are collected for one command's git facts. */
 export const MAX_GIT_DIRECTORIES = 8;
+/** At most this many trees are collected for one command; a command that reads more is reviewed. */
+export const MAX_SEARCH_TREES = 16;
+
+/** The facts one bash command needs from the shell before the floor can decide it. */
+export interface FloorFactRequests {
+	/** The directories other than the working directory the command runs git in (at most {@link MAX_GIT_DIRECTORIES}). */
+	readonly gitDirectories: readonly string[];
+	/** The trees the command reads recursively (at most {@link MAX_SEARCH_TREES}). */
+	readonly searchTrees: readonly SearchTreeRequest[];
+}
+
+const NO_FACT_REQUESTS: FloorFactRequests = { gitDirectories: [], searchTrees: [] };
 
 /**
- * The directories other than the working directory in which a bash command would run git, as the floor walks it
- * (`cd sub && git status` runs git in `sub`, which may be another repository): the shell reads each one's facts
- * into `FloorFacts.gitByDirectory` before the decision. At most {@link MAX_GIT_DIRECTORIES}; empty when the command
- * runs no git elsewhere or is one the floor reviews without looking (too long, unparseable). Pure; never throws.
+ * The facts the shell gathers for one bash command, as the floor walks it: the directories other than the working
+ * directory in which it runs git (`cd sub && git status` runs git in `sub`, which may be another repository; the
+ * shell reads each one's facts into `FloorFacts.gitByDirectory`), and the trees it reads recursively (`grep -r x sub`;
+ * the shell looks for protected entries in each, into `FloorFacts.searchTrees`). Empty when the command is one the
+ * floor reviews without looking (too long, unparseable). Pure; never throws.
  */
-export function gitDirectoriesOf(command: string, context: FloorContext): readonly string[] {
+export function floorFactRequestsOf(command: string, context: FloorContext): FloorFactRequests {
 	try {
 		if (typeof command !== "string" || command.length > MAX_BASH_COMMAND_CHARS || hasControlCharacter(command)) {
-			return [];
+			return NO_FACT_REQUESTS;
 		}
 		const parsed = parseBashSyntax(command);
-		if (!parsed.ok || countWords(parsed.tree) > MAX_FLOOR_WORDS) return [];
-		const judge = new Judge(context, new Set());
+		if (!parsed.ok || countWords(parsed.tree) > MAX_FLOOR_WORDS) return NO_FACT_REQUESTS;
+		const requests: CollectedFactRequests = { gitDirectories: new Set(), searchTrees: new Map() };
+		const judge = new Judge(context, requests);
 		try {
 			judgeList(parsed.tree, [judge.workspace], judge);
 		} catch {
-			// The walk stopped at a part the floor reviews anyway: git after it cannot change the decision.
+			// The walk stopped at a part the floor reviews anyway: facts after it cannot change the decision.
 		}
-		return [...(judge.gitDirectories ?? [])].slice(0, MAX_GIT_DIRECTORIES);
+		return {
+			gitDirectories: [...requests.gitDirectories].slice(0, MAX_GIT_DIRECTORIES),
+			searchTrees: [...requests.searchTrees.values()].slice(0, MAX_SEARCH_TREES),
+		};
 	} catch {
-		return [];
+		return NO_FACT_REQUESTS;
 	}
+}
+
+/** The directories other than the working directory in which a bash command would run git; see {@link floorFactRequestsOf}. */
+export function gitDirectoriesOf(command: string, context: FloorContext): readonly string[] {
+	return floorFactRequestsOf(command, context).gitDirectories;
 }
 
 /** `git add` options that only choose what is staged: no patch, edit or interactive mode, no pathspec file. */

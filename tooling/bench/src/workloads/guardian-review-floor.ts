@@ -10,8 +10,12 @@ import {
 	type FloorContext,
 	type FloorDecision,
 	floorContextFor,
+	floorFactRequestsOf,
 	type GuardianReviewConfig,
 	gitDirectoriesOf,
+	type SearchTreeRequest,
+	type SearchTreeVerdict,
+	searchTreeKey,
 } from "../../../../packages/policy-kernel/src/guardian/index.ts";
 import { type AgentBashCommand, loadAgentBashCommands, loadPeerSafetyCases, type PeerSafetyCase } from "../corpora.ts";
 import type { BenchFigure, BenchResult, BenchWorkload } from "../types.ts";
@@ -107,6 +111,57 @@ export function sessionWorkspaces(rows: readonly AgentBashCommand[]): Map<string
 	return workspaces;
 }
 
+/**
+ * The tracked files matching a default protected glob in the replayed repositories, from each one's newest snapshot
+ * (commits in SOURCES.md, "Protected names in the replayed repositories"): test certificates and a test app's `.env`.
+ * The other checked repositories (sympy, astropy, xarray, pylint, pytest, seaborn) hold none; django, scikit-learn
+ * and matplotlib were too large to fetch and count as holding none.
+ */
+export const REPOSITORY_PROTECTED_FILES: Readonly<Record<string, readonly string[]>> = {
+	"psf/requests": [
+		"tests/certs/expired/server/server.pem",
+		"tests/certs/mtls/client/client.pem",
+		"tests/certs/valid/server/server.pem",
+	],
+	"sphinx-doc/sphinx": ["tests/certs/cert.pem"],
+	"pallets/flask": ["tests/test_apps/.env"],
+};
+
+/** The repository (`owner/name`) of a SWE-bench instance id such as `psf__requests-2317`. */
+function repositoryOf(session: string): string {
+	const [owner, rest] = session.split("__");
+	return `${owner}/${(rest ?? "").replace(/-\d+$/, "")}`;
+}
+
+/**
+ * The shell's verdict on a tree the command reads, replayed: `protected` when one of the repository's protected
+ * files lies below the root (and is not hidden there, for a reader that skips hidden entries), else `none`.
+ */
+export function replayedTreeVerdict(tree: SearchTreeRequest, workspace: string, session: string): SearchTreeVerdict {
+	for (const file of REPOSITORY_PROTECTED_FILES[repositoryOf(session)] ?? []) {
+		const path = `${workspace}/${file}`;
+		if (path !== tree.root && !path.startsWith(tree.root === "/" ? "/" : `${tree.root}/`)) continue;
+		const below = path.slice(tree.root.length).split("/").filter(Boolean);
+		if (tree.skipsHidden && below.some((part) => part.startsWith("."))) continue;
+		return "protected";
+	}
+	return "none";
+}
+
+/**
+ * The context with the shell's verdict on every tree `command` reads recursively (see `floorFactRequestsOf`), as
+ * `verdictOf` says; by default every tree holds no protected entry (a replay whose workspace has none).
+ */
+export function withTreeVerdicts(
+	command: string,
+	context: FloorContext,
+	verdictOf: (tree: SearchTreeRequest) => SearchTreeVerdict = () => "none",
+): FloorContext {
+	const trees = floorFactRequestsOf(command, context).searchTrees;
+	if (trees.length === 0) return context;
+	return { ...context, searchTrees: new Map(trees.map((tree) => [searchTreeKey(tree), verdictOf(tree)] as const)) };
+}
+
 /** Interpreters and runners whose allowance means running code. */
 const CODE_RUNNERS = new Set([
 	"python",
@@ -149,6 +204,7 @@ function replay(
 	rows: readonly AgentBashCommand[],
 	config: GuardianReviewConfig,
 	workspaces: Map<string, string>,
+	trees: "listed" | "unknown" = "listed",
 ): ReplayShare {
 	const contexts = new Map<string, FloorContext>();
 	const share: ReplayShare = {
@@ -170,16 +226,22 @@ function replay(
 			contexts.set(cwd, context);
 		}
 		// The shell also reads the facts of every other directory the command runs git in (`cd sub && git log`):
-		// in these clean clones, and outside any repository, they find nothing either.
+		// in these clean clones, and outside any repository, they find nothing either. And it lists every tree the
+		// command reads recursively (`grep -rn x django/db`): protected where the repository tracks a protected file
+		// below it (`trees: "listed"`); `trees: "unknown"` is the lower bound where the shell could never tell.
+		// Timed with the decision: the shell walks the command once for its fact requests, then decides.
+		const started = performance.now();
 		const elsewhere = gitDirectoriesOf(row.command, context);
-		const judged =
+		const withGit: FloorContext =
 			elsewhere.length === 0
 				? context
-				: floorContextFor(config, cwd, HOME, {
-						...CLEAN_CLONE,
-						gitByDirectory: new Map(elsewhere.map((dir) => [dir, { config: "safe", hooks: "none" }] as const)),
-					});
-		const started = performance.now();
+				: {
+						...context,
+						gitFactsByDirectory: new Map(elsewhere.map((dir) => [dir, { config: "safe", hooks: "none" }] as const)),
+					};
+		const judged = withTreeVerdicts(row.command, withGit, (tree) =>
+			trees === "unknown" ? "unknown" : replayedTreeVerdict(tree, cwd, row.session),
+		);
 		const decision: FloorDecision = decideFloor("bash", { command: row.command }, config, judged);
 		share.latencies.push(performance.now() - started);
 		let system = share.bySystem.get(row.system);
@@ -231,7 +293,7 @@ export function pathologicalCommands(): Array<{ name: string; command: string }>
 	];
 }
 
-/** Latency of one decision over 7 runs: the median (the check) and the worst sample (shown; the machine is shared). */
+/** Latency of one decision (the fact-request walk, then the decision) over 7 runs: the median (the check) and the worst sample (shown; the machine is shared). */
 function latencyOf(
 	command: string,
 	config: GuardianReviewConfig,
@@ -240,6 +302,7 @@ function latencyOf(
 	const samples: number[] = [];
 	for (let run = 0; run < 7; run++) {
 		const started = performance.now();
+		floorFactRequestsOf(command, context);
 		decideFloor("bash", { command }, config, context);
 		samples.push(performance.now() - started);
 	}
@@ -270,7 +333,8 @@ function peerCases(cases: readonly PeerSafetyCase[], config: GuardianReviewConfi
 	// dangerous allowed.
 	const workspaceWrites: string[] = [];
 	for (const entry of cases) {
-		const decision = decideFloor("bash", { command: entry.command }, config, context);
+		// The peers' commands name no real tree: each one the floor asks about is taken to hold no protected entry.
+		const decision = decideFloor("bash", { command: entry.command }, config, withTreeVerdicts(entry.command, context));
 		if (entry.expect === "dangerous" && decision.kind === "allow" && decision.rule === "workspace-write") {
 			workspaceWrites.push(entry.command);
 		} else if (entry.expect === "dangerous" && decision.kind === "allow") {
@@ -311,6 +375,7 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 	const trusted = applyGuardianDefaults({ mode: "enforce", trustedCommands: [...REPLAY_TRUSTED_COMMANDS] });
 	const inline = applyGuardianDefaults({ mode: "enforce", trustedCommands: [...REPLAY_TRUSTED_WITH_INLINE_PYTHON] });
 	const byDefault = replay(rows, defaults, workspaces);
+	const treesUnknown = replay(rows, defaults, workspaces, "unknown");
 	const withTrusted = replay(rows, trusted, workspaces);
 	const withInline = replay(rows, inline, workspaces);
 	const peers = peerCases(loadPeerSafetyCases(), defaults);
@@ -355,6 +420,11 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 				unit: "percent" as const,
 			},
 		]),
+		{
+			name: "for information: floor decides (default config) if the shell could never list a searched tree",
+			value: treesUnknown.decided / total,
+			unit: "percent",
+		},
 		{
 			name: "reviewed because it reads or writes outside the repository (default config)",
 			value: byDefault.reviewedOutside / total,

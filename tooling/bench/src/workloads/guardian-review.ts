@@ -16,6 +16,7 @@ import {
 	type TranscriptEntry,
 } from "../../../../packages/policy-kernel/src/guardian/index.ts";
 import type { BenchResult, BenchWorkload } from "../types.ts";
+import { withTreeVerdicts } from "./guardian-review-floor.ts";
 
 /** One replayed tool call. */
 export interface ReplayCall {
@@ -140,7 +141,10 @@ export function replayThroughKernel(calls: readonly ReplayCall[]) {
 	const counts = { outOfScope: 0, floorAllow: 0, floorDeny: 0, review: 0 };
 	const promptTokens: number[] = [];
 	for (const [index, call] of calls.entries()) {
-		const decision = decideFloor(call.tool, call.input, config, context);
+		// The shell lists every tree a bash command reads recursively; the replay's workspace holds none of them.
+		const command = call.tool === "bash" ? (call.input as { command?: unknown }).command : undefined;
+		const judged = typeof command === "string" ? withTreeVerdicts(command, context) : context;
+		const decision = decideFloor(call.tool, call.input, config, judged);
 		if (decision.kind === "out-of-scope") counts.outOfScope++;
 		else if (decision.kind === "allow") counts.floorAllow++;
 		else if (decision.kind === "deny") counts.floorDeny++;

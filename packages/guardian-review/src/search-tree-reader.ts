@@ -1,0 +1,98 @@
+// Looks in the trees a recursive read walks (`grep -r x sub`, `rg x`, `diff -r a b`) for entries the floor
+// protects, so that such a read is allowed only when the tree holds no `.env`, key or history file the reader would
+// read. The kernel names the trees (floorFactRequestsOf) and decides; this module only lists folders: asynchronously,
+// bounded in entries and depth, and cached until a tool call that may have changed them has run.
+import { lstat, readdir } from "node:fs/promises";
+import {
+	type FloorContext,
+	floorFactRequestsOf,
+	protectedPathTest,
+	type SearchTreeRequest,
+	type SearchTreeVerdict,
+	searchTreeKey,
+} from "@pi-policy/policy-kernel/guardian";
+
+/** At most this many entries are listed in one tree; a larger tree is `unknown` (its read goes to review). */
+export const MAX_SEARCH_TREE_ENTRIES = 20_000;
+/** Folders nested deeper than this below the root make the tree `unknown`. */
+export const MAX_SEARCH_TREE_DEPTH = 64;
+/** At most this many verdicts are kept; the cache starts over beyond it. */
+const MAX_CACHED_TREES = 128;
+
+/**
+ * What `request`'s tree holds, as the reader would walk it: every entry below the root (hidden ones too, unless the
+ * reader skips them), links below the root skipped unless the reader follows them (then `unknown`: the target may be
+ * anywhere). A missing root holds nothing; a root that is a file was judged by its name; a root that is a link is
+ * `unknown`. Errors other than a missing entry make the verdict `unknown`. Never throws.
+ */
+export async function readSearchTreeVerdict(
+	request: SearchTreeRequest,
+	isProtected: (path: string) => boolean,
+): Promise<SearchTreeVerdict> {
+	try {
+		let root: Awaited<ReturnType<typeof lstat>>;
+		try {
+			root = await lstat(request.root);
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			return code === "ENOENT" || code === "ENOTDIR" ? "none" : "unknown";
+		}
+		if (root.isSymbolicLink()) return "unknown";
+		if (!root.isDirectory()) return "none";
+		let entries = 0;
+		const pending: { path: string; depth: number }[] = [{ path: request.root, depth: 0 }];
+		for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+			for (const entry of await readdir(next.path, { withFileTypes: true })) {
+				if (++entries > MAX_SEARCH_TREE_ENTRIES) return "unknown";
+				if (request.skipsHidden && entry.name.startsWith(".")) continue;
+				const path = next.path === "/" ? `/${entry.name}` : `${next.path}/${entry.name}`;
+				if (isProtected(path)) return "protected";
+				if (entry.isSymbolicLink()) {
+					if (request.followsLinks) return "unknown";
+					continue;
+				}
+				if (!entry.isDirectory()) continue;
+				if (next.depth + 1 > MAX_SEARCH_TREE_DEPTH) return "unknown";
+				pending.push({ path, depth: next.depth + 1 });
+			}
+		}
+		return "none";
+	} catch {
+		return "unknown";
+	}
+}
+
+/**
+ * The session's cached tree verdicts: `forCommand` gathers `FloorFacts.searchTrees` for one bash command (the trees
+ * the floor would have it read recursively); `invalidate()` after any tool call that may have written files, and on
+ * session start.
+ */
+export function createSearchTreeFacts(): {
+	forCommand(command: string, context: FloorContext): Promise<ReadonlyMap<string, SearchTreeVerdict>>;
+	invalidate(): void;
+} {
+	const cached = new Map<string, Promise<SearchTreeVerdict>>();
+	return {
+		async forCommand(command, context) {
+			const facts = new Map<string, SearchTreeVerdict>();
+			const requests = floorFactRequestsOf(command, context).searchTrees;
+			if (requests.length === 0) return facts;
+			const isProtected = protectedPathTest(context);
+			for (const request of requests) {
+				// The protected globs and the workspace are part of the verdict: a config change must not reuse it.
+				const key = `${context.cwd}\u0000${context.home}\u0000${context.protectedPaths.join("\u0000")}\u0000${searchTreeKey(request)}`;
+				let verdict = cached.get(key);
+				if (verdict === undefined) {
+					if (cached.size >= MAX_CACHED_TREES) cached.clear();
+					verdict = readSearchTreeVerdict(request, isProtected);
+					cached.set(key, verdict);
+				}
+				facts.set(searchTreeKey(request), await verdict);
+			}
+			return facts;
+		},
+		invalidate() {
+			cached.clear();
+		},
+	};
+}

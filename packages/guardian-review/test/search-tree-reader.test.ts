@@ -1,0 +1,104 @@
+// The shell's tree lister for the floor's recursive reads, on real folders: what counts as protected, what the
+// reader skips (hidden entries for rg, links below the root), and the bounds that make a tree `unknown`.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { applyGuardianDefaults, floorContextFor, protectedPathTest } from "@pi-policy/policy-kernel/guardian";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+	createSearchTreeFacts,
+	MAX_SEARCH_TREE_DEPTH,
+	MAX_SEARCH_TREE_ENTRIES,
+	readSearchTreeVerdict,
+} from "../src/search-tree-reader.ts";
+
+let workspace: string;
+let home: string;
+beforeEach(() => {
+	const base = mkdtempSync(join(tmpdir(), "guardian-trees-"));
+	workspace = join(base, "repo");
+	home = join(base, "home");
+	mkdirSync(workspace, { recursive: true });
+	mkdirSync(home, { recursive: true });
+});
+afterEach(() => rmSync(dirname(workspace), { recursive: true, force: true }));
+
+function files(entries: Record<string, string>): void {
+	for (const [path, text] of Object.entries(entries)) {
+		mkdirSync(dirname(join(workspace, path)), { recursive: true });
+		writeFileSync(join(workspace, path), text);
+	}
+}
+
+const context = () => floorContextFor(applyGuardianDefaults({ mode: "enforce" }), workspace, home);
+const verdictOf = (root: string, skipsHidden = false, followsLinks = false) =>
+	readSearchTreeVerdict({ root: join(workspace, root), skipsHidden, followsLinks }, protectedPathTest(context()));
+
+describe("readSearchTreeVerdict", () => {
+	it("finds protected entries at any depth: .env files, keys, nested repositories", async () => {
+		files({ "a/b/c/app.py": "x", "a/b/notes.md": "y" });
+		expect(await verdictOf("a")).toBe("none");
+		files({ "a/b/c/.env.local": "SECRET=1" });
+		expect(await verdictOf("a")).toBe("protected");
+		expect(await verdictOf("a/b/c")).toBe("protected");
+		files({ "k/deploy/server.pem": "key", "k/id_ed25519": "key" });
+		expect(await verdictOf("k")).toBe("protected");
+		files({ "vendor/lib/.git/config": "[core]" });
+		expect(await verdictOf("vendor")).toBe("protected");
+	});
+
+	it("skips hidden entries for a reader that does (rg), but not unhidden keys", async () => {
+		files({ "cfg/.env": "SECRET=1", "cfg/settings.py": "x", "cfg/.hidden/id_rsa": "key" });
+		expect(await verdictOf("cfg", true)).toBe("none");
+		expect(await verdictOf("cfg", false)).toBe("protected");
+		files({ "cfg/keys/site.pem": "key" });
+		expect(await verdictOf("cfg", true)).toBe("protected");
+	});
+
+	it("skips links below the root unless the reader follows them; a root that is a link is unknown", async () => {
+		files({ "src/a.py": "x", "secrets/token.txt": "t" });
+		symlinkSync(join(home), join(workspace, "src", "home-link"));
+		expect(await verdictOf("src", false, false)).toBe("none");
+		expect(await verdictOf("src", false, true)).toBe("unknown");
+		symlinkSync(join(workspace, "secrets"), join(workspace, "linked"));
+		expect(await verdictOf("linked")).toBe("unknown");
+	});
+
+	it("a missing root holds nothing; a file root was judged by its name", async () => {
+		files({ "a.py": "x" });
+		expect(await verdictOf("no-such-folder")).toBe("none");
+		expect(await verdictOf("a.py")).toBe("none");
+		expect(await verdictOf("a.py/below")).toBe("none");
+	});
+
+	it(`is unknown past ${MAX_SEARCH_TREE_DEPTH} nested folders`, async () => {
+		const deep = Array.from({ length: MAX_SEARCH_TREE_DEPTH + 1 }, () => "d").join("/");
+		files({ [`t/${deep}/a.py`]: "x" });
+		expect(await verdictOf("t")).toBe("unknown");
+		// One level further down, the deepest folder is exactly at the bound.
+		expect(await verdictOf("t/d")).toBe("none");
+	});
+
+	it(`is unknown past ${MAX_SEARCH_TREE_ENTRIES} entries`, async () => {
+		mkdirSync(join(workspace, "big"));
+		for (let i = 0; i < MAX_SEARCH_TREE_ENTRIES + 1; i++) writeFileSync(join(workspace, "big", `f${i}`), "");
+		expect(await verdictOf("big")).toBe("unknown");
+		rmSync(join(workspace, "big", "f0"));
+		expect(await verdictOf("big")).toBe("none");
+	}, 120_000);
+});
+
+describe("createSearchTreeFacts", () => {
+	it("gathers a verdict for each tree the command reads, cached until invalidated", async () => {
+		files({ "src/a.py": "x", "cfg/settings.py": "y" });
+		const trees = createSearchTreeFacts();
+		const facts = async (command: string) => [...(await trees.forCommand(command, context())).values()];
+		expect(await facts("grep -rn x src cfg")).toEqual(["none", "none"]);
+		expect(await facts("cat src/a.py")).toEqual([]);
+		files({ "cfg/.env": "SECRET=1" });
+		expect(await facts("grep -rn x cfg")).toEqual(["none"]);
+		trees.invalidate();
+		expect(await facts("grep -rn x cfg")).toEqual(["protected"]);
+		expect(await facts("rg x cfg")).toEqual(["none"]);
+	});
+});
