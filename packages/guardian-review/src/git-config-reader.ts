@@ -15,7 +15,6 @@ import {
 	type GitHooksVerdict,
 	type GitRepositoryFacts,
 	gitConfigIncludes,
-	gitDirectoriesOf,
 	judgeGitConfigText,
 	judgeGitHookNames,
 	MAX_GIT_CONFIG_CHARS,
@@ -179,14 +178,14 @@ const MAX_CACHED_DIRECTORIES = 16;
 
 /**
  * The session's cached facts, per directory: read once when a git command is first judged there, reused until
- * `invalidate()` (after any tool call that may have written files, and on session start). `forCommand` gathers the
- * floor's facts for one bash command: the working directory's, and those of every other directory the command
- * runs git in (`cd sub && git status`), which may be another repository.
+ * `invalidate()` (after any tool call that may have written files, and on session start). `forDirectories` gathers
+ * the floor's facts for one bash command: the working directory's, and those of every other directory the command
+ * runs git in (`cd sub && git status`, from `floorFactRequestsOf`), which may be another repository.
  */
 export function createGitConfigFacts(home: string): {
 	verdict(cwd: string): Promise<GitConfigVerdict>;
 	hooks(cwd: string): Promise<GitHooksVerdict>;
-	forCommand(command: string, context: FloorContext): Promise<FloorFacts>;
+	forDirectories(directories: readonly string[], context: FloorContext): Promise<FloorFacts>;
 	invalidate(): void;
 } {
 	const cached = new Map<string, { verdict: Promise<GitConfigVerdict>; hooks: Promise<GitHooksVerdict> }>();
@@ -206,10 +205,10 @@ export function createGitConfigFacts(home: string): {
 	return {
 		verdict: (cwd) => current(cwd).verdict,
 		hooks: (cwd) => current(cwd).hooks,
-		async forCommand(command, context) {
+		async forDirectories(directories, context) {
 			const here = await factsOf(context.cwd);
 			const gitByDirectory = new Map<string, GitRepositoryFacts>();
-			for (const dir of gitDirectoriesOf(command, context)) gitByDirectory.set(dir, await factsOf(dir));
+			for (const dir of directories) gitByDirectory.set(dir, await factsOf(dir));
 			return { gitConfig: here.config, gitHooks: here.hooks, gitByDirectory };
 		},
 		invalidate() {

@@ -16,6 +16,7 @@ import {
 	actionIdentityText,
 	buildReviewerPrompt,
 	floorContextFor,
+	floorFactRequestsOf,
 	GUARDIAN_PROJECT_LOCKED_KEYS,
 	GUARDIAN_STRENGTHEN_RULES,
 	type GuardianMode,
@@ -168,9 +169,13 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		// commands, and the trees a recursive read walks.
 		const command = toolName === "bash" && inFlight.size === 0 ? bashCommandOf(input) : undefined;
 		const factContext = floorContextFor(active, ctx.cwd, home);
+		const requests = command === undefined ? undefined : floorFactRequestsOf(command, factContext);
 		const gitFactsNow =
-			command !== undefined && mayRunGit(input) ? await gitFacts.forCommand(command, factContext) : {};
-		const searchTrees = command === undefined ? undefined : await treeFacts.forCommand(command, factContext);
+			requests !== undefined && mayRunGit(input)
+				? await gitFacts.forDirectories(requests.gitDirectories, factContext)
+				: {};
+		const searchTrees =
+			requests === undefined ? undefined : await treeFacts.forTrees(requests.searchTrees, factContext);
 		// bash inherits this process's environment: a CDPATH there makes `cd NAME` search other folders.
 		const facts = { ...gitFactsNow, searchTrees, cdSearchPath: (process.env.CDPATH ?? "") !== "" };
 		let step = perform(

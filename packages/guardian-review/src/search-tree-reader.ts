@@ -5,7 +5,6 @@
 import { lstat, readdir } from "node:fs/promises";
 import {
 	type FloorContext,
-	floorFactRequestsOf,
 	protectedPathTest,
 	type SearchTreeRequest,
 	type SearchTreeVerdict,
@@ -63,19 +62,21 @@ export async function readSearchTreeVerdict(
 }
 
 /**
- * The session's cached tree verdicts: `forCommand` gathers `FloorFacts.searchTrees` for one bash command (the trees
- * the floor would have it read recursively); `invalidate()` after any tool call that may have written files, and on
- * session start.
+ * The session's cached tree verdicts: `forTrees` gathers `FloorFacts.searchTrees` for one bash command (the trees
+ * `floorFactRequestsOf` says it reads recursively); `invalidate()` after any tool call that may have written files,
+ * and on session start.
  */
 export function createSearchTreeFacts(): {
-	forCommand(command: string, context: FloorContext): Promise<ReadonlyMap<string, SearchTreeVerdict>>;
+	forTrees(
+		requests: readonly SearchTreeRequest[],
+		context: FloorContext,
+	): Promise<ReadonlyMap<string, SearchTreeVerdict>>;
 	invalidate(): void;
 } {
 	const cached = new Map<string, Promise<SearchTreeVerdict>>();
 	return {
-		async forCommand(command, context) {
+		async forTrees(requests, context) {
 			const facts = new Map<string, SearchTreeVerdict>();
-			const requests = floorFactRequestsOf(command, context).searchTrees;
 			if (requests.length === 0) return facts;
 			const isProtected = protectedPathTest(context);
 			for (const request of requests) {

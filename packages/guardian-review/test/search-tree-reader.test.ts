@@ -3,7 +3,12 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { applyGuardianDefaults, floorContextFor, protectedPathTest } from "@pi-policy/policy-kernel/guardian";
+import {
+	applyGuardianDefaults,
+	floorContextFor,
+	floorFactRequestsOf,
+	protectedPathTest,
+} from "@pi-policy/policy-kernel/guardian";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
 	createSearchTreeFacts,
@@ -92,7 +97,9 @@ describe("createSearchTreeFacts", () => {
 	it("gathers a verdict for each tree the command reads, cached until invalidated", async () => {
 		files({ "src/a.py": "x", "cfg/settings.py": "y" });
 		const trees = createSearchTreeFacts();
-		const facts = async (command: string) => [...(await trees.forCommand(command, context())).values()];
+		const facts = async (command: string) => [
+			...(await trees.forTrees(floorFactRequestsOf(command, context()).searchTrees, context())).values(),
+		];
 		expect(await facts("grep -rn x src cfg")).toEqual(["none", "none"]);
 		expect(await facts("cat src/a.py")).toEqual([]);
 		files({ "cfg/.env": "SECRET=1" });
