@@ -168,9 +168,8 @@ export async function readGitHooksVerdict(cwd: string): Promise<GitHooksVerdict>
 }
 
 /** True when a bash command may run git, so the floor needs the config fact (a cheap substring check). */
-export function mayRunGit(input: unknown): boolean {
-	const command = (input as { command?: unknown } | null)?.command;
-	return typeof command === "string" && command.includes("git");
+export function mayRunGit(command: string): boolean {
+	return command.includes("git");
 }
 
 /** At most this many directories' facts are kept between calls. */

@@ -14,7 +14,9 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import {
 	actionIdentityText,
+	bashCommandArgument,
 	buildReviewerPrompt,
+	type FloorFacts,
 	floorContextFor,
 	floorFactRequestsOf,
 	GUARDIAN_PROJECT_LOCKED_KEYS,
@@ -167,17 +169,16 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		const input: unknown = event.input;
 		// The shell's facts are read only while no call that may change them runs: the repositories' git facts for git
 		// commands, and the trees a recursive read walks.
-		const command = toolName === "bash" && inFlight.size === 0 ? bashCommandOf(input) : undefined;
-		const factContext = floorContextFor(active, ctx.cwd, home);
-		const requests = command === undefined ? undefined : floorFactRequestsOf(command, factContext);
-		const gitFactsNow =
-			requests !== undefined && mayRunGit(input)
-				? await gitFacts.forDirectories(requests.gitDirectories, factContext)
-				: {};
-		const searchTrees =
-			requests === undefined ? undefined : await treeFacts.forTrees(requests.searchTrees, factContext);
+		const command = toolName === "bash" && inFlight.size === 0 ? bashCommandArgument(input) : undefined;
 		// bash inherits this process's environment: a CDPATH there makes `cd NAME` search other folders.
-		const facts = { ...gitFactsNow, searchTrees, cdSearchPath: (process.env.CDPATH ?? "") !== "" };
+		let facts: FloorFacts = { cdSearchPath: (process.env.CDPATH ?? "") !== "" };
+		if (command !== undefined) {
+			const factContext = floorContextFor(active, ctx.cwd, home);
+			const requests = floorFactRequestsOf(command, factContext);
+			if (mayRunGit(command))
+				facts = { ...facts, ...(await gitFacts.forDirectories(requests.gitDirectories, factContext)) };
+			facts = { ...facts, searchTrees: await treeFacts.forTrees(requests.searchTrees, factContext) };
+		}
 		let step = perform(
 			planToolCall(state, {
 				toolName,
@@ -354,9 +355,4 @@ function defaultConfig(): GuardianReviewConfig {
 	const resolved = resolveGuardianReviewLayer(undefined);
 	if (resolved.ok) return resolved.value;
 	throw new Error("guardian-review: defaults unavailable");
-}
-
-function bashCommandOf(input: unknown): string | undefined {
-	const command = typeof input === "object" && input !== null ? (input as { command?: unknown }).command : undefined;
-	return typeof command === "string" ? command : undefined;
 }

@@ -2,6 +2,7 @@
 // protects, so that such a read is allowed only when the tree holds no `.env`, key or history file the reader would
 // read. The kernel names the trees (floorFactRequestsOf) and decides; this module only lists folders: asynchronously,
 // bounded in entries and depth, and cached until a tool call that may have changed them has run.
+import type { Stats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import {
 	type FloorContext,
@@ -29,7 +30,7 @@ export async function readSearchTreeVerdict(
 	isProtected: (path: string) => boolean,
 ): Promise<SearchTreeVerdict> {
 	try {
-		let root: Awaited<ReturnType<typeof lstat>>;
+		let root: Stats;
 		try {
 			root = await lstat(request.root);
 		} catch (error) {
@@ -79,16 +80,18 @@ export function createSearchTreeFacts(): {
 			const facts = new Map<string, SearchTreeVerdict>();
 			if (requests.length === 0) return facts;
 			const isProtected = protectedPathTest(context);
+			// The protected globs and the workspace are part of the verdict: a config change must not reuse it.
+			const place = `${context.cwd}\u0000${context.home}\u0000${context.protectedPaths.join("\u0000")}\u0000`;
 			for (const request of requests) {
-				// The protected globs and the workspace are part of the verdict: a config change must not reuse it.
-				const key = `${context.cwd}\u0000${context.home}\u0000${context.protectedPaths.join("\u0000")}\u0000${searchTreeKey(request)}`;
+				const tree = searchTreeKey(request);
+				const key = place + tree;
 				let verdict = cached.get(key);
 				if (verdict === undefined) {
 					if (cached.size >= MAX_CACHED_TREES) cached.clear();
 					verdict = readSearchTreeVerdict(request, isProtected);
 					cached.set(key, verdict);
 				}
-				facts.set(searchTreeKey(request), await verdict);
+				facts.set(tree, await verdict);
 			}
 			return facts;
 		},

@@ -370,7 +370,7 @@ export function decideFloor(
 		const scope = toolScopeFor(config, toolName);
 		if (scope === "off") return { kind: "out-of-scope" };
 		if (toolName === "bash") {
-			const command = isRecord(input) && typeof input.command === "string" ? input.command : undefined;
+			const command = bashCommandArgument(input);
 			if (command === undefined) return { kind: "review", reason: "unparsed" };
 			return decideBashFloor(command, scope, context);
 		}
@@ -382,6 +382,11 @@ export function decideFloor(
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The `command` argument of a bash call, when it is a string. */
+export function bashCommandArgument(input: unknown): string | undefined {
+	return isRecord(input) && typeof input.command === "string" ? input.command : undefined;
 }
 
 /** The path argument of a write, edit or custom tool: `path`, `file_path` or `filePath`. */
@@ -1255,12 +1260,8 @@ const IMPLICIT_DOT_COMMANDS = new Set(["ls", "du", "tree", "find"]);
 
 /** An unquoted glob word whose first character is a wildcard or bracket (`*`, `?x`, `[-]x`). */
 function startsWithWildcard(word: BashWord): boolean {
-	// The value, not the text: `''[-]-pre=s?` starts with a quote but expands like `[-]-pre=s?`.
-	if (word.expansions.includes("glob") && /^[*?[]/.test(word.value)) return true;
-	return (
-		word.expansions.includes("glob") &&
-		(word.text.startsWith("*") || word.text.startsWith("?") || word.text.startsWith("["))
-	);
+	// The value too, not only the text: `''[-]-pre=s?` starts with a quote but expands like `[-]-pre=s?`.
+	return word.expansions.includes("glob") && (/^[*?[]/.test(word.value) || /^[*?[]/.test(word.text));
 }
 
 /** A brace word that is only a numeric or letter sequence: `{1..10}`, `{a..e}`, `{0..100..5}`. */
@@ -1425,8 +1426,8 @@ function judgeReadPath(path: string, state: WalkState, judge: Judge, read: boole
  * compared one by one, wherever they stand, which may over-match; literal parts are left to the path check.
  */
 function mayMatchProtected(path: string, judge: Judge): boolean {
-	if (!path.includes("*") && !path.includes("?") && !path.includes("[")) return false;
-	const parts = path.split("/").filter((part) => part.includes("*") || part.includes("?") || part.includes("["));
+	if (!hasGlobCharacter(path)) return false;
+	const parts = path.split("/").filter(hasGlobCharacter);
 	// The value has lost its quotes: in `.[e\\]x]nv` the first `]` may belong to the bracket. Read the first
 	// bracket as closing at each later `]` too; with more than one bracket, assume the worst.
 	for (const part of [...parts]) {
@@ -2030,36 +2031,37 @@ function judgeSearch(
 		// hidden entries unless told otherwise, but reads an unhidden `sub/key.pem`).
 		const followsLinks = ripgrep
 			? anyOption(options, (o) => shortFlag(o, "L") || o === "--follow")
-			: anyOption(options, (o) => shortFlag(o, "R") || (o.length >= 5 && "--dereference-recursive".startsWith(o)));
-		const roots = scan.roots.length > 0 ? scan.roots : [undefined];
-		for (const root of roots) judgeSearchTreeWord(root, !recursive, followsLinks, state, judge);
+			: anyOption(options, (o) => shortFlag(o, "R") || isDereferenceRecursive(o));
+		if (scan.roots.length === 0) judgeSearchTree(".", !recursive, followsLinks, state, judge);
+		for (const root of scan.roots) judgeSearchTreeWord(root, !recursive, followsLinks, state, judge);
 	}
 	return "allowed";
 }
 
 /**
- * A tree a recursive read walks (`undefined`: the working directory): reviewed unless the shell found no protected
- * entry in it that the reader would read. A brace word is each of its words; a glob is walked whole from its
+ * A tree a recursive read walks, named by a word: reviewed unless the shell found no protected entry in it that the
+ * reader would read. A brace word is each of its words; a glob is walked whole from its
  * literal folder (`src/*` from `src`, hidden entries included), which holds every tree it can expand to.
  */
 function judgeSearchTreeWord(
-	word: BashWord | undefined,
+	word: BashWord,
 	skipsHidden: boolean,
 	followsLinks: boolean,
 	state: WalkState,
 	judge: Judge,
 ): void {
-	if (word === undefined) {
-		judgeSearchTree(".", skipsHidden, followsLinks, state, judge);
-		return;
-	}
-	const paths = word.expansions.includes("brace") ? expandSimpleBraces(word.value) : [word.value];
+	const paths = pathsOfWord(word);
 	if (paths === undefined) throw new Review("dynamic");
 	const glob = word.expansions.includes("glob");
 	for (const path of paths) {
 		if (glob && hasGlobCharacter(path)) judgeSearchTree(literalFolderOf(path), false, followsLinks, state, judge);
 		else judgeSearchTree(path, skipsHidden, followsLinks, state, judge);
 	}
+}
+
+/** The paths a word names: each word of a simple brace expansion, or its value; undefined when they cannot be listed. */
+function pathsOfWord(word: BashWord): string[] | undefined {
+	return word.expansions.includes("brace") ? expandSimpleBraces(word.value) : [word.value];
 }
 
 function hasGlobCharacter(path: string): boolean {
@@ -2216,17 +2218,21 @@ function searchesHiddenTree(options: readonly BashWord[], ripgrep: boolean): boo
 			: shortFlag(o, "r") ||
 				shortFlag(o, "R") ||
 				o === "-drecurse" ||
-				(o.startsWith("--") &&
-					o.length >= 5 &&
-					("--recursive".startsWith(o) || "--dereference-recursive".startsWith(o))) ||
+				(o.startsWith("--") && o.length >= 5 && "--recursive".startsWith(o)) ||
+				isDereferenceRecursive(o) ||
 				o === "--directories=recurse",
 	);
+}
+
+/** grep's `--dereference-recursive` or a prefix of it long enough to tell it from `--devices`/`--directories`. */
+function isDereferenceRecursive(option: string): boolean {
+	return option.length >= 5 && "--dereference-recursive".startsWith(option);
 }
 
 /** True when a search root is the workspace root, a folder above it, or unknown. */
 function reachesWorkspaceRoot(root: BashWord, state: WalkState, judge: Judge): boolean {
 	// A brace word is each of its words (`{,}.` is `.`); a glob may expand to a protected folder (`.*` to `.git`).
-	const paths = root.expansions.includes("brace") ? expandSimpleBraces(root.value) : [root.value];
+	const paths = pathsOfWord(root);
 	if (paths === undefined) return true;
 	return paths.some(
 		(path) => (root.expansions.includes("glob") && mayMatchProtected(path, judge)) || isRootOrAbove(path, state, judge),

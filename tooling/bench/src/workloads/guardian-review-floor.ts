@@ -12,7 +12,6 @@ import {
 	floorContextFor,
 	floorFactRequestsOf,
 	type GuardianReviewConfig,
-	gitDirectoriesOf,
 	type SearchTreeRequest,
 	type SearchTreeVerdict,
 	searchTreeKey,
@@ -149,17 +148,26 @@ export function replayedTreeVerdict(tree: SearchTreeRequest, workspace: string, 
 }
 
 /**
- * The context with the shell's verdict on every tree `command` reads recursively (see `floorFactRequestsOf`), as
- * `verdictOf` says; by default every tree holds no protected entry (a replay whose workspace has none).
+ * The context with the shell's facts for one command, as a replayed shell would find them, from one walk of the
+ * command (as in the shell): each tree it reads recursively as `treeVerdict` says (by default holding no protected
+ * entry), and with `gitElsewhere` each other directory it runs git in a clean repository.
  */
-export function withTreeVerdicts(
+export function withReplayedFacts(
 	command: string,
 	context: FloorContext,
-	verdictOf: (tree: SearchTreeRequest) => SearchTreeVerdict = () => "none",
+	options: { treeVerdict?: (tree: SearchTreeRequest) => SearchTreeVerdict; gitElsewhere?: boolean } = {},
 ): FloorContext {
-	const trees = floorFactRequestsOf(command, context).searchTrees;
-	if (trees.length === 0) return context;
-	return { ...context, searchTrees: new Map(trees.map((tree) => [searchTreeKey(tree), verdictOf(tree)] as const)) };
+	const { gitDirectories, searchTrees } = floorFactRequestsOf(command, context);
+	const treeVerdict = options.treeVerdict ?? (() => "none");
+	let judged = context;
+	if (options.gitElsewhere === true && gitDirectories.length > 0) {
+		const clean = { config: "safe", hooks: "none" } as const;
+		judged = { ...judged, gitFactsByDirectory: new Map(gitDirectories.map((dir) => [dir, clean] as const)) };
+	}
+	if (searchTrees.length > 0) {
+		judged = { ...judged, searchTrees: new Map(searchTrees.map((tree) => [searchTreeKey(tree), treeVerdict(tree)])) };
+	}
+	return judged;
 }
 
 /** Interpreters and runners whose allowance means running code. */
@@ -231,17 +239,10 @@ function replay(
 		// below it (`trees: "listed"`); `trees: "unknown"` is the lower bound where the shell could never tell.
 		// Timed with the decision: the shell walks the command once for its fact requests, then decides.
 		const started = performance.now();
-		const elsewhere = gitDirectoriesOf(row.command, context);
-		const withGit: FloorContext =
-			elsewhere.length === 0
-				? context
-				: {
-						...context,
-						gitFactsByDirectory: new Map(elsewhere.map((dir) => [dir, { config: "safe", hooks: "none" }] as const)),
-					};
-		const judged = withTreeVerdicts(row.command, withGit, (tree) =>
-			trees === "unknown" ? "unknown" : replayedTreeVerdict(tree, cwd, row.session),
-		);
+		const judged = withReplayedFacts(row.command, context, {
+			gitElsewhere: true,
+			treeVerdict: (tree) => (trees === "unknown" ? "unknown" : replayedTreeVerdict(tree, cwd, row.session)),
+		});
 		const decision: FloorDecision = decideFloor("bash", { command: row.command }, config, judged);
 		share.latencies.push(performance.now() - started);
 		let system = share.bySystem.get(row.system);
@@ -334,7 +335,7 @@ function peerCases(cases: readonly PeerSafetyCase[], config: GuardianReviewConfi
 	const workspaceWrites: string[] = [];
 	for (const entry of cases) {
 		// The peers' commands name no real tree: each one the floor asks about is taken to hold no protected entry.
-		const decision = decideFloor("bash", { command: entry.command }, config, withTreeVerdicts(entry.command, context));
+		const decision = decideFloor("bash", { command: entry.command }, config, withReplayedFacts(entry.command, context));
 		if (entry.expect === "dangerous" && decision.kind === "allow" && decision.rule === "workspace-write") {
 			workspaceWrites.push(entry.command);
 		} else if (entry.expect === "dangerous" && decision.kind === "allow") {

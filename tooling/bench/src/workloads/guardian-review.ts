@@ -9,6 +9,7 @@ import { callTool, createHarness, type ModelRequest } from "@pi-policy/pi-harnes
 import { createGuardianReview } from "../../../../packages/guardian-review/src/index.ts";
 import {
 	applyGuardianDefaults,
+	bashCommandArgument,
 	buildReviewerPrompt,
 	decideFloor,
 	floorContextFor,
@@ -16,7 +17,7 @@ import {
 	type TranscriptEntry,
 } from "../../../../packages/policy-kernel/src/guardian/index.ts";
 import type { BenchResult, BenchWorkload } from "../types.ts";
-import { withTreeVerdicts } from "./guardian-review-floor.ts";
+import { withReplayedFacts } from "./guardian-review-floor.ts";
 
 /** One replayed tool call. */
 export interface ReplayCall {
@@ -142,8 +143,8 @@ export function replayThroughKernel(calls: readonly ReplayCall[]) {
 	const promptTokens: number[] = [];
 	for (const [index, call] of calls.entries()) {
 		// The shell lists every tree a bash command reads recursively; the replay's workspace holds none of them.
-		const command = call.tool === "bash" ? (call.input as { command?: unknown }).command : undefined;
-		const judged = typeof command === "string" ? withTreeVerdicts(command, context) : context;
+		const command = call.tool === "bash" ? bashCommandArgument(call.input) : undefined;
+		const judged = command === undefined ? context : withReplayedFacts(command, context);
 		const decision = decideFloor(call.tool, call.input, config, judged);
 		if (decision.kind === "out-of-scope") counts.outOfScope++;
 		else if (decision.kind === "allow") counts.floorAllow++;
