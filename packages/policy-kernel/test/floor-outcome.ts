@@ -1,5 +1,11 @@
 // Shared by the floor's table tests: a decision as one short string, such as "allow:read-only" or "review:dynamic".
-import { type FloorContext, type FloorDecision, floorFactRequestsOf, searchTreeKey } from "../src/guardian/index.js";
+import {
+	type FloorContext,
+	type FloorDecision,
+	floorFactRequestsOf,
+	type SearchTreeVerdict,
+	searchTreeKey,
+} from "../src/guardian/index.js";
 
 /** `allow:<rule>`, `review:<reason>`, `deny:<rule>` or `out-of-scope`. */
 export function outcome(decision: FloorDecision): string {
@@ -10,10 +16,14 @@ export function outcome(decision: FloorDecision): string {
 }
 
 /**
- * The context with the shell's tree facts filled in as if every tree the command reads recursively held no
- * protected entry: what the shell reports in a repository with no secrets below the searched folders.
+ * The context with the shell's tree facts filled in: every tree the command reads recursively gets `verdict`. With
+ * `none`, what the shell reports in a repository with no secrets below the searched folders.
  */
-export function withCleanTrees(command: string, context: FloorContext): FloorContext {
+export function withCleanTrees(
+	command: string,
+	context: FloorContext,
+	verdict: SearchTreeVerdict = "none",
+): FloorContext {
 	const trees = floorFactRequestsOf(command, context).searchTrees;
-	return { ...context, searchTrees: new Map(trees.map((tree) => [searchTreeKey(tree), "none" as const])) };
+	return { ...context, searchTrees: new Map(trees.map((tree) => [searchTreeKey(tree), verdict])) };
 }

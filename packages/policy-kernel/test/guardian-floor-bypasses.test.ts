@@ -11,7 +11,6 @@ import {
 	isPrintOnlySedScript,
 	MAX_SEARCH_TREES,
 	type SearchTreeVerdict,
-	searchTreeKey,
 } from "../src/guardian/index.js";
 import { outcome, withCleanTrees } from "./floor-outcome.js";
 
@@ -462,13 +461,8 @@ describe("recursive reads are judged by what the shell found in the tree, not by
 		skipsHidden,
 		followsLinks,
 	});
-	const withTree = (command: string, verdict: SearchTreeVerdict) => {
-		const trees = floorFactRequestsOf(command, clean).searchTrees;
-		return decideBashFloor(command, "always", {
-			...clean,
-			searchTrees: new Map(trees.map((request) => [searchTreeKey(request), verdict])),
-		});
-	};
+	const withTree = (command: string, verdict: SearchTreeVerdict) =>
+		decideBashFloor(command, "always", withCleanTrees(command, clean, verdict));
 
 	it.each<[string, readonly { root: string; skipsHidden: boolean; followsLinks: boolean }[]]>([
 		["grep -rn KEY sub", [tree("/sub", false)]],
