@@ -83,6 +83,8 @@ export interface HarnessOptions {
 	agentDirFiles?: Record<string, string | Uint8Array>;
 	/** Reply used when the script runs out. Default: the text "(harness: no scripted reply)". */
 	fallbackReply?: ScriptStep;
+	/** Pi settings for the session (e.g. `shellCommandPrefix`), merged over the harness's `{ compaction: off }`. */
+	settings?: Record<string, unknown>;
 }
 
 export interface Harness {
@@ -304,7 +306,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 		faux.setResponses([dispatcher]);
 
 		const settingsManager = SettingsManager.inMemory(
-			{ compaction: { enabled: false } },
+			{ compaction: { enabled: false }, ...options.settings },
 			{ projectTrusted: options.projectTrusted ?? true },
 		);
 		const resourceLoader = new DefaultResourceLoader({
