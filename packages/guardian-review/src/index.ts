@@ -4,13 +4,15 @@
 // the effects (./effects.ts).
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
-import type {
-	ExtensionAPI,
-	ExtensionContext,
-	InputEvent,
-	ToolCallEvent,
-	ToolCallEventResult,
-	ToolExecutionEndEvent,
+import { delimiter } from "node:path";
+import {
+	type ExtensionAPI,
+	type ExtensionContext,
+	getAgentDir,
+	type InputEvent,
+	type ToolCallEvent,
+	type ToolCallEventResult,
+	type ToolExecutionEndEvent,
 } from "@earendil-works/pi-coding-agent";
 import {
 	actionIdentityText,
@@ -27,10 +29,12 @@ import {
 	type GuardianState,
 	guardianDefaultsLayer,
 	initialGuardianState,
+	judgeShellSetup,
 	notePrompt,
 	type PipelineStep,
 	planToolCall,
 	resolveGuardianReviewLayer,
+	type ShellSetupFacts,
 	settleReview,
 	settleUserAnswer,
 	startTurn,
@@ -69,6 +73,42 @@ export interface GuardianReviewOptions {
 	readonly now?: () => number;
 	/** The home directory used for `~` and protected paths. Default `os.homedir()`. */
 	readonly home?: string;
+	/** The environment Pi's bash tool passes on (tests inject one). Default `process.env`. */
+	readonly environment?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The shell Pi's bash tool runs commands in, judged by the kernel: Pi's `shellPath` and `shellCommandPrefix`
+ * settings and the environment bash inherits. A host whose settings cannot be read counts as custom (fails closed).
+ */
+function readShellSetup(
+	pi: ExtensionAPI,
+	cwd: string,
+	home: string,
+	environment: Readonly<Record<string, string | undefined>>,
+): ShellSetupFacts {
+	const custom: ShellSetupFacts = {
+		verdict: "custom",
+		commandDirectories: [],
+		cdSearchPath: (environment.CDPATH ?? "") !== "",
+	};
+	let settings: { shellPath?: unknown; shellCommandPrefix?: unknown };
+	try {
+		settings = pi.getSettings();
+	} catch {
+		return custom;
+	}
+	const { shellPath, shellCommandPrefix } = settings;
+	const isText = (value: unknown): value is string | undefined => value === undefined || typeof value === "string";
+	if (!isText(shellPath) || !isText(shellCommandPrefix)) return custom;
+	return judgeShellSetup({
+		shellPath,
+		commandPrefix: shellCommandPrefix,
+		environment,
+		workspace: cwd,
+		home,
+		pathDelimiter: delimiter === ";" ? ";" : ":",
+	});
 }
 
 /** SHA-256 (hex) of the action's canonical identity: the key of verdict reuse and allow-once grants. */
@@ -120,6 +160,13 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	const policy = createGuardianReviewConfig(pi, diagnose);
 	const now = options.now ?? Date.now;
 	const home = options.home ?? homedir();
+	const environment = options.environment ?? process.env;
+	/** The judged shell setup, per working directory: read at session start (a `/reload` starts one). */
+	let shellSetup: { cwd: string; facts: ShellSetupFacts } | undefined;
+	const shellSetupFor = (cwd: string): ShellSetupFacts => {
+		if (shellSetup?.cwd !== cwd) shellSetup = { cwd, facts: readShellSetup(pi, cwd, home, environment) };
+		return shellSetup.facts;
+	};
 	const audit = createAuditWriter(pi, NAME, { onDiagnostic: diagnose });
 	const toolFacts = createToolFactsLookup(() => pi.getAllTools());
 	const gitFacts = createGitConfigFacts(home);
@@ -170,10 +217,11 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		// The shell's facts are read only while no call that may change them runs: the repositories' git facts for git
 		// commands, and the trees a recursive read walks.
 		const command = toolName === "bash" && inFlight.size === 0 ? bashCommandArgument(input) : undefined;
-		// bash inherits this process's environment: a CDPATH there makes `cd NAME` search other folders.
-		let facts: FloorFacts = { cdSearchPath: (process.env.CDPATH ?? "") !== "" };
+		// bash inherits this process's environment and Pi's shell settings (a CDPATH makes `cd NAME` search other
+		// folders; an alias or exported function may redefine `ls`); Pi's agent directory is protected.
+		let facts: FloorFacts = { shell: shellSetupFor(ctx.cwd), agentDir: getAgentDir() };
 		if (command !== undefined) {
-			const factContext = floorContextFor(active, ctx.cwd, home);
+			const factContext = floorContextFor(active, ctx.cwd, home, facts);
 			const requests = floorFactRequestsOf(command, factContext);
 			if (mayRunGit(command))
 				facts = { ...facts, ...(await gitFacts.forDirectories(requests.gitDirectories, factContext)) };
@@ -248,6 +296,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				gitFacts.invalidate();
 				treeFacts.invalidate();
 				inFlight.clear();
+				shellSetup = undefined;
 				await loadConfig(ctx);
 			},
 			{ failure: "open", name: "guardian-review session_start" },

@@ -73,6 +73,15 @@ export const DEFAULT_PROTECTED_PATHS = [
 ] as const;
 
 /**
+ * Pi's own folders, protected whatever `protectedPaths` says, because writing there runs code or instructions at
+ * the next start or `/reload`: a project's `.pi/` (settings such as `shellCommandPrefix`, MCP servers, extensions,
+ * skills, prompts, system prompt, and this suite's policy files; Pi loads them once the project is trusted), and
+ * `.agents/` (project skills). As `name/` globs they match at any depth, so `~/.pi/agent` (auth.json holds the
+ * provider keys) is covered too; the extension adds the agent directory when it lives elsewhere.
+ */
+export const PI_RESOURCE_PROTECTED_PATHS = [".pi/", ".agents/"] as const;
+
+/**
  * The default scopes of the built-in tools. A built-in tool not listed (read, grep, find, ls) is `off`; a tool
  * that is not built in is `always` unless its annotations say read-only (see {@link resolveToolScope}).
  */

@@ -18,7 +18,13 @@ import {
 	pipelinesOf,
 	simpleCommandsOf,
 } from "../bash/index.js";
-import { type GuardianReviewConfig, TOOL_SCOPES, type ToolScope, toolScopeFor } from "./config.js";
+import {
+	type GuardianReviewConfig,
+	PI_RESOURCE_PROTECTED_PATHS,
+	TOOL_SCOPES,
+	type ToolScope,
+	toolScopeFor,
+} from "./config.js";
 import type { GitConfigVerdict, GitHooksVerdict } from "./git-config.js";
 import {
 	classifyPath,
@@ -30,6 +36,7 @@ import {
 	protectedPathTest,
 	resolveToolPath,
 } from "./paths.js";
+import type { ShellSetupFacts, ShellSetupVerdict } from "./shell-setup.js";
 
 /** Built-in hard-deny rules (always on), plus `custom-pattern` for `floor.hardDeny` entries. Order is stable. */
 export const HARD_DENY_RULES = [
@@ -281,6 +288,11 @@ export interface FloorContext extends PathContext {
 	 * goes to review.
 	 */
 	readonly searchTrees?: ReadonlyMap<string, SearchTreeVerdict>;
+	/**
+	 * What the floor may assume about the shell (see {@link judgeShellSetup}): `custom` sends every bash command
+	 * the floor would allow to review. Missing counts as `bash`, Pi's default; the extension always sets it.
+	 */
+	readonly shellSetup?: ShellSetupVerdict;
 }
 
 /**
@@ -317,6 +329,10 @@ export interface FloorFacts {
 	readonly cdSearchPath?: boolean;
 	/** What each tree the command reads recursively holds, keyed by {@link searchTreeKey}. */
 	readonly searchTrees?: ReadonlyMap<string, SearchTreeVerdict>;
+	/** Pi's agent directory (absolute; `~/.pi/agent` unless moved): protected like a project's `.pi/`. */
+	readonly agentDir?: string;
+	/** What {@link judgeShellSetup} found about the shell Pi's bash tool runs commands in. */
+	readonly shell?: ShellSetupFacts;
 }
 
 /** What the shell found about the repository around one directory. */
@@ -327,6 +343,32 @@ export interface GitRepositoryFacts {
 
 function stricterScope(a: ToolScope, b: ToolScope): ToolScope {
 	return TOOL_SCOPES.indexOf(a) >= TOOL_SCOPES.indexOf(b) ? a : b;
+}
+
+const withPiResourcesCache = new WeakMap<readonly string[], Map<string, readonly string[]>>();
+
+/**
+ * The protected globs of a context: the configured ones, then {@link PI_RESOURCE_PROTECTED_PATHS}, the agent
+ * directory and the workspace folders on `PATH`, whatever the config says. The same inputs give the same array, so
+ * the compiled matcher is reused.
+ */
+function withPiResources(configured: readonly string[], facts: FloorFacts): readonly string[] {
+	const extra: string[] = [...PI_RESOURCE_PROTECTED_PATHS];
+	if (facts.agentDir?.startsWith("/")) extra.push(normalizeAbsolutePath(facts.agentDir));
+	for (const folder of facts.shell?.commandDirectories ?? []) extra.push(folder);
+	let byExtra = withPiResourcesCache.get(configured);
+	if (byExtra === undefined) {
+		byExtra = new Map();
+		withPiResourcesCache.set(configured, byExtra);
+	}
+	const key = extra.join("\u0000");
+	let paths = byExtra.get(key);
+	if (paths === undefined) {
+		paths = [...configured, ...extra.filter((glob) => !configured.includes(glob))];
+		if (byExtra.size >= 16) byExtra.clear();
+		byExtra.set(key, paths);
+	}
+	return paths;
 }
 
 /** Builds a {@link FloorContext} from the effective config and the shell's facts. */
@@ -340,15 +382,16 @@ export function floorContextFor(
 	return {
 		cwd,
 		home,
-		protectedPaths: config.protectedPaths,
+		protectedPaths: withPiResources(config.protectedPaths, facts),
 		hardDenyPatterns: config.floor.hardDeny,
 		readOnlyPatterns: config.floor.readOnly,
 		trustedCommands: config.trustedCommands,
 		gitConfig: facts.gitConfig ?? "unknown",
 		gitHooks: facts.gitHooks ?? "unknown",
 		gitFactsByDirectory: facts.gitByDirectory,
-		cdSearchPath: facts.cdSearchPath === true,
+		cdSearchPath: facts.cdSearchPath === true || facts.shell?.cdSearchPath === true,
 		searchTrees: facts.searchTrees,
+		shellSetup: facts.shell?.verdict ?? "bash",
 		writeScope,
 		readScope: stricterScope(writeScope, toolScopeFor(config, "edit")),
 	};
@@ -433,7 +476,9 @@ export function decideBashFloor(command: string, scope: ToolScope, context: Floo
 	if (countWords(parsed.tree) > MAX_FLOOR_WORDS) return { kind: "review", reason: "too-long" };
 	const rule = findHardDeny(parsed.tree, context);
 	if (rule !== undefined) return { kind: "deny", rule };
-	const judged = judgeBashTree(parsed.tree, context);
+	// A shell set up otherwise than plain `bash -c` may read any command another way: no rule allows it.
+	const judged: BashJudgement =
+		context.shellSetup === "custom" ? { ok: false, reason: "environment" } : judgeBashTree(parsed.tree, context);
 	if (judged.ok) return { kind: "allow", rule: judged.rule };
 	if (scope === "always") return { kind: "review", reason: judged.reason };
 	return decideBashByPaths(parsed.tree, scope, context);
@@ -1274,7 +1319,8 @@ function isLoopVariableName(name: string): boolean {
 	return /^[a-z_][a-z0-9_]*$/.test(name) && !name.endsWith("_proxy");
 }
 
-function isSafeEnvironmentName(name: string): boolean {
+/** True for an environment name the floor allows as a command prefix ({@link SAFE_ENVIRONMENT_NAMES}, `LC_*`). */
+export function isSafeEnvironmentName(name: string): boolean {
 	return (SAFE_ENVIRONMENT_NAMES as readonly string[]).includes(name) || name === "LC_ALL" || name.startsWith("LC_");
 }
 

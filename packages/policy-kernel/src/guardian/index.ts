@@ -10,6 +10,7 @@ export * from "./git-config.js";
 export * from "./paths.js";
 export * from "./pipeline.js";
 export * from "./prompt.js";
+export * from "./shell-setup.js";
 export * from "./stats.js";
 export * from "./transcript.js";
 export * from "./verdict.js";

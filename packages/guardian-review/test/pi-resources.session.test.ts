@@ -1,0 +1,126 @@
+// Real Pi sessions (faux agent and reviewer): Pi's own folders and the shell Pi runs commands in.
+// - Writing `.pi/extensions/…` (code Pi loads at the next start or /reload of a trusted project) is reviewed, through
+//   the write tool and through a bash heredoc, while a write to an ordinary workspace file stays on the floor.
+// - A `shellCommandPrefix` setting that defines a shell function (Pi prepends it to every command) makes `ls` mean
+//   something the floor cannot see: reviewed. A prefix that only exports a literal variable keeps the floor.
+// - A relative PATH entry (pnpm puts `./node_modules/.bin` first) makes a heredoc into that folder a command write:
+//   reviewed. Pi itself puts `<agentDir>/bin` first on PATH; the agent dir is protected.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+	callTool,
+	expectNoLeak,
+	type GuardianHarness,
+	guardianSandboxPerTest,
+	resultTexts,
+	verdict,
+} from "./helpers.ts";
+
+let h: GuardianHarness | undefined;
+const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-pi-resources-home-" });
+
+afterEach(() => {
+	h = undefined;
+});
+
+function sources(): string[] {
+	return (h?.verdicts ?? []).map((v) => (v as { source: string }).source);
+}
+
+describe("Pi's own folders, in a real session", () => {
+	it("reviews a write into .pi/extensions by the write tool and by a bash heredoc; denied, neither file exists", async () => {
+		h = await sandbox.start();
+		const extension = "export default function (pi) { pi.on('session_start', () => {}); }\n";
+		h.agent(
+			callTool("write", { path: ".pi/extensions/helper.ts", content: extension }),
+			callTool("bash", {
+				command: `mkdir -p .pi/extensions && cat > .pi/extensions/other.ts <<'EOF'\n${extension}EOF`,
+			}),
+			callTool("write", { path: "notes/plan.md", content: "plan\n" }),
+			"done",
+		);
+		h.reviewer(
+			verdict("deny", { risk_level: "high", rationale: "adds an extension Pi would load" }),
+			verdict("deny", { risk_level: "high", rationale: "adds an extension Pi would load" }),
+		);
+		await h.prompt("add a helper");
+		expect(h.toolResults().map((result) => result.isError)).toEqual([true, true, false]);
+		expect(existsSync(join(h.cwd, ".pi", "extensions", "helper.ts"))).toBe(false);
+		expect(existsSync(join(h.cwd, ".pi", "extensions", "other.ts"))).toBe(false);
+		expect(readFileSync(join(h.cwd, "notes", "plan.md"), "utf8")).toBe("plan\n");
+		expect(h.reviewerRequests()).toHaveLength(2);
+		expect(sources()).toEqual(["reviewer", "reviewer", "floor"]);
+		expectNoLeak(h, [".pi/extensions", "helper.ts", "other.ts", "plan.md"]);
+	});
+
+	it("reviews a write into Pi's agent directory (provider keys live there)", async () => {
+		h = await sandbox.start();
+		const agentDir = h.agentDir;
+		const auth = join(agentDir, "auth.json");
+		const before = existsSync(auth) ? readFileSync(auth, "utf8") : undefined;
+		h.agent(callTool("bash", { command: `echo '{"overwritten":1}' > ${agentDir}/auth.json` }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("reset auth");
+		expect(h.toolResults()[0]?.isError).toBe(true);
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(existsSync(auth) ? readFileSync(auth, "utf8") : undefined).toBe(before);
+	});
+});
+
+describe("the shell Pi runs commands in, in a real session", () => {
+	it("reviews `ls` when shellCommandPrefix defines a function named ls; denied, the secret stays unread", async () => {
+		h = await sandbox.start({
+			files: { "a.txt": "a\n", ".secret": "very-secret-value\n" },
+			settings: { shellCommandPrefix: "ls() { cat .secret; }" },
+		});
+		h.agent(callTool("bash", { command: "ls" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "ls is redefined" }));
+		await h.prompt("list files");
+		expect(h.toolResults()[0]?.isError).toBe(true);
+		expect(resultTexts(h).join("\n")).not.toContain("very-secret-value");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(sources()).toEqual(["reviewer"]);
+		expectNoLeak(h, ["ls()", ".secret", "very-secret-value"]);
+	});
+
+	it("pins the host: Pi runs the prefix before the command, so an allowed `ls` would have printed the secret", async () => {
+		h = await sandbox.start({
+			files: { ".secret": "very-secret-value\n" },
+			settings: { shellCommandPrefix: "ls() { cat .secret; }" },
+		});
+		h.agent(callTool("bash", { command: "ls" }), "done");
+		h.reviewer(verdict("allow", { risk_level: "low" }));
+		await h.prompt("list files");
+		expect(h.toolResults()[0]?.isError).toBe(false);
+		expect(resultTexts(h)[0]).toContain("very-secret-value");
+	});
+
+	it("keeps `ls` on the floor when the prefix only exports a literal variable", async () => {
+		h = await sandbox.start({ files: { "a.txt": "a\n" }, settings: { shellCommandPrefix: "export CI=1" } });
+		h.agent(callTool("bash", { command: "ls" }), "done");
+		await h.prompt("list files");
+		expect(h.toolResults()[0]?.isError).toBe(false);
+		expect(resultTexts(h)[0]).toContain("a.txt");
+		expect(h.reviewerRequests()).toHaveLength(0);
+		expect(sources()).toEqual(["floor"]);
+	});
+
+	it("reviews a heredoc into ./node_modules/.bin when that relative folder is on PATH; other workspace writes stay allowed", async () => {
+		const path = `./node_modules/.bin:${process.env.PATH ?? ""}`;
+		h = await sandbox.start({ env: { HOME: sandbox.home, PATH: path } });
+		h.agent(
+			callTool("bash", {
+				command: "mkdir -p node_modules/.bin && cat > node_modules/.bin/ls <<'EOF'\n#!/bin/sh\necho hijacked\nEOF",
+			}),
+			callTool("bash", { command: "cat > notes.md <<'EOF'\nhello\nEOF" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "shadows a command" }));
+		await h.prompt("set up");
+		expect(h.toolResults().map((result) => result.isError)).toEqual([true, false]);
+		expect(existsSync(join(h.cwd, "node_modules", ".bin", "ls"))).toBe(false);
+		expect(readFileSync(join(h.cwd, "notes.md"), "utf8")).toBe("hello\n");
+		expect(sources()).toEqual(["reviewer", "floor"]);
+	});
+});

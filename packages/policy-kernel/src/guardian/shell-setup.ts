@@ -1,0 +1,166 @@
+// Pure judgement of the shell Pi's bash tool runs commands in. The floor reads every command as plain, non-interactive
+// `bash -c`, which is what Pi runs by default. Pi's `shellPath` and `shellCommandPrefix` settings and the environment
+// bash inherits can change what a command means (an alias, an exported function or a `BASH_ENV` file can redefine
+// `ls`; a workspace folder on `PATH` lets a file the agent wrote answer to `ls`). The shell collects the values; this
+// module only decides.
+import { parseBashSyntax } from "../bash/index.js";
+import { isSafeEnvironmentName } from "./floor.js";
+import { isWithin, normalizeAbsolutePath } from "./paths.js";
+
+/**
+ * What the floor may assume about the shell: `bash` when commands run in plain `bash -c` as Pi runs them by default,
+ * `custom` when the setup can change what a command means (then the floor allows no bash command by itself).
+ */
+export const SHELL_SETUP_VERDICTS = ["bash", "custom"] as const;
+/** One of {@link SHELL_SETUP_VERDICTS}. */
+export type ShellSetupVerdict = (typeof SHELL_SETUP_VERDICTS)[number];
+
+/** The values the shell collects: Pi's settings for its bash tool and the environment bash inherits. */
+export interface ShellSetupInput {
+	/** Pi's `shellPath` setting, when set. */
+	readonly shellPath?: string | undefined;
+	/** Pi's `shellCommandPrefix` setting, when set: Pi runs it before every command. */
+	readonly commandPrefix?: string | undefined;
+	/** The environment bash inherits (Pi's own process environment). */
+	readonly environment: Readonly<Record<string, string | undefined>>;
+	/** The workspace root (absolute). */
+	readonly workspace: string;
+	/** The home directory (absolute), for a `~` in `shellPath`. */
+	readonly home: string;
+	/** What separates `PATH` entries: `:` (default), `;` on Windows. */
+	readonly pathDelimiter?: ":" | ";";
+}
+
+/** What {@link judgeShellSetup} found, as facts for the floor. */
+export interface ShellSetupFacts {
+	readonly verdict: ShellSetupVerdict;
+	/**
+	 * Protected globs for the folders on `PATH` the agent could write into: each absolute one inside the workspace,
+	 * and each relative one (`./node_modules/.bin`) at every depth of the workspace. A file written there answers to
+	 * a command name, so the floor protects them like `.git/`.
+	 */
+	readonly commandDirectories: readonly string[];
+	/** True when the environment sets a non-empty `CDPATH`, so `cd NAME` may go elsewhere than `./NAME`. */
+	readonly cdSearchPath: boolean;
+}
+
+/**
+ * Environment names bash reads at startup that change what a command means: a file it sources first (`BASH_ENV`,
+ * `ENV` for `sh`), shell options (`SHELLOPTS`, `BASHOPTS`) and `GLOBIGNORE` (which also turns on `dotglob`, so `*`
+ * matches `.env`). Exported functions (`BASH_FUNC_name%%`) are matched by prefix.
+ */
+export const SHELL_STARTUP_ENVIRONMENT_NAMES = ["BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "GLOBIGNORE"] as const;
+
+/** A `PATH` with more entries than this, or a prefix longer than this many characters, is not judged (`custom`). */
+const MAX_PATH_ENTRIES = 256;
+const MAX_COMMAND_PREFIX_CHARS = 4_096;
+
+/**
+ * Judges the shell Pi's bash tool runs commands in. `custom` when:
+ * - `shellPath` names a shell other than bash (zsh glob qualifiers and fish's `(cmd)` run code where bash reads a
+ *   plain word), or a bash inside the workspace;
+ * - `shellCommandPrefix` does more than set environment variables the floor already allows as prefixes
+ *   (`export CI=1` is fine; `shopt -s expand_aliases`, `source ~/.bash_aliases` or `alias` is not);
+ * - the environment sets {@link SHELL_STARTUP_ENVIRONMENT_NAMES} or exports a function;
+ * - `PATH` has an entry for the current directory (empty, `.`) or one going up (`..`), a glob character, or more
+ *   than 256 entries.
+ *
+ * Folders on `PATH` the agent could write into are returned as {@link ShellSetupFacts.commandDirectories}. Pure;
+ * never throws.
+ */
+export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
+	const environment = input.environment;
+	const cdSearchPath = (environment.CDPATH ?? "") !== "";
+	const custom: ShellSetupFacts = { verdict: "custom", commandDirectories: [], cdSearchPath };
+	try {
+		if (!isPlainBash(input.shellPath, input.workspace, input.home)) return custom;
+		if (!isNeutralPrefix(input.commandPrefix)) return custom;
+		for (const [name, value] of Object.entries(environment)) {
+			if (value === undefined) continue;
+			if (name.startsWith("BASH_FUNC_")) return custom;
+			if ((SHELL_STARTUP_ENVIRONMENT_NAMES as readonly string[]).includes(name) && value !== "") return custom;
+		}
+		// Unset, bash searches its default path; set, each entry counts (an empty one is the current directory).
+		const pathKey = Object.keys(environment).find((name) => name.toUpperCase() === "PATH");
+		const path = pathKey === undefined ? undefined : environment[pathKey];
+		const delimiter = input.pathDelimiter ?? ":";
+		const entries = path === undefined ? [] : path.split(delimiter);
+		if (entries.length > MAX_PATH_ENTRIES) return custom;
+		const workspace = normalizeAbsolutePath(input.workspace);
+		if (hasGlobCharacter(workspace)) return custom;
+		const commandDirectories: string[] = [];
+		const add = (glob: string) => {
+			if (!commandDirectories.includes(glob)) commandDirectories.push(glob);
+		};
+		for (const entry of entries) {
+			// A Windows folder (`C:\\Windows`) is absolute too; the workspace is compared as a POSIX path.
+			if (/^[A-Za-z]:[\\/]/.test(entry)) continue;
+			// A glob character would make the folder a pattern when protected; such a folder is not judged.
+			if (hasGlobCharacter(entry)) return custom;
+			if (entry.startsWith("/")) {
+				const folder = normalizeAbsolutePath(entry);
+				if (isWithin(workspace, folder)) add(folder);
+				continue;
+			}
+			// A relative entry (pnpm puts `./node_modules/.bin` first) is looked up from wherever the command runs:
+			// that folder is protected at every depth of the workspace. The current directory itself (an empty entry,
+			// `.`) or a way up (`..`) would make any folder one.
+			const parts = entry.split("/").filter((part) => part !== "" && part !== ".");
+			if (parts.length === 0 || parts.includes("..")) return custom;
+			const relative = parts.join("/");
+			add(`${workspace === "/" ? "" : workspace}/${relative}`);
+			add(`${workspace === "/" ? "" : workspace}/**/${relative}`);
+		}
+		return { verdict: "bash", commandDirectories, cdSearchPath };
+	} catch {
+		return custom;
+	}
+}
+
+function hasGlobCharacter(text: string): boolean {
+	return /[*?[\]]/.test(text);
+}
+
+/** True for no `shellPath`, or one whose file name is `bash` (or `bash.exe`) outside the workspace. */
+function isPlainBash(shellPath: string | undefined, workspace: string, home: string): boolean {
+	if (shellPath === undefined || shellPath.trim() === "") return true;
+	const name = (shellPath.split(/[\\/]/).pop() ?? "").toLowerCase();
+	if (name !== "bash" && name !== "bash.exe") return false;
+	// A Windows path (`C:\\Program Files\\Git\\bin\\bash.exe`) is an installed bash.
+	if (/^[A-Za-z]:[\\/]/.test(shellPath)) return true;
+	const resolved = shellPath.startsWith("~/") ? `${home}/${shellPath.slice(2)}` : shellPath;
+	// A bare `bash` is looked up on PATH; another relative path is relative to Pi's working directory.
+	if (!resolved.startsWith("/")) return !resolved.includes("/");
+	return !isWithin(normalizeAbsolutePath(workspace), normalizeAbsolutePath(resolved));
+}
+
+/**
+ * True for no prefix, or one whose every statement is a simple command that only sets environment variables the
+ * floor allows as command prefixes, to literal values: `CI=1`, `export CI=1 NO_COLOR=1`.
+ */
+function isNeutralPrefix(prefix: string | undefined): boolean {
+	if (prefix === undefined || prefix.trim() === "") return true;
+	if (prefix.length > MAX_COMMAND_PREFIX_CHARS) return false;
+	const parsed = parseBashSyntax(prefix);
+	if (!parsed.ok) return false;
+	for (const statement of parsed.tree.statements) {
+		if (statement.terminator === "&") return false;
+		for (const pipeline of statement.pipelines) {
+			if (pipeline.negated || pipeline.commands.length !== 1) return false;
+			const command = pipeline.commands[0];
+			if (command === undefined || command.kind !== "simple" || command.redirects.length > 0) return false;
+			for (const assignment of command.assignments) {
+				if (!isSafeEnvironmentName(assignment.name) || assignment.value.literal === undefined) return false;
+			}
+			const [first, ...rest] = command.words;
+			if (first === undefined) continue;
+			if (first.literal !== "export") return false;
+			for (const word of rest) {
+				const literal = word.literal;
+				const equals = literal?.indexOf("=") ?? -1;
+				if (literal === undefined || equals <= 0 || !isSafeEnvironmentName(literal.slice(0, equals))) return false;
+			}
+		}
+	}
+	return true;
+}
