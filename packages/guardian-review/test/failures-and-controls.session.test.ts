@@ -12,6 +12,7 @@ import {
 	REVIEWER_MODEL,
 	resultTexts,
 	verdict,
+	verdictSources,
 } from "./helpers.ts";
 
 let h: GuardianHarness | undefined;
@@ -178,7 +179,7 @@ describe("allow-once", () => {
 		);
 		h.reviewer(verdict("deny"), verdict("allow"), verdict("deny"));
 		await h.prompt("I approve, try again");
-		const sources = h.verdicts.map((v) => (v as { source: string }).source);
+		const sources = verdictSources(h);
 		// denied, then (a different action, reviewed) denied, then the exact action via allow-once, then reviewed again.
 		expect(sources).toEqual(["reviewer", "reviewer", "allow-once", "reviewer", "reviewer"]);
 		expect(h.reviewerRequests()).toHaveLength(4);
@@ -200,7 +201,7 @@ describe("allow-once", () => {
 		h.reviewer(verdict("deny"));
 		await h.prompt("again");
 		expect(existsSync(join(h.cwd, "late.txt"))).toBe(false);
-		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["reviewer", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer"]);
 
 		h.agent(callTool("bash", { command: "git push --force origin main" }), "done");
 		await h.prompt("push");

@@ -13,6 +13,7 @@ import {
 	guardianSandboxPerTest,
 	resultTexts,
 	verdict,
+	verdictSources,
 } from "./helpers.ts";
 
 let h: GuardianHarness | undefined;
@@ -65,7 +66,7 @@ describe("the floor decides without a reviewer", () => {
 		expect(sequenced?.isError).toBe(false);
 		expect(mixed?.isError).toBe(false);
 		expect(existsSync(join(h.cwd, "listing.txt"))).toBe(true);
-		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "floor", "floor", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["floor", "floor", "floor", "reviewer"]);
 		expectNoLeak(h, ["listing.txt", "ls; pwd", "made.txt", h.cwd]);
 	});
 
@@ -220,7 +221,7 @@ describe("reviewer verdicts", () => {
 		h.reviewer(verdict("deny", { risk_level: "medium" }), verdict("allow", { risk_level: "low" }));
 		await h.prompt("go");
 		expect(h.reviewerRequests()).toHaveLength(2);
-		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["reviewer", "cache", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["reviewer", "cache", "reviewer"]);
 		expect(existsSync(join(h.cwd, "sibling.txt"))).toBe(false);
 		expect(existsSync(join(h.cwd, "other-sibling.txt"))).toBe(true);
 	});

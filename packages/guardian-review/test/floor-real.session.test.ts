@@ -12,6 +12,7 @@ import {
 	guardianSandboxPerTest,
 	resultTexts,
 	verdict,
+	verdictSources,
 } from "./helpers.ts";
 
 let h: GuardianHarness | undefined;
@@ -23,10 +24,6 @@ const start = guardianSandboxPerTest({
 		writeFileSync(join(home, ".bash_history"), "export API_TOKEN=very-secret-history-line\n");
 	},
 }).start;
-
-function sources(): string[] {
-	return (h?.verdicts ?? []).map((v) => (v as { source: string }).source);
-}
 
 describe("the floor over the syntax tree, in a real session", () => {
 	it("allows a chain of read-only commands and `cd sub && grep -n x f` with no reviewer call", async () => {
@@ -42,7 +39,7 @@ describe("the floor over the syntax tree, in a real session", () => {
 		expect(grep?.isError).toBe(false);
 		expect(resultTexts(h)[1]).toContain("2:x marks the spot");
 		expect(h.reviewerRequests()).toHaveLength(0);
-		expect(sources()).toEqual(["floor", "floor"]);
+		expect(verdictSources(h)).toEqual(["floor", "floor"]);
 		expectNoLeak(h, ["cd sub", "grep -n", "a.txt"]);
 	});
 
@@ -71,7 +68,7 @@ describe("the floor over the syntax tree, in a real session", () => {
 		expect(existsSync(join(h.cwd, "build", "out.o"))).toBe(true);
 		expect(readFileSync(join(h.cwd, ".env"), "utf8")).toBe("TOKEN=kept\n");
 		expect(h.reviewerRequests()).toHaveLength(2);
-		expect(sources()).toEqual(["floor", "floor", "reviewer", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["floor", "floor", "reviewer", "reviewer"]);
 		expectNoLeak(h, ["reproduce.py", "backup.py", "rm -r", ".env"]);
 	});
 
@@ -91,7 +88,7 @@ describe("the floor over the syntax tree, in a real session", () => {
 		expect(h.requestText(h.reviewerRequests()[0]!)).toContain(".bashrc");
 		expect(bashrc?.isError).toBe(true);
 		expect(existsSync(join(sandboxHome, ".bashrc"))).toBe(false);
-		expect(sources()).toEqual(["floor", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
 		expectNoLeak(h, ["notes.md", ".bashrc", "hello notes"]);
 	});
 
@@ -111,7 +108,7 @@ describe("the floor over the syntax tree, in a real session", () => {
 		expect(h.toolResults().map((result) => result.isError)).toEqual([true, true]);
 		expect(existsSync(join(parent, "escaped.txt"))).toBe(false);
 		expect(existsSync(join(sandboxHome, ".bashrc"))).toBe(false);
-		expect(sources()).toEqual(["reviewer", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer"]);
 	});
 
 	it("reviews ripgrep's preprocessor and hostname-program flags; neither program runs", async () => {
@@ -127,7 +124,7 @@ describe("the floor over the syntax tree, in a real session", () => {
 		expect(h.reviewerRequests()).toHaveLength(2);
 		expect(h.toolResults().map((result) => result.isError)).toEqual([true, true]);
 		expect(existsSync(join(h.cwd, "ran-program"))).toBe(false);
-		expect(sources()).toEqual(["reviewer", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer"]);
 	});
 
 	it("allows `grep -rn` and `rg` of a folder with no secret in it, and reviews them where the tree holds `.env` or a key", async () => {
@@ -154,7 +151,7 @@ describe("the floor over the syntax tree, in a real session", () => {
 		expect(resultTexts(h)[0]).toContain("src/app.py:1:");
 		expect(resultTexts(h)[3]).toContain("settings.py");
 		expect(resultTexts(h).join("\n")).not.toContain("very-secret");
-		expect(sources()).toEqual(["floor", "floor", "reviewer", "floor", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["floor", "floor", "reviewer", "floor", "reviewer"]);
 		expectNoLeak(h, ["API_KEY", "config", "deploy", "very-secret"]);
 	});
 
@@ -171,7 +168,7 @@ describe("the floor over the syntax tree, in a real session", () => {
 		await h.prompt("find TOKEN");
 		expect(h.toolResults().map((result) => result.isError)).toEqual([false, false, true]);
 		expect(resultTexts(h)[2]).not.toContain("very-secret-written");
-		expect(sources()).toEqual(["floor", "reviewer", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["floor", "reviewer", "reviewer"]);
 	});
 
 	it("reviews `cat ~/.bash_history`, and the denied read returns none of it", async () => {
@@ -195,7 +192,7 @@ describe("the floor over the syntax tree, in a real session", () => {
 		const [result] = h.toolResults();
 		expect(result?.isError).toBe(true);
 		expect(h.reviewerRequests().length).toBeLessThanOrEqual(1);
-		expect(sources()).toHaveLength(1);
-		expect(sources()[0]).not.toBe("floor");
+		expect(verdictSources(h)).toHaveLength(1);
+		expect(verdictSources(h)[0]).not.toBe("floor");
 	});
 });

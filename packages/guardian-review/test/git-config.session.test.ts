@@ -17,6 +17,7 @@ import {
 	guardianSandboxPerTest,
 	resultTexts,
 	verdict,
+	verdictSources,
 } from "./helpers.ts";
 
 let h: GuardianHarness | undefined;
@@ -94,7 +95,7 @@ describe("git that cannot run programs", () => {
 		expect(h.reviewerRequests()).toHaveLength(2);
 		expect(h.requestText(h.reviewerRequests()[1]!)).toContain('"command": "git status"');
 		expect(existsSync(join(h.cwd, "fsmonitor-ran"))).toBe(false);
-		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "reviewer", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["floor", "reviewer", "reviewer"]);
 	});
 });
 
@@ -119,7 +120,7 @@ describe("git after cd: the facts of the repository it runs in", () => {
 		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"command": "cd rigged && git status --short"');
 		expect(resultTexts(h)[0]).toContain("?? a.txt");
 		expect(existsSync(join(h.cwd, "rigged", "fsmonitor-ran"))).toBe(false);
-		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
 	});
 });
 
@@ -144,7 +145,7 @@ describe("a repository the agent writes itself", () => {
 		expect(h.reviewerRequests()).toHaveLength(1);
 		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"command": "cd b && git status --short"');
 		expect(existsSync(marker)).toBe(false);
-		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
 	});
 
 	it("reviews git after a write in the same command: the facts were read before the command ran", async () => {
@@ -175,7 +176,7 @@ describe("git add and git stash: index writes with a safe config and no active h
 		expect(h.toolResults().map((r) => r?.isError)).toEqual([false, false, false]);
 		expect(resultTexts(h)[2]).toContain("hello\n");
 		expect(readFileSync(join(h.cwd, "README.md"), "utf8")).toBe("hello, changed\n");
-		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "floor", "floor"]);
+		expect(verdictSources(h)).toEqual(["floor", "floor", "floor"]);
 	});
 
 	it("reviews git stash where the repository has an active hook, so the hook never runs when denied", async () => {
@@ -191,7 +192,7 @@ describe("git add and git stash: index writes with a safe config and no active h
 		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"command": "git stash"');
 		expect(existsSync(join(h.cwd, "hook-ran"))).toBe(false);
 		expect(readFileSync(join(h.cwd, "README.md"), "utf8")).toBe("hello, changed\n");
-		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
 	});
 });
 

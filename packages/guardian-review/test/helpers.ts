@@ -193,3 +193,8 @@ export function guardianSandboxPerTest(setup: GuardianSandboxSetup = {}): Guardi
 		},
 	};
 }
+
+/** Where each verdict came from (`floor`, `reviewer`, `cache`, …), in order. */
+export function verdictSources(harness: GuardianHarness): string[] {
+	return harness.verdicts.map((v) => (v as { source: string }).source);
+}

@@ -15,6 +15,7 @@ import {
 	guardianSandboxPerTest,
 	resultTexts,
 	verdict,
+	verdictSources,
 } from "./helpers.ts";
 
 let h: GuardianHarness | undefined;
@@ -23,10 +24,6 @@ const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-pi-resources-home
 afterEach(() => {
 	h = undefined;
 });
-
-function sources(): string[] {
-	return (h?.verdicts ?? []).map((v) => (v as { source: string }).source);
-}
 
 describe("Pi's own folders, in a real session", () => {
 	it("reviews a write into .pi/extensions by the write tool and by a bash heredoc; denied, neither file exists", async () => {
@@ -50,7 +47,7 @@ describe("Pi's own folders, in a real session", () => {
 		expect(existsSync(join(h.cwd, ".pi", "extensions", "other.ts"))).toBe(false);
 		expect(readFileSync(join(h.cwd, "notes", "plan.md"), "utf8")).toBe("plan\n");
 		expect(h.reviewerRequests()).toHaveLength(2);
-		expect(sources()).toEqual(["reviewer", "reviewer", "floor"]);
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer", "floor"]);
 		expectNoLeak(h, [".pi/extensions", "helper.ts", "other.ts", "plan.md"]);
 	});
 
@@ -80,7 +77,7 @@ describe("the shell Pi runs commands in, in a real session", () => {
 		expect(h.toolResults()[0]?.isError).toBe(true);
 		expect(resultTexts(h).join("\n")).not.toContain("very-secret-value");
 		expect(h.reviewerRequests()).toHaveLength(1);
-		expect(sources()).toEqual(["reviewer"]);
+		expect(verdictSources(h)).toEqual(["reviewer"]);
 		expectNoLeak(h, ["ls()", ".secret", "very-secret-value"]);
 	});
 
@@ -103,7 +100,7 @@ describe("the shell Pi runs commands in, in a real session", () => {
 		expect(h.toolResults()[0]?.isError).toBe(false);
 		expect(resultTexts(h)[0]).toContain("a.txt");
 		expect(h.reviewerRequests()).toHaveLength(0);
-		expect(sources()).toEqual(["floor"]);
+		expect(verdictSources(h)).toEqual(["floor"]);
 	});
 
 	it("reviews a heredoc into ./node_modules/.bin when that relative folder is on PATH; other workspace writes stay allowed", async () => {
@@ -121,6 +118,6 @@ describe("the shell Pi runs commands in, in a real session", () => {
 		expect(h.toolResults().map((result) => result.isError)).toEqual([true, false]);
 		expect(existsSync(join(h.cwd, "node_modules", ".bin", "ls"))).toBe(false);
 		expect(readFileSync(join(h.cwd, "notes.md"), "utf8")).toBe("hello\n");
-		expect(sources()).toEqual(["reviewer", "floor"]);
+		expect(verdictSources(h)).toEqual(["reviewer", "floor"]);
 	});
 });

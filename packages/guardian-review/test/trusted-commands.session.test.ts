@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callTool, type GuardianHarness, guardianSandboxPerTest, verdict } from "./helpers.ts";
+import { callTool, type GuardianHarness, guardianSandboxPerTest, verdict, verdictSources } from "./helpers.ts";
 
 let h: GuardianHarness | undefined;
 const sandbox = guardianSandboxPerTest({ defaults: { files: { "scripts/check.sh": "echo checked > checked.txt\n" } } });
@@ -22,7 +22,7 @@ describe("trustedCommands", () => {
 		expect(existsSync(join(h.cwd, "checked.txt"))).toBe(true);
 		expect(existsSync(join(h.cwd, "planted.txt"))).toBe(false);
 		expect(h.reviewerRequests()).toHaveLength(1);
-		expect(h.verdicts.map((v) => (v as { source: string }).source)).toEqual(["floor", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
 	});
 
 	it("ignores trustedCommands from a project file", async () => {
