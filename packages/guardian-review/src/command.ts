@@ -7,6 +7,7 @@ import {
 	type GuardianReviewConfig,
 	type GuardianState,
 	grantAllowOnce,
+	type ShellSetupFacts,
 } from "@pi-policy/policy-kernel/guardian";
 import type { AuditWriter, PolicyConfig } from "@pi-policy/policy-kernel/host";
 import { modelRefOf, resolveReviewerModel } from "./reviewer.js";
@@ -25,6 +26,8 @@ export interface GuardianCommandHost {
 	state(): GuardianState;
 	setState(state: GuardianState): void;
 	reviewLogFailed(): boolean;
+	/** The judged shell Pi's bash tool runs commands in, for this working directory. */
+	shellSetup(cwd: string): ShellSetupFacts;
 }
 
 /** The `/guardian` command definition. Never throws: a failure is reported as one line. */
@@ -56,6 +59,7 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 						stats: state.stats,
 						breaker: state.breaker,
 						pendingGrants: state.allowOnce.grants.filter((grant) => grant.expiresAt > host.now()).length,
+						shell: host.shellSetup(ctx.cwd),
 					});
 					say(closed + status + (host.reviewLogFailed() ? "\nreview log: write failed" : ""));
 				} else if (sub === "on" || sub === "off" || sub === "observe") {

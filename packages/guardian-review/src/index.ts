@@ -18,6 +18,7 @@ import {
 	actionIdentityText,
 	bashCommandArgument,
 	buildReviewerPrompt,
+	customShellSetup,
 	type FloorFacts,
 	floorContextFor,
 	floorFactRequestsOf,
@@ -87,11 +88,7 @@ function readShellSetup(
 	home: string,
 	environment: Readonly<Record<string, string | undefined>>,
 ): ShellSetupFacts {
-	const custom: ShellSetupFacts = {
-		verdict: "custom",
-		commandDirectories: [],
-		cdSearchPath: (environment.CDPATH ?? "") !== "",
-	};
+	const custom = customShellSetup("unreadable-settings", (environment.CDPATH ?? "") !== "");
 	let settings: { shellPath?: unknown; shellCommandPrefix?: unknown };
 	try {
 		settings = pi.getSettings();
@@ -310,6 +307,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			now,
 			config: (ctx) => (config === undefined ? loadConfig(ctx) : Promise.resolve(config)),
 			mode: effectiveMode,
+			shellSetup: shellSetupFor,
 			setMode: (mode) => {
 				modeOverride = mode;
 			},

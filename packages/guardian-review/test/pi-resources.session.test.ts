@@ -68,6 +68,7 @@ describe("Pi's own folders, in a real session", () => {
 describe("the shell Pi runs commands in, in a real session", () => {
 	it("reviews `ls` when shellCommandPrefix defines a function named ls; denied, the secret stays unread", async () => {
 		h = await sandbox.start({
+			ui: {},
 			files: { "a.txt": "a\n", ".secret": "very-secret-value\n" },
 			settings: { shellCommandPrefix: "ls() { cat .secret; }" },
 		});
@@ -78,6 +79,10 @@ describe("the shell Pi runs commands in, in a real session", () => {
 		expect(resultTexts(h).join("\n")).not.toContain("very-secret-value");
 		expect(h.reviewerRequests()).toHaveLength(1);
 		expect(verdictSources(h)).toEqual(["reviewer"]);
+		await h.command("/guardian status");
+		expect(h.ui?.notifications().at(-1)?.message).toContain(
+			"shell: custom, command-prefix (every bash call goes to review)",
+		);
 		expectNoLeak(h, ["ls()", ".secret", "very-secret-value"]);
 	});
 
@@ -94,13 +99,15 @@ describe("the shell Pi runs commands in, in a real session", () => {
 	});
 
 	it("keeps `ls` on the floor when the prefix only exports a literal variable", async () => {
-		h = await sandbox.start({ files: { "a.txt": "a\n" }, settings: { shellCommandPrefix: "export CI=1" } });
+		h = await sandbox.start({ ui: {}, files: { "a.txt": "a\n" }, settings: { shellCommandPrefix: "export CI=1" } });
 		h.agent(callTool("bash", { command: "ls" }), "done");
 		await h.prompt("list files");
 		expect(h.toolResults()[0]?.isError).toBe(false);
 		expect(resultTexts(h)[0]).toContain("a.txt");
 		expect(h.reviewerRequests()).toHaveLength(0);
 		expect(verdictSources(h)).toEqual(["floor"]);
+		await h.command("/guardian status");
+		expect(h.ui?.notifications().at(-1)?.message).toContain("shell: bash (the floor judges commands)");
 	});
 
 	it("reviews a heredoc into ./node_modules/.bin when that relative folder is on PATH; other workspace writes stay allowed", async () => {

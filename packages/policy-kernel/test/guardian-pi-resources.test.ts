@@ -13,6 +13,7 @@ import {
 	floorContextFor,
 	judgeShellSetup,
 	PI_RESOURCE_PROTECTED_PATHS,
+	type ShellSetupCause,
 	type ShellSetupInput,
 } from "../src/guardian/index.js";
 import { outcome, withCleanTrees } from "./floor-outcome.js";
@@ -101,6 +102,7 @@ describe("Pi's project resources are protected", () => {
 describe("judgeShellSetup", () => {
 	it("takes Pi's default shell, a bash at another path and a prefix that only sets allowed variables", () => {
 		expect(setup().verdict).toBe("bash");
+		expect(setup().cause).toBeUndefined();
 		expect(setup({ shellPath: "/opt/homebrew/bin/bash" }).verdict).toBe("bash");
 		expect(setup({ shellPath: "~/.local/bin/bash" }).verdict).toBe("bash");
 		expect(setup({ shellPath: "C:\\Program Files\\Git\\bin\\bash.exe" }).verdict).toBe("bash");
@@ -110,30 +112,37 @@ describe("judgeShellSetup", () => {
 		expect(setup({ environment: { PATH: SYSTEM_PATH, BASH_ENV: "" } }).verdict).toBe("bash");
 	});
 
-	it.each<[string, Partial<ShellSetupInput>]>([
-		["zsh", { shellPath: "/bin/zsh" }],
-		["fish", { shellPath: "/usr/bin/fish" }],
-		["sh", { shellPath: "/bin/sh" }],
-		["a bash inside the workspace", { shellPath: `${CWD}/tools/bash` }],
-		["a relative bash", { shellPath: "tools/bash" }],
-		["aliases", { commandPrefix: "shopt -s expand_aliases\nsource ~/.bash_aliases" }],
-		["an alias", { commandPrefix: "alias ls='ls --color'" }],
-		["a function", { commandPrefix: "ls() { command ls -la; }" }],
-		["dotglob", { commandPrefix: "shopt -s dotglob" }],
-		["a PATH export", { commandPrefix: "export PATH=./bin:$PATH" }],
-		["a substituted value", { commandPrefix: "export CI=$(cat ~/.token)" }],
-		["a prefix that does not parse", { commandPrefix: "export CI='1" }],
-		["BASH_ENV", { environment: { PATH: SYSTEM_PATH, BASH_ENV: "/home/dev/.bashenv" } }],
-		["ENV", { environment: { PATH: SYSTEM_PATH, ENV: "/home/dev/.shrc" } }],
-		["GLOBIGNORE", { environment: { PATH: SYSTEM_PATH, GLOBIGNORE: "x" } }],
-		["an exported function", { environment: { PATH: SYSTEM_PATH, "BASH_FUNC_ls%%": "() { echo; }" } }],
-		["an empty PATH entry", { environment: { PATH: `${SYSTEM_PATH}:` } }],
-		["a PATH entry for the current directory", { environment: { PATH: `.:${SYSTEM_PATH}` } }],
-		["a PATH entry going up", { environment: { PATH: `../bin:${SYSTEM_PATH}` } }],
-		["a PATH entry with a glob character", { environment: { PATH: `/opt/[x]/bin:${SYSTEM_PATH}` } }],
-		["an empty PATH", { environment: { PATH: "" } }],
-	])("calls %s custom", (_name, overrides) => {
-		expect(setup(overrides).verdict).toBe("custom");
+	it.each<[string, ShellSetupCause, Partial<ShellSetupInput>]>([
+		["zsh", "shell-path", { shellPath: "/bin/zsh" }],
+		["fish", "shell-path", { shellPath: "/usr/bin/fish" }],
+		["sh", "shell-path", { shellPath: "/bin/sh" }],
+		["a bash inside the workspace", "shell-path", { shellPath: `${CWD}/tools/bash` }],
+		["a relative bash", "shell-path", { shellPath: "tools/bash" }],
+		["aliases", "command-prefix", { commandPrefix: "shopt -s expand_aliases\nsource ~/.bash_aliases" }],
+		["an alias", "command-prefix", { commandPrefix: "alias ls='ls --color'" }],
+		["a function", "command-prefix", { commandPrefix: "ls() { command ls -la; }" }],
+		["dotglob", "command-prefix", { commandPrefix: "shopt -s dotglob" }],
+		["a PATH export", "command-prefix", { commandPrefix: "export PATH=./bin:$PATH" }],
+		["a substituted value", "command-prefix", { commandPrefix: "export CI=$(cat ~/.token)" }],
+		["a prefix that does not parse", "command-prefix", { commandPrefix: "export CI='1" }],
+		["BASH_ENV", "startup-environment", { environment: { PATH: SYSTEM_PATH, BASH_ENV: "/home/dev/.bashenv" } }],
+		["ENV", "startup-environment", { environment: { PATH: SYSTEM_PATH, ENV: "/home/dev/.shrc" } }],
+		["GLOBIGNORE", "startup-environment", { environment: { PATH: SYSTEM_PATH, GLOBIGNORE: "x" } }],
+		[
+			"an exported function",
+			"exported-function",
+			{ environment: { PATH: SYSTEM_PATH, "BASH_FUNC_ls%%": "() { echo; }" } },
+		],
+		["an empty PATH entry", "path-entry", { environment: { PATH: `${SYSTEM_PATH}:` } }],
+		["a PATH entry for the current directory", "path-entry", { environment: { PATH: `.:${SYSTEM_PATH}` } }],
+		["a PATH entry going up", "path-entry", { environment: { PATH: `../bin:${SYSTEM_PATH}` } }],
+		["a PATH entry with a glob character", "path-entry", { environment: { PATH: `/opt/[x]/bin:${SYSTEM_PATH}` } }],
+		["an empty PATH", "path-entry", { environment: { PATH: "" } }],
+	])("calls %s custom (%s)", (_name, cause, overrides) => {
+		const facts = setup(overrides);
+		expect(facts.verdict).toBe("custom");
+		expect(facts.cause).toBe(cause);
+		expect(facts.commandDirectories).toEqual([]);
 	});
 
 	it("returns the workspace folders on PATH, and notes CDPATH", () => {

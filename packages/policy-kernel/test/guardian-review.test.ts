@@ -12,6 +12,7 @@ import {
 	canonicalJson,
 	classifyPath,
 	compactTranscript,
+	customShellSetup,
 	DEFAULT_TRANSCRIPT_BUDGET,
 	forcedToolChoiceFor,
 	formatGuardianStatus,
@@ -466,5 +467,24 @@ describe("status", () => {
 		expect(text).toContain("median review latency: 20 ms");
 		expect(median([1, 2, 3, 4])).toBe(2.5);
 		expect(median([])).toBeUndefined();
+		expect(text).not.toContain("shell:");
+	});
+
+	it("says which shell the floor judges for, and why a custom one sends bash to review", () => {
+		const base = {
+			mode: "enforce",
+			reviewerModel: undefined,
+			stats: initialGuardianStats(),
+			breaker: { tripped: false, consecutive: 0, trips: 0 },
+			pendingGrants: 0,
+		};
+		const plain = formatGuardianStatus({
+			...base,
+			shell: { verdict: "bash", commandDirectories: ["/w/node_modules/.bin"], cdSearchPath: false },
+		});
+		expect(plain).toContain("shell: bash (the floor judges commands)");
+		expect(plain).not.toContain("node_modules");
+		const custom = formatGuardianStatus({ ...base, shell: customShellSetup("command-prefix", false) });
+		expect(custom).toContain("shell: custom, command-prefix (every bash call goes to review)");
 	});
 });

@@ -15,6 +15,22 @@ export const SHELL_SETUP_VERDICTS = ["bash", "custom"] as const;
 /** One of {@link SHELL_SETUP_VERDICTS}. */
 export type ShellSetupVerdict = (typeof SHELL_SETUP_VERDICTS)[number];
 
+/**
+ * Why a setup is `custom`, for `/guardian status`: a non-bash `shellPath`, a `shellCommandPrefix` that does more than
+ * set variables, a startup variable (`BASH_ENV`, …), an exported function, a `PATH` entry that is the current
+ * directory, goes up or holds a glob, or settings the shell could not read or judge.
+ */
+export const SHELL_SETUP_CAUSES = [
+	"shell-path",
+	"command-prefix",
+	"startup-environment",
+	"exported-function",
+	"path-entry",
+	"unreadable-settings",
+] as const;
+/** One of {@link SHELL_SETUP_CAUSES}. */
+export type ShellSetupCause = (typeof SHELL_SETUP_CAUSES)[number];
+
 /** The values the shell collects: Pi's settings for its bash tool and the environment bash inherits. */
 export interface ShellSetupInput {
 	/** Pi's `shellPath` setting, when set. */
@@ -34,6 +50,8 @@ export interface ShellSetupInput {
 /** What {@link judgeShellSetup} found, as facts for the floor. */
 export interface ShellSetupFacts {
 	readonly verdict: ShellSetupVerdict;
+	/** Why the verdict is `custom` (absent for `bash`). */
+	readonly cause?: ShellSetupCause;
 	/**
 	 * Protected globs for the folders on `PATH` the agent could write into: each absolute one inside the workspace,
 	 * and each relative one (`./node_modules/.bin`) at every depth of the workspace. A file written there answers to
@@ -71,23 +89,24 @@ const MAX_COMMAND_PREFIX_CHARS = 4_096;
 export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
 	const environment = input.environment;
 	const cdSearchPath = (environment.CDPATH ?? "") !== "";
-	const custom: ShellSetupFacts = { verdict: "custom", commandDirectories: [], cdSearchPath };
+	const custom = (cause: ShellSetupCause): ShellSetupFacts => customShellSetup(cause, cdSearchPath);
 	try {
-		if (!isPlainBash(input.shellPath, input.workspace, input.home)) return custom;
-		if (!isNeutralPrefix(input.commandPrefix)) return custom;
+		if (!isPlainBash(input.shellPath, input.workspace, input.home)) return custom("shell-path");
+		if (!isNeutralPrefix(input.commandPrefix)) return custom("command-prefix");
 		for (const [name, value] of Object.entries(environment)) {
 			if (value === undefined) continue;
-			if (name.startsWith("BASH_FUNC_")) return custom;
-			if ((SHELL_STARTUP_ENVIRONMENT_NAMES as readonly string[]).includes(name) && value !== "") return custom;
+			if (name.startsWith("BASH_FUNC_")) return custom("exported-function");
+			if ((SHELL_STARTUP_ENVIRONMENT_NAMES as readonly string[]).includes(name) && value !== "")
+				return custom("startup-environment");
 		}
 		// Unset, bash searches its default path; set, each entry counts (an empty one is the current directory).
 		const pathKey = Object.keys(environment).find((name) => name.toUpperCase() === "PATH");
 		const path = pathKey === undefined ? undefined : environment[pathKey];
 		const delimiter = input.pathDelimiter ?? ":";
 		const entries = path === undefined ? [] : path.split(delimiter);
-		if (entries.length > MAX_PATH_ENTRIES) return custom;
+		if (entries.length > MAX_PATH_ENTRIES) return custom("path-entry");
 		const workspace = normalizeAbsolutePath(input.workspace);
-		if (hasGlobCharacter(workspace)) return custom;
+		if (hasGlobCharacter(workspace)) return custom("path-entry");
 		const commandDirectories: string[] = [];
 		const add = (glob: string) => {
 			if (!commandDirectories.includes(glob)) commandDirectories.push(glob);
@@ -96,7 +115,7 @@ export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
 			// A Windows folder (`C:\\Windows`) is absolute too; the workspace is compared as a POSIX path.
 			if (/^[A-Za-z]:[\\/]/.test(entry)) continue;
 			// A glob character would make the folder a pattern when protected; such a folder is not judged.
-			if (hasGlobCharacter(entry)) return custom;
+			if (hasGlobCharacter(entry)) return custom("path-entry");
 			if (entry.startsWith("/")) {
 				const folder = normalizeAbsolutePath(entry);
 				if (isWithin(workspace, folder)) add(folder);
@@ -106,15 +125,23 @@ export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
 			// that folder is protected at every depth of the workspace. The current directory itself (an empty entry,
 			// `.`) or a way up (`..`) would make any folder one.
 			const parts = entry.split("/").filter((part) => part !== "" && part !== ".");
-			if (parts.length === 0 || parts.includes("..")) return custom;
+			if (parts.length === 0 || parts.includes("..")) return custom("path-entry");
 			const relative = parts.join("/");
 			add(`${workspace === "/" ? "" : workspace}/${relative}`);
 			add(`${workspace === "/" ? "" : workspace}/**/${relative}`);
 		}
 		return { verdict: "bash", commandDirectories, cdSearchPath };
 	} catch {
-		return custom;
+		return custom("unreadable-settings");
 	}
+}
+
+/**
+ * A `custom` setup with its cause: the floor allows no bash command by itself. The shell uses it for settings it
+ * could not read (`unreadable-settings`), so that case fails closed.
+ */
+export function customShellSetup(cause: ShellSetupCause, cdSearchPath: boolean): ShellSetupFacts {
+	return { verdict: "custom", cause, commandDirectories: [], cdSearchPath };
 }
 
 function hasGlobCharacter(text: string): boolean {

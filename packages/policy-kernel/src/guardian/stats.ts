@@ -1,4 +1,5 @@
 // Session counters for `/guardian status`: decisions by source and outcome, and review latency.
+import type { ShellSetupFacts } from "./shell-setup.js";
 
 /** Decision sources. */
 export const DECISION_SOURCES = ["floor", "reviewer", "user", "cache", "allow-once", "fallback", "breaker"] as const;
@@ -66,6 +67,12 @@ export function floorShare(stats: GuardianStats): { readonly floor: number; read
 	return { floor: (stats.allowed.floor ?? 0) + (stats.denied.floor ?? 0), total };
 }
 
+/** One status line for the judged shell; enums only. */
+function shellStatusLine(shell: ShellSetupFacts): string {
+	if (shell.verdict === "bash") return "shell: bash (the floor judges commands)";
+	return `shell: custom, ${shell.cause ?? "unreadable-settings"} (every bash call goes to review)`;
+}
+
 /**
  * The `/guardian status` text: mode, reviewer model, the share decided by the floor, counters by source and
  * outcome, breaker, median latency.
@@ -76,6 +83,8 @@ export function formatGuardianStatus(input: {
 	readonly stats: GuardianStats;
 	readonly breaker: { readonly tripped: boolean; readonly consecutive: number; readonly trips: number };
 	readonly pendingGrants: number;
+	/** The judged shell, when the caller knows it: a `custom` one sends every bash call to review. */
+	readonly shell?: ShellSetupFacts;
 }): string {
 	const { stats } = input;
 	const bySource = (counts: Readonly<Record<DecisionSource, number>>) =>
@@ -97,6 +106,7 @@ export function formatGuardianStatus(input: {
 		`unavailable: ${unavailable}`,
 		`breaker: ${input.breaker.tripped ? "tripped" : "armed"} (consecutive denials ${input.breaker.consecutive}, trips ${input.breaker.trips})`,
 		`allow-once grants pending: ${input.pendingGrants}`,
+		...(input.shell === undefined ? [] : [shellStatusLine(input.shell)]),
 		`median review latency: ${latency === undefined ? "n/a" : `${Math.round(latency)} ms`} over ${stats.latenciesMs.length} reviews`,
 	].join("\n");
 }
