@@ -5,6 +5,8 @@
 //   something the floor cannot see: reviewed. A prefix that only exports a literal variable keeps the floor.
 // - A relative PATH entry (pnpm puts `./node_modules/.bin` first) makes a heredoc into that folder a command write:
 //   reviewed. Pi itself puts `<agentDir>/bin` first on PATH; the agent dir is protected.
+// - Pi's path tools take a `file://` URL as the path it names: `write file:///home/u/.bashrc` is a write outside the
+//   workspace, reviewed like `write ~/.bashrc`.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -126,5 +128,35 @@ describe("the shell Pi runs commands in, in a real session", () => {
 		expect(existsSync(join(h.cwd, "node_modules", ".bin", "ls"))).toBe(false);
 		expect(readFileSync(join(h.cwd, "notes.md"), "utf8")).toBe("hello\n");
 		expect(verdictSources(h)).toEqual(["reviewer", "floor"]);
+	});
+});
+
+describe("tool paths as Pi resolves them, in a real session", () => {
+	it("reviews the write tool given a file:// URL outside the workspace; denied, the file is absent", async () => {
+		h = await sandbox.start();
+		const target = join(sandbox.home, ".bashrc");
+		h.agent(
+			callTool("write", { path: `file://${target}`, content: "alias ls='rm -rf'\n" }),
+			callTool("write", { path: `file://${join(h.cwd, "inside.txt")}`, content: "ok\n" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "writes a shell startup file" }));
+		await h.prompt("set an alias");
+		expect(h.toolResults().map((result) => result.isError)).toEqual([true, false]);
+		expect(existsSync(target)).toBe(false);
+		expect(readFileSync(join(h.cwd, "inside.txt"), "utf8")).toBe("ok\n");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.requestText(h.reviewerRequests()[0]!)).toContain(target);
+		expect(verdictSources(h)).toEqual(["reviewer", "floor"]);
+	});
+
+	it("pins the host: Pi's write tool given a file:// URL writes the file it names", async () => {
+		h = await sandbox.start();
+		const target = join(sandbox.home, "pinned.txt");
+		h.agent(callTool("write", { path: `file://${target}`, content: "written\n" }), "done");
+		h.reviewer(verdict("allow", { risk_level: "low" }));
+		await h.prompt("write it");
+		expect(h.toolResults()[0]?.isError).toBe(false);
+		expect(readFileSync(target, "utf8")).toBe("written\n");
 	});
 });

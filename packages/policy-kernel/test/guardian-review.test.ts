@@ -1,5 +1,6 @@
 // Unit tests for the guardian kernel: config resolution (strengthen-only), typed actions and truncation, transcript
 // compaction, the prompt budget, verdict parsing and policy, the breaker and allow-once reducers, action identity.
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -161,6 +162,31 @@ describe("paths", () => {
 		expect(resolveToolPath("~", "/w/p", "/h")).toBe("/h");
 		expect(matchesProtectedGlob("/w/p/deploy/a.key", "deploy/*.key", ctx)).toBe(true);
 		expect(matchesProtectedGlob("/w/p/other/deploy/a.key", "deploy/*.key", ctx)).toBe(false);
+	});
+
+	// Pi 1.6.0's path tools pass a `file://` URL to fileURLToPath, so the write tool given `file:///h/.bashrc` writes
+	// `~/.bashrc`; each expected value here is what node:url's fileURLToPath returns (or `/` where it throws).
+	it.each([
+		["file:///h/.bashrc", "/h/.bashrc"],
+		["file://localhost/h/.bashrc", "/h/.bashrc"],
+		["@file:///h/.bashrc", "/h/.bashrc"],
+		["file:///w/p/../../h/%2Ebashrc", "/h/.bashrc"],
+		["file:///w/p/%2e%2e/x", "/w/x"],
+		["file:///w/p/a%20b?x#y", "/w/p/a b"],
+		["file://elsewhere/x", "/"],
+		["file:///w/p/a%2Fb", "/"],
+		["file:///w/p/%E0%A4%A", "/"],
+	])("resolves the file URL %s to %s, as Pi does", (url, expected) => {
+		expect(resolveToolPath(url, "/w/p", "/h")).toBe(expected);
+		if (expected !== "/") expect(fileURLToPath(url.replace(/^@/, ""))).toBe(expected);
+		else expect(() => fileURLToPath(url)).toThrow();
+	});
+
+	it("classifies a file URL by the path it names: outside the workspace or protected, never a workspace file", () => {
+		expect(classifyPath("file:///h/.bashrc", ctx)).toBe("outside");
+		expect(classifyPath("file:///w/p/.env", ctx)).toBe("protected");
+		expect(classifyPath("file:///w/p/src/a.ts", ctx)).toBe("workspace");
+		expect(classifyPath("file://elsewhere/w/p/src/a.ts", ctx)).toBe("outside");
 	});
 });
 

@@ -27,15 +27,33 @@ export function normalizeAbsolutePath(path: string): string {
 
 /**
  * Resolves a tool path the way Pi's built-in tools do: a leading `@` is dropped, `~` and `~/` expand to `home`,
- * and a relative path is joined to `cwd`. The result is normalized. Symbolic links are not followed.
+ * a `file://` URL becomes its path (Pi 1.6.0 passes it to `fileURLToPath`: `file:///home/u/.bashrc` writes
+ * `~/.bashrc`), and a relative path is joined to `cwd`. The result is normalized. Symbolic links are not followed.
  */
 export function resolveToolPath(raw: string, cwd: string, home: string): string {
 	let path = typeof raw === "string" ? raw.trim() : "";
 	if (path.startsWith("@")) path = path.slice(1);
 	if (path === "~") return normalizeAbsolutePath(home);
 	if (path.startsWith("~/")) return normalizeAbsolutePath(`${home}/${path.slice(2)}`);
+	if (path.startsWith("file://")) return fileUrlPath(path);
 	if (path.startsWith("/")) return normalizeAbsolutePath(path);
 	return normalizeAbsolutePath(`${cwd}/${path}`);
+}
+
+/**
+ * The absolute path a `file://` URL names, parsed as WHATWG URLs are (dot segments resolved, `%2e` included), then
+ * percent-decoded. A URL Pi would reject (a host other than `localhost`, an encoded `/`, bad escapes) resolves to
+ * `/`, which is outside any workspace but the root, so the call is judged as one outside the workspace.
+ */
+function fileUrlPath(text: string): string {
+	try {
+		const url = new URL(text);
+		if (url.protocol !== "file:" || (url.hostname !== "" && url.hostname !== "localhost")) return "/";
+		if (/%2f/i.test(url.pathname)) return "/";
+		return normalizeAbsolutePath(decodeURIComponent(url.pathname));
+	} catch {
+		return "/";
+	}
 }
 
 /** True when `child` is `parent` or inside it (both absolute and normalized). */
