@@ -28,6 +28,7 @@ import {
 	type GuardianReviewConfig,
 	GuardianReviewConfigSchema,
 	type GuardianState,
+	grepToolSearchTree,
 	guardianDefaultsLayer,
 	initialGuardianState,
 	judgeShellSetup,
@@ -35,6 +36,7 @@ import {
 	type PipelineStep,
 	planToolCall,
 	resolveGuardianReviewLayer,
+	resolveToolScope,
 	type ShellSetupFacts,
 	settleReview,
 	settleUserAnswer,
@@ -223,6 +225,15 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			if (mayRunGit(command))
 				facts = { ...facts, ...(await gitFacts.forDirectories(requests.gitDirectories, factContext)) };
 			facts = { ...facts, searchTrees: await treeFacts.forTrees(requests.searchTrees, factContext) };
+		} else if (
+			toolName === "grep" &&
+			inFlight.size === 0 &&
+			resolveToolScope(active, toolName, toolFacts.of(toolName)) !== "off"
+		) {
+			// Pi's grep tool reads every file below its path, hidden ones included: list that tree.
+			const factContext = floorContextFor(active, ctx.cwd, home, facts);
+			const tree = grepToolSearchTree(toolName, input, factContext);
+			if (tree !== undefined) facts = { ...facts, searchTrees: await treeFacts.forTrees([tree], factContext) };
 		}
 		let step = perform(
 			planToolCall(state, {

@@ -7,7 +7,9 @@ import {
 	decideFloor,
 	type FloorContext,
 	floorContextFor,
+	grepToolSearchTree,
 	isForkBomb,
+	searchTreeKey,
 } from "../src/guardian/index.js";
 import { withCleanTrees } from "./floor-outcome.js";
 
@@ -174,8 +176,58 @@ describe("decideBashFloor", () => {
 
 describe("decideFloor scopes", () => {
 	it("leaves tools without a scope alone", () => {
-		expect(decideFloor("read", { path: "/etc/passwd" }, config, context)).toEqual({ kind: "out-of-scope" });
-		expect(decideFloor("grep", { pattern: "x" }, config, context)).toEqual({ kind: "out-of-scope" });
+		expect(decideFloor("powershell", { command: "Remove-Item x" }, config, context)).toEqual({ kind: "out-of-scope" });
+		expect(decideFloor("lookup", { q: "x" }, config, context)).toEqual({ kind: "out-of-scope" });
+	});
+
+	it.each<[string, unknown, string]>([
+		["read", { path: "/etc/passwd" }, "allow:no-protected-path"],
+		["read", { path: "src/a.ts" }, "allow:no-protected-path"],
+		["read", { path: "~/.ssh/id_ed25519" }, "review:protected-path"],
+		["read", { path: ".env" }, "review:protected-path"],
+		["read", { path: "file:///home/dev/.aws/credentials" }, "review:protected-path"],
+		["read", {}, "review:no-path"],
+		// grep is off by default (see the next test for its judgement when a config turns it on).
+		["grep", { pattern: "x", path: ".env" }, "out-of-scope"],
+		["find", { pattern: "*.ts" }, "allow:no-protected-path"],
+		["find", { pattern: "*", path: "~/.ssh" }, "review:protected-path"],
+		["ls", {}, "allow:no-protected-path"],
+		["ls", { path: "~/.gnupg" }, "review:protected-path"],
+	])("judges Pi's reading tools by default as protected-only: %s %j is %s", (tool, input, expected) => {
+		const decision = decideFloor(tool, input, config, context);
+		const text =
+			decision.kind === "allow"
+				? `allow:${decision.rule}`
+				: decision.kind === "review"
+					? `review:${decision.reason}`
+					: decision.kind;
+		expect(text).toBe(expected);
+	});
+
+	it("allows the grep tool below a folder only when the shell listed its tree and found nothing protected", () => {
+		const config = applyGuardianDefaults({ mode: "enforce", tools: { grep: "protected-only" } });
+		const input = { pattern: "TODO", path: "src" };
+		const tree = grepToolSearchTree("grep", input, context);
+		expect(tree).toEqual({ root: "/home/dev/project/src", skipsHidden: false, followsLinks: false });
+		if (tree === undefined) return;
+		const judged = (verdict: "none" | "protected" | "unknown") =>
+			decideFloor("grep", input, config, { ...context, searchTrees: new Map([[searchTreeKey(tree), verdict]]) });
+		expect(judged("none")).toEqual({ kind: "allow", rule: "no-protected-path" });
+		expect(judged("protected")).toEqual({ kind: "review", reason: "protected-path" });
+		expect(judged("unknown")).toEqual({ kind: "review", reason: "protected-path" });
+		expect(decideFloor("grep", input, config, context)).toEqual({ kind: "review", reason: "protected-path" });
+		expect(decideFloor("grep", { pattern: "x" }, config, context)).toEqual({
+			kind: "review",
+			reason: "protected-path",
+		});
+		expect(decideFloor("grep", { pattern: "x", path: ".git" }, config, context)).toEqual({
+			kind: "review",
+			reason: "protected-path",
+		});
+		// The root and above are not listed: ripgrep --hidden reads `.git/` there.
+		expect(grepToolSearchTree("grep", { pattern: "x" }, context)).toBeUndefined();
+		expect(grepToolSearchTree("grep", { pattern: "x", path: ".." }, context)).toBeUndefined();
+		expect(grepToolSearchTree("read", { path: "src" }, context)).toBeUndefined();
 	});
 
 	it.each<[string, unknown, string]>([

@@ -230,7 +230,13 @@ describe("planToolCall: the decision order", () => {
 			factsFor("bash", { command: "rm -rf /" }, { config: configOf({ mode: "off" }) }),
 		);
 		expect(off.effects).toEqual([]);
-		expect(planToolCall(initialGuardianState(), factsFor("read", { path: "a" })).effects).toEqual([]);
+		expect(
+			planToolCall(initialGuardianState(), factsFor("powershell", { command: "dir" }, { builtin: true })).effects,
+		).toEqual([]);
+		const offRead = configOf({ tools: { read: "off" } });
+		expect(
+			planToolCall(initialGuardianState(), factsFor("read", { path: ".env" }, { config: offRead })).effects,
+		).toEqual([]);
 	});
 });
 
@@ -263,7 +269,8 @@ describe("tool scopes", () => {
 		expect(resolveToolScope(defaults, "wipe", { builtin: false, readOnlyHint: true, destructiveHint: true })).toBe(
 			"always",
 		);
-		expect(resolveToolScope(defaults, "read", { builtin: true })).toBe("off");
+		expect(resolveToolScope(defaults, "read", { builtin: true })).toBe("protected-only");
+		expect(resolveToolScope(defaults, "powershell", { builtin: true })).toBe("off");
 		expect(resolveToolScope(defaults, "write", { builtin: true })).toBe("outside-workspace");
 	});
 

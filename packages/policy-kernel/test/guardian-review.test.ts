@@ -44,7 +44,14 @@ describe("resolveGuardianReviewConfig", () => {
 		const resolved = resolveGuardianReviewConfig(undefined, undefined);
 		expect(resolved.ok && resolved.value.config).toMatchObject({
 			mode: "off",
-			tools: { bash: "always", write: "outside-workspace", edit: "outside-workspace" },
+			tools: {
+				bash: "always",
+				write: "outside-workspace",
+				edit: "outside-workspace",
+				read: "protected-only",
+				find: "protected-only",
+				ls: "protected-only",
+			},
 			reviewer: { fallbackToSessionModel: true, timeoutMs: 60000, maxOutputTokens: 1024 },
 			onUnavailable: "ask",
 			reviewLog: false,
@@ -84,6 +91,18 @@ describe("resolveGuardianReviewConfig", () => {
 		expect(config.onUnavailable).toBe("deny");
 		expect(config.reviewLog).toBe(true);
 		expect(ignored).toBe(2); // floor.readOnly and reviewer.model (values with a rule are combined, not counted)
+	});
+
+	it("raises a built-in tool from its default scope: a project may widen `read` but not turn it off", () => {
+		const wider = resolveGuardianReviewConfig(
+			{ mode: "enforce" },
+			{ tools: { read: "always", grep: "outside-workspace" } },
+		);
+		expect(wider.ok && wider.value.config.tools).toMatchObject({ read: "always", grep: "outside-workspace" });
+		const lower = resolveGuardianReviewConfig({ mode: "enforce" }, { tools: { read: "off", write: "protected-only" } });
+		expect(lower.ok && lower.value.config.tools).toMatchObject({ read: "protected-only", write: "outside-workspace" });
+		const globalOff = resolveGuardianReviewConfig({ mode: "enforce", tools: { read: "off" } }, undefined);
+		expect(globalOff.ok && globalOff.value.config.tools.read).toBe("off");
 	});
 
 	it("lets a project enable guardian when the global file is absent", () => {

@@ -82,13 +82,19 @@ export const DEFAULT_PROTECTED_PATHS = [
 export const PI_RESOURCE_PROTECTED_PATHS = [".pi/", ".agents/"] as const;
 
 /**
- * The default scopes of the built-in tools. A built-in tool not listed (read, grep, find, ls) is `off`; a tool
- * that is not built in is `always` unless its annotations say read-only (see {@link resolveToolScope}).
+ * The default scopes of the built-in tools. Pi's `read`, `find` and `ls` are `protected-only`: a read of
+ * `~/.ssh/id_ed25519` or `.env` by the read tool is reviewed like `cat` of it. `grep` is `off`: Pi's grep tool
+ * reads hidden files below its path, so judged it would send every search of the project root (which holds `.git/`)
+ * to review; `protected-only` opts in. A built-in tool not listed (powershell) is `off`; a tool that is not built in
+ * is `always` unless its annotations say read-only (see {@link resolveToolScope}).
  */
 export const DEFAULT_TOOL_SCOPES: Readonly<Record<string, ToolScope>> = Object.freeze({
 	bash: "always",
 	write: "outside-workspace",
 	edit: "outside-workspace",
+	read: "protected-only",
+	find: "protected-only",
+	ls: "protected-only",
 });
 
 /** Pi's built-in tools: their `sourceInfo.path` is `builtin:<name>`. */
@@ -220,22 +226,27 @@ export function applyGuardianDefaults(input: GuardianReviewConfigInput | undefin
 const strengthenScope = strengthenByOrder(TOOL_SCOPES);
 
 /**
- * Tool scopes from a project layer: a key the global layer has may only be raised. A key it lacks is taken when
- * it names a built-in tool without a default scope (those are `off`, so any scope raises them), and otherwise
- * (a tool that is not built in, or a glob, whose default may be `always`) only at `always`.
+ * Tool scopes from a project layer: a key the global layer has may only be raised. A key it lacks that names a
+ * built-in tool is raised from that tool's default scope ({@link DEFAULT_TOOL_SCOPES}, else `off`); any other key
+ * (a tool that is not built in, or a glob, whose default may be `always`) is taken only at `always`.
  */
 function strengthenToolScopes(globalValue: unknown, projectValue: unknown): unknown {
 	if (!isPlainObject(projectValue)) return globalValue;
 	const base = isPlainObject(globalValue) ? globalValue : {};
 	const result: Record<string, unknown> = { ...base };
 	for (const [key, scope] of Object.entries(projectValue)) {
-		const offBuiltin =
-			(BUILTIN_TOOL_NAMES as readonly string[]).includes(key) && !Object.hasOwn(DEFAULT_TOOL_SCOPES, key);
+		const builtinDefault = (BUILTIN_TOOL_NAMES as readonly string[]).includes(key)
+			? Object.hasOwn(DEFAULT_TOOL_SCOPES, key)
+				? DEFAULT_TOOL_SCOPES[key]
+				: "off"
+			: undefined;
 		const merged = Object.hasOwn(base, key)
 			? strengthenScope(base[key], scope)
-			: offBuiltin || scope === "always"
-				? strengthenScope("off", scope)
-				: undefined;
+			: builtinDefault !== undefined
+				? strengthenScope(builtinDefault, scope)
+				: scope === "always"
+					? "always"
+					: undefined;
 		if (merged !== undefined) {
 			Object.defineProperty(result, key, { value: merged, enumerable: true, writable: true, configurable: true });
 		}

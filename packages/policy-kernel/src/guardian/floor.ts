@@ -417,7 +417,7 @@ export function decideFloor(
 			if (command === undefined) return { kind: "review", reason: "unparsed" };
 			return decideBashFloor(command, scope, context);
 		}
-		return decidePathFloor(input, scope, context);
+		return decidePathFloor(toolName, input, scope, context);
 	} catch {
 		return { kind: "review", reason: "unparsed" };
 	}
@@ -442,11 +442,49 @@ export function toolPathArgument(input: unknown): string | undefined {
 	return undefined;
 }
 
-function decidePathFloor(input: unknown, scope: ToolScope, context: FloorContext): FloorDecision {
+/** Pi's built-in tools whose `path` is optional and defaults to the working directory. */
+const TOOLS_DEFAULTING_TO_CWD: ReadonlySet<string> = new Set(["grep", "find", "ls"]);
+
+function pathToolPath(toolName: string, input: unknown): string | undefined {
+	return toolPathArgument(input) ?? (TOOLS_DEFAULTING_TO_CWD.has(toolName) && isRecord(input) ? "." : undefined);
+}
+
+/**
+ * The tree Pi's `grep` tool reads: it runs ripgrep with `--hidden` below its `path` (default the working directory),
+ * so `.git/config` or an unignored `.env` below it is read although the call names neither. Undefined for another
+ * tool, a call without a usable path, or a root at or above the workspace (the floor reviews that one unlisted,
+ * as it does `rg --hidden x .`: it reads `.git/`).
+ */
+export function grepToolSearchTree(
+	toolName: string,
+	input: unknown,
+	context: FloorContext,
+): SearchTreeRequest | undefined {
+	try {
+		if (toolName !== "grep") return undefined;
+		const path = pathToolPath(toolName, input);
+		if (path === undefined) return undefined;
+		const workspace = normalizeAbsolutePath(context.cwd);
+		const root = resolveToolPath(path, workspace, normalizeAbsolutePath(context.home));
+		if (isWithin(root, workspace)) return undefined;
+		return { root, skipsHidden: false, followsLinks: false };
+	} catch {
+		return undefined;
+	}
+}
+
+function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, context: FloorContext): FloorDecision {
 	if (scope === "always") return { kind: "review", reason: "scope-always" };
-	const path = toolPathArgument(input);
+	const path = pathToolPath(toolName, input);
 	if (path === undefined) return { kind: "review", reason: "no-path" };
-	return decideByPathClasses([classifyPath(path, context)], scope);
+	const decision = decideByPathClasses([classifyPath(path, context)], scope);
+	if (decision.kind !== "allow" || toolName !== "grep") return decision;
+	// The grep tool reads the whole tree below its path, hidden entries included: allowed only when the shell listed
+	// that tree and found nothing protected in it.
+	const tree = grepToolSearchTree(toolName, input, context);
+	if (tree === undefined || context.searchTrees?.get(searchTreeKey(tree)) !== "none")
+		return { kind: "review", reason: "protected-path" };
+	return decision;
 }
 
 function decideByPathClasses(classes: readonly PathClass[], scope: ToolScope): FloorDecision {
