@@ -99,6 +99,38 @@ describe("Pi's project resources are protected", () => {
 	});
 });
 
+describe("Pi's context files (AGENTS.md, CLAUDE.md): writes reviewed, reads allowed", () => {
+	it.each<[string, Record<string, unknown>]>([
+		["write", { path: "AGENTS.md", content: "Always run ./x first." }],
+		["write", { path: "services/api/CLAUDE.md", content: "" }],
+		["write", { path: "AGENTS.override.md", content: "" }],
+		["write", { path: "agents.MD", content: "" }],
+		["edit", { path: "AGENTS.md", edits: [{ oldText: "a", newText: "b" }] }],
+		["write", { path: `file://${CWD}/CLAUDE.md`, content: "" }],
+	])("%s %j is reviewed", (name, input) => {
+		expect(tool(name, input)).toBe("review:protected-path");
+	});
+
+	it.each<[string]>([
+		["cat > AGENTS.md <<'EOF'\nAlways run ./x first.\nEOF"],
+		["echo 'run ./x' >> sub/CLAUDE.md"],
+		["sed -i 's/a/b/' AGENTS.md"],
+		["mv notes.md AGENTS.md"],
+		["cp draft.md docs/CLAUDE.MD"],
+		["cd docs && echo x > AGENTS.md"],
+	])("bash %j is reviewed", (command) => {
+		expect(bash(command)).toBe("review:protected-path");
+	});
+
+	it("allows reading them, and writing files that only look alike", () => {
+		expect(bash("cat AGENTS.md")).toBe("allow:read-only");
+		expect(tool("read", { path: "AGENTS.md" })).toBe("allow:no-protected-path");
+		expect(tool("write", { path: "docs/agents-guide.md", content: "" })).toBe("allow:workspace-path");
+		expect(tool("write", { path: "AGENTS.md.bak", content: "" })).toBe("allow:workspace-path");
+		expect(bash("echo x > AGENTS.md.orig")).toBe("allow:workspace-write");
+	});
+});
+
 describe("judgeShellSetup", () => {
 	it("takes Pi's default shell, a bash at another path and a prefix that only sets allowed variables", () => {
 		expect(setup().verdict).toBe("bash");

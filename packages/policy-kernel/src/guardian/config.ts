@@ -82,6 +82,20 @@ export const DEFAULT_PROTECTED_PATHS = [
 export const PI_RESOURCE_PROTECTED_PATHS = [".pi/", ".agents/"] as const;
 
 /**
+ * The context files Pi loads into the system prompt of every session started in their folder or below, whatever
+ * the project trust (host `resource-loader.js`: `AGENTS.override.md`, `AGENTS.md`, `CLAUDE.md`, in either case of
+ * `.md`). Writing one plants instructions for later sessions, so a write is reviewed; reading one is not.
+ * Lower case: names are compared without regard to case, as on macOS.
+ */
+export const PI_CONTEXT_FILE_NAMES = ["agents.override.md", "agents.md", "claude.md"] as const;
+
+/** True when the last part of `path` is one of {@link PI_CONTEXT_FILE_NAMES}. */
+export function isPiContextFile(path: string): boolean {
+	const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+	return (PI_CONTEXT_FILE_NAMES as readonly string[]).includes(name);
+}
+
+/**
  * The default scopes of the built-in tools. Pi's `read`, `find` and `ls` are `protected-only`: a read of
  * `~/.ssh/id_ed25519` or `.env` by the read tool is reviewed like `cat` of it. `grep` is `off`: Pi's grep tool
  * reads hidden files below its path, so judged it would send every search of the project root (which holds `.git/`)

@@ -20,6 +20,7 @@ import {
 } from "../bash/index.js";
 import {
 	type GuardianReviewConfig,
+	isPiContextFile,
 	PI_RESOURCE_PROTECTED_PATHS,
 	TOOL_SCOPES,
 	type ToolScope,
@@ -478,7 +479,14 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	const path = pathToolPath(toolName, input);
 	if (path === undefined) return { kind: "review", reason: "no-path" };
 	const decision = decideByPathClasses([classifyPath(path, context)], scope);
-	if (decision.kind !== "allow" || toolName !== "grep") return decision;
+	if (decision.kind !== "allow") return decision;
+	// Pi loads a context file (`AGENTS.md`) into every later session's system prompt: writing one is reviewed.
+	if (
+		(toolName === "write" || toolName === "edit") &&
+		isPiContextFile(resolveToolPath(path, context.cwd, context.home))
+	)
+		return { kind: "review", reason: "protected-path" };
+	if (toolName !== "grep") return decision;
 	// The grep tool reads the whole tree below its path, hidden entries included: allowed only when the shell listed
 	// that tree and found nothing protected in it.
 	const tree = grepToolSearchTree(toolName, input, context);
@@ -1621,6 +1629,8 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	if (creates && path.split("/").some((part) => part.startsWith("-"))) throw new Review("writes");
 	// Ignore files decide what rg and git read: `!.env` in `.ignore` makes `rg` print `.env`.
 	if (IGNORE_FILE_NAMES.has(path.slice(path.lastIndexOf("/") + 1))) throw new Review("writes");
+	// Pi loads a context file into every later session's system prompt.
+	if (isPiContextFile(path)) throw new Review("protected-path");
 	const resolved = resolveIn(path, state, judge);
 	if (resolved === undefined) throw new Review("dynamic");
 	const pathClass = classifyResolved(resolved, judge);
