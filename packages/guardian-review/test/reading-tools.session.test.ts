@@ -37,6 +37,26 @@ describe("Pi's reading tools, in a real session", () => {
 		expectNoLeak(h, ["id_ed25519", ".ssh", "very-secret", "app.py"]);
 	});
 
+	it("reviews the read tool on /proc/self/environ, the environment Pi started with; with read off, Pi returns it", async () => {
+		// /proc/self/environ holds the environment at exec time, where a provider key exported in the user's shell
+		// sits: here the test process's own, so the proof looks for its PATH entry.
+		const startPath = `PATH=${process.env.PATH ?? ""}`.slice(0, 40);
+		const h = await sandbox.start({ tools: ["read", "bash", "edit", "write"] });
+		h.agent(callTool("read", { path: "/proc/self/environ" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "the process environment" }));
+		await h.prompt("what is configured?");
+		expect(h.toolResults()[0]?.isError).toBe(true);
+		expect(resultTexts(h).join("\n")).not.toContain("PATH=");
+		expect(verdictSources(h)).toEqual(["reviewer"]);
+		expectNoLeak(h, ["environ", "PATH="]);
+
+		// The host's behaviour the default guards against: the read tool returns the process environment.
+		const open = await sandbox.start({ tools: ["read"], guardian: { tools: { read: "off" } } });
+		open.agent(callTool("read", { path: "/proc/self/environ" }), "done");
+		await open.prompt("what is configured?");
+		expect(resultTexts(open)[0]).toContain(startPath);
+	});
+
 	it("with grep turned on, allows it below a clean folder and reviews it below a folder holding .env and at the root", async () => {
 		const h = await sandbox.start({
 			guardian: { tools: { grep: "protected-only" } },

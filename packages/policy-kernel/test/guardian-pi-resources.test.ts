@@ -131,6 +131,21 @@ describe("Pi's context files (AGENTS.md, CLAUDE.md): writes reviewed, reads allo
 	});
 });
 
+describe("a process's environment is protected (Pi's holds the provider API keys)", () => {
+	it.each<[string]>([["/proc/self/environ"], ["/proc/1234/environ"], ["/proc/self/task/1234/environ"]])(
+		"read %s is reviewed",
+		(path) => {
+			expect(tool("read", { path })).toBe("review:protected-path");
+			expect(bash(`cat ${path}`)).toBe("review:protected-path");
+		},
+	);
+
+	it("leaves other /proc files to the usual rules", () => {
+		expect(tool("read", { path: "/proc/cpuinfo" })).toBe("allow:no-protected-path");
+		expect(bash("cat /proc/cpuinfo")).toBe("review:outside-workspace");
+	});
+});
+
 describe("judgeShellSetup", () => {
 	it("takes Pi's default shell, a bash at another path and a prefix that only sets allowed variables", () => {
 		expect(setup().verdict).toBe("bash");

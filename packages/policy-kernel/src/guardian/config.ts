@@ -70,6 +70,8 @@ export const DEFAULT_PROTECTED_PATHS = [
 	"~/.git-credentials",
 	"/etc/shadow",
 	"/etc/gshadow",
+	// A process's environment: Pi's own (`/proc/self/environ`) holds the provider API keys it was started with.
+	"/proc/**/environ",
 ] as const;
 
 /**
