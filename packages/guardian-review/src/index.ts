@@ -228,7 +228,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		} else if (
 			toolName === "grep" &&
 			inFlight.size === 0 &&
-			resolveToolScope(active, toolName, toolFacts.of(toolName)) !== "off"
+			resolveToolScope(active, toolName, toolFacts.of(toolName), input) !== "off"
 		) {
 			// Pi's grep tool reads every file below its path, hidden ones included: list that tree.
 			const factContext = floorContextFor(active, ctx.cwd, home, facts);

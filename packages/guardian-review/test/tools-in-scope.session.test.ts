@@ -151,7 +151,26 @@ describe("the MCP filesystem server through Pi's own MCP support", () => {
 		expect(existsSync(join(h.cwd, "planted.txt"))).toBe(false);
 		expect(h.reviewerRequests()).toHaveLength(1);
 		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"tool": "mcp__fs__write_file"');
-		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "other" })]);
+		// The read-only read, with a path that is not protected, is allowed by the floor (protected-only).
+		expect(h.verdicts).toEqual([
+			expect.objectContaining({ decision: "allow", source: "floor", tool: "other" }),
+			expect.objectContaining({ decision: "deny", source: "reviewer", tool: "other" }),
+		]);
+	}, 60_000);
+
+	it("reviews its read-only read of a protected path (.env): denied, the secret never reaches the agent", async () => {
+		h = await start({
+			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
+			before: [createMcpExtension(), filesystemServer],
+			files: { ".env": "TOKEN=very-secret-mcp-value\n" },
+		});
+		h.agent(callTool("mcp__fs__read_text_file", { path: join(h.cwd, ".env") }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "a secret file" }));
+		await h.prompt("read the env");
+		expect(resultTexts(h)[0]).not.toContain("very-secret-mcp-value");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer" })]);
+		expectNoLeak(h, [".env", "very-secret"]);
 	}, 60_000);
 
 	it("lets the reviewer's allow through to the server", async () => {

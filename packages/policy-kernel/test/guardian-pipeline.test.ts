@@ -274,6 +274,27 @@ describe("tool scopes", () => {
 		expect(resolveToolScope(defaults, "write", { builtin: true })).toBe("outside-workspace");
 	});
 
+	it("a read-only tool with a path argument is judged protected-only: a protected path goes to review", () => {
+		const defaults = configOf();
+		const readOnly = { builtin: false, readOnlyHint: true };
+		expect(resolveToolScope(defaults, "mcp__fs__read_text_file", readOnly, { path: "notes.txt" })).toBe(
+			"protected-only",
+		);
+		expect(resolveToolScope(defaults, "mcp__fs__read_text_file", readOnly, { paths: ["a"] })).toBe("off");
+		expect(resolveToolScope(defaults, "mcp__fs__read_text_file", readOnly, { path: "" })).toBe("off");
+		expect(
+			resolveToolScope(configOf({ tools: { "mcp__fs__*": "off" } }), "mcp__fs__read_text_file", readOnly, {
+				path: ".env",
+			}),
+		).toBe("off");
+		const state = initialGuardianState();
+		const plan = (path: string) =>
+			planToolCall(state, { ...factsFor("mcp__fs__read_text_file", { path }), tool: readOnly });
+		expect(plan("notes.txt").next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+		expect(plan("~/.ssh/id_ed25519").next.kind).toBe("review");
+		expect(plan(".env").next.kind).toBe("review");
+	});
+
 	it("an unannotated extension tool goes to review; a read-only one is out of scope", () => {
 		const state = initialGuardianState();
 		expect(planToolCall(state, factsFor("deploy", { target: "prod" })).next.kind).toBe("review");

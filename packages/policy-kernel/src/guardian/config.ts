@@ -11,6 +11,7 @@ import {
 	strengthenUnion,
 } from "../config.js";
 import { err, ok, type Result } from "../decision.js";
+import { toolPathArgument } from "./paths.js";
 import { GUARDIAN_MODES, type GuardianMode } from "./vocabulary.js";
 
 export { GUARDIAN_MODES, type GuardianMode } from "./vocabulary.js";
@@ -384,16 +385,24 @@ export interface ToolFacts {
  * - a configured key (exact, then the first matching glob) decides, except that a tool whose annotations say
  *   destructive is raised to `always` from `protected-only` or `outside-workspace`;
  * - otherwise a built-in tool takes its default ({@link DEFAULT_TOOL_SCOPES}, else `off`);
- * - otherwise a tool that is not built in is `always`, unless its annotations say read-only and not destructive,
- *   then `off`. Missing hints take the MCP defaults (not read-only, may be destructive).
+ * - otherwise a tool that is not built in is `always`, unless its annotations say read-only and not destructive:
+ *   then `protected-only` when the call has a path argument (`path`, `file_path`, `filePath`: an MCP
+ *   `read_text_file` of `~/.ssh/id_ed25519` is reviewed like `read` of it), else `off`. Missing hints take the MCP
+ *   defaults (not read-only, may be destructive).
  */
-export function resolveToolScope(config: GuardianReviewConfig, toolName: string, facts: ToolFacts): ToolScope {
+export function resolveToolScope(
+	config: GuardianReviewConfig,
+	toolName: string,
+	facts: ToolFacts,
+	input?: unknown,
+): ToolScope {
 	const destructive = !facts.builtin && facts.destructiveHint === true;
 	const configured = configuredToolScope(config, toolName);
 	if (configured !== undefined) return destructive && configured !== "off" ? "always" : configured;
 	if (facts.builtin)
 		return Object.hasOwn(DEFAULT_TOOL_SCOPES, toolName) ? (DEFAULT_TOOL_SCOPES[toolName] as ToolScope) : "off";
-	return facts.readOnlyHint === true && !destructive ? "off" : "always";
+	if (facts.readOnlyHint !== true || destructive) return "always";
+	return toolPathArgument(input) !== undefined ? "protected-only" : "off";
 }
 
 /** Full-match of a tool-name glob (`*` any run, `?` one character); linear, no regular expression. */

@@ -36,6 +36,7 @@ import {
 	type PathContext,
 	protectedPathTest,
 	resolveToolPath,
+	toolPathArgument,
 } from "./paths.js";
 import type { ShellSetupFacts, ShellSetupVerdict } from "./shell-setup.js";
 
@@ -431,16 +432,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** The `command` argument of a bash call, when it is a string. */
 export function bashCommandArgument(input: unknown): string | undefined {
 	return isRecord(input) && typeof input.command === "string" ? input.command : undefined;
-}
-
-/** The path argument of a write, edit or custom tool: `path`, `file_path` or `filePath`. */
-export function toolPathArgument(input: unknown): string | undefined {
-	if (!isRecord(input)) return undefined;
-	for (const key of ["path", "file_path", "filePath"]) {
-		const value = input[key];
-		if (typeof value === "string" && value.length > 0) return value;
-	}
-	return undefined;
 }
 
 /** Pi's built-in tools whose `path` is optional and defaults to the working directory. */

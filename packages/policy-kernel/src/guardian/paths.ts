@@ -56,6 +56,17 @@ function fileUrlPath(text: string): string {
 	}
 }
 
+/** The path argument of a write, edit or custom tool: a non-empty string `path`, `file_path` or `filePath`. */
+export function toolPathArgument(input: unknown): string | undefined {
+	if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined;
+	const record = input as Record<string, unknown>;
+	for (const key of ["path", "file_path", "filePath"]) {
+		const value = record[key];
+		if (typeof value === "string" && value.length > 0) return value;
+	}
+	return undefined;
+}
+
 /** True when `child` is `parent` or inside it (both absolute and normalized). */
 export function isWithin(parent: string, child: string): boolean {
 	if (parent === "/") return true;

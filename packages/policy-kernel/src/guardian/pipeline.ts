@@ -268,7 +268,7 @@ export function planToolCall(state: GuardianState, facts: ToolCallFacts): Pipeli
 	if (facts.mode === "off") return { state, effects: [], next: { kind: "done", resolution: ALLOW } };
 	const observe = facts.mode === "observe";
 	const { toolName } = facts;
-	const scope = resolveToolScope(facts.config, toolName, facts.tool);
+	const scope = resolveToolScope(facts.config, toolName, facts.tool, facts.input);
 	if (scope === "off") return { state, effects: [], next: { kind: "done", resolution: ALLOW } };
 	const scoped: GuardianReviewConfig = { ...facts.config, tools: Object.fromEntries([[toolName, scope]]) };
 	const floor = decideFloor(toolName, facts.input, scoped, facts.floorContext);
