@@ -11,7 +11,7 @@ import {
 	strengthenUnion,
 } from "../config.js";
 import { err, ok, type Result } from "../decision.js";
-import { toolPathArgument } from "./paths.js";
+import { baseName, toolPathArgument } from "./paths.js";
 import { GUARDIAN_MODES, type GuardianMode } from "./vocabulary.js";
 
 export { GUARDIAN_MODES, type GuardianMode } from "./vocabulary.js";
@@ -94,8 +94,7 @@ export const PI_CONTEXT_FILE_NAMES = ["agents.override.md", "agents.md", "claude
 
 /** True when the last part of `path` is one of {@link PI_CONTEXT_FILE_NAMES}. */
 export function isPiContextFile(path: string): boolean {
-	const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
-	return (PI_CONTEXT_FILE_NAMES as readonly string[]).includes(name);
+	return (PI_CONTEXT_FILE_NAMES as readonly string[]).includes(baseName(path).toLowerCase());
 }
 
 /**
@@ -242,6 +241,12 @@ export function applyGuardianDefaults(input: GuardianReviewConfigInput | undefin
 
 const strengthenScope = strengthenByOrder(TOOL_SCOPES);
 
+/** The default scope of a built-in tool ({@link DEFAULT_TOOL_SCOPES}, else `off`); undefined for another name. */
+function builtinDefaultScope(name: string): ToolScope | undefined {
+	if (Object.hasOwn(DEFAULT_TOOL_SCOPES, name)) return DEFAULT_TOOL_SCOPES[name] as ToolScope;
+	return (BUILTIN_TOOL_NAMES as readonly string[]).includes(name) ? "off" : undefined;
+}
+
 /**
  * Tool scopes from a project layer: a key the global layer has may only be raised. A key it lacks that names a
  * built-in tool is raised from that tool's default scope ({@link DEFAULT_TOOL_SCOPES}, else `off`); any other key
@@ -252,11 +257,7 @@ function strengthenToolScopes(globalValue: unknown, projectValue: unknown): unkn
 	const base = isPlainObject(globalValue) ? globalValue : {};
 	const result: Record<string, unknown> = { ...base };
 	for (const [key, scope] of Object.entries(projectValue)) {
-		const builtinDefault = (BUILTIN_TOOL_NAMES as readonly string[]).includes(key)
-			? Object.hasOwn(DEFAULT_TOOL_SCOPES, key)
-				? DEFAULT_TOOL_SCOPES[key]
-				: "off"
-			: undefined;
+		const builtinDefault = builtinDefaultScope(key);
 		const merged = Object.hasOwn(base, key)
 			? strengthenScope(base[key], scope)
 			: builtinDefault !== undefined
@@ -399,8 +400,7 @@ export function resolveToolScope(
 	const destructive = !facts.builtin && facts.destructiveHint === true;
 	const configured = configuredToolScope(config, toolName);
 	if (configured !== undefined) return destructive && configured !== "off" ? "always" : configured;
-	if (facts.builtin)
-		return Object.hasOwn(DEFAULT_TOOL_SCOPES, toolName) ? (DEFAULT_TOOL_SCOPES[toolName] as ToolScope) : "off";
+	if (facts.builtin) return builtinDefaultScope(toolName) ?? "off";
 	if (facts.readOnlyHint !== true || destructive) return "always";
 	return toolPathArgument(input) !== undefined ? "protected-only" : "off";
 }

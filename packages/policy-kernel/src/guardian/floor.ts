@@ -28,7 +28,10 @@ import {
 } from "./config.js";
 import type { GitConfigVerdict, GitHooksVerdict } from "./git-config.js";
 import {
+	baseName,
 	classifyPath,
+	classifyResolvedPath,
+	createListKeyedCache,
 	globMatches,
 	isWithin,
 	normalizeAbsolutePath,
@@ -347,7 +350,7 @@ function stricterScope(a: ToolScope, b: ToolScope): ToolScope {
 	return TOOL_SCOPES.indexOf(a) >= TOOL_SCOPES.indexOf(b) ? a : b;
 }
 
-const withPiResourcesCache = new WeakMap<readonly string[], Map<string, readonly string[]>>();
+const withPiResourcesCache = createListKeyedCache<readonly string[]>(16);
 
 /**
  * The protected globs of a context: the configured ones, then {@link PI_RESOURCE_PROTECTED_PATHS}, the agent
@@ -358,19 +361,10 @@ function withPiResources(configured: readonly string[], facts: FloorFacts): read
 	const extra: string[] = [...PI_RESOURCE_PROTECTED_PATHS];
 	if (facts.agentDir?.startsWith("/")) extra.push(normalizeAbsolutePath(facts.agentDir));
 	for (const folder of facts.shell?.commandDirectories ?? []) extra.push(folder);
-	let byExtra = withPiResourcesCache.get(configured);
-	if (byExtra === undefined) {
-		byExtra = new Map();
-		withPiResourcesCache.set(configured, byExtra);
-	}
-	const key = extra.join("\u0000");
-	let paths = byExtra.get(key);
-	if (paths === undefined) {
-		paths = [...configured, ...extra.filter((glob) => !configured.includes(glob))];
-		if (byExtra.size >= 16) byExtra.clear();
-		byExtra.set(key, paths);
-	}
-	return paths;
+	return withPiResourcesCache(configured, extra.join("\u0000"), () => [
+		...configured,
+		...extra.filter((glob) => !configured.includes(glob)),
+	]);
 }
 
 /** Builds a {@link FloorContext} from the effective config and the shell's facts. */
@@ -452,35 +446,30 @@ export function grepToolSearchTree(
 	input: unknown,
 	context: FloorContext,
 ): SearchTreeRequest | undefined {
-	try {
-		if (toolName !== "grep") return undefined;
-		const path = pathToolPath(toolName, input);
-		if (path === undefined) return undefined;
-		const workspace = normalizeAbsolutePath(context.cwd);
-		const root = resolveToolPath(path, workspace, normalizeAbsolutePath(context.home));
-		if (isWithin(root, workspace)) return undefined;
-		return { root, skipsHidden: false, followsLinks: false };
-	} catch {
-		return undefined;
-	}
+	const path = toolName === "grep" ? pathToolPath(toolName, input) : undefined;
+	return path === undefined ? undefined : grepTreeAt(resolveToolPath(path, context.cwd, context.home), context);
+}
+
+/** The tree a grep tool call rooted at `root` (absolute, normalized) reads; see {@link grepToolSearchTree}. */
+function grepTreeAt(root: string, context: FloorContext): SearchTreeRequest | undefined {
+	if (isWithin(root, normalizeAbsolutePath(context.cwd))) return undefined;
+	return { root, skipsHidden: false, followsLinks: false };
 }
 
 function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, context: FloorContext): FloorDecision {
 	if (scope === "always") return { kind: "review", reason: "scope-always" };
 	const path = pathToolPath(toolName, input);
 	if (path === undefined) return { kind: "review", reason: "no-path" };
-	const decision = decideByPathClasses([classifyPath(path, context)], scope);
+	const resolved = resolveToolPath(path, context.cwd, context.home);
+	const decision = decideByPathClasses([classifyResolvedPath(resolved, context)], scope);
 	if (decision.kind !== "allow") return decision;
 	// Pi loads a context file (`AGENTS.md`) into every later session's system prompt: writing one is reviewed.
-	if (
-		(toolName === "write" || toolName === "edit") &&
-		isPiContextFile(resolveToolPath(path, context.cwd, context.home))
-	)
+	if ((toolName === "write" || toolName === "edit") && isPiContextFile(resolved))
 		return { kind: "review", reason: "protected-path" };
 	if (toolName !== "grep") return decision;
 	// The grep tool reads the whole tree below its path, hidden entries included: allowed only when the shell listed
 	// that tree and found nothing protected in it.
-	const tree = grepToolSearchTree(toolName, input, context);
+	const tree = grepTreeAt(resolved, context);
 	if (tree === undefined || context.searchTrees?.get(searchTreeKey(tree)) !== "none")
 		return { kind: "review", reason: "protected-path" };
 	return decision;
@@ -626,10 +615,6 @@ const WRAPPERS_WITH_ARG_OPTIONS: Record<string, Set<string>> = {
 	unbuffer: new Set(),
 };
 
-function basename(value: string): string {
-	return value.slice(value.lastIndexOf("/") + 1);
-}
-
 function isDuration(value: string): boolean {
 	let i = 0;
 	let digits = 0;
@@ -649,7 +634,7 @@ function isDuration(value: string): boolean {
 function effectiveCommand(command: BashSimpleCommand): EffectiveCommand | undefined {
 	let words = command.words;
 	for (let guard = 0; guard < 8 && words.length > 0; guard++) {
-		const name = basename((words[0] as BashWord).value);
+		const name = baseName((words[0] as BashWord).value);
 		const argOptions = WRAPPERS_WITH_ARG_OPTIONS[name];
 		if (argOptions === undefined) break;
 		let i = 1;
@@ -677,7 +662,7 @@ function effectiveCommand(command: BashSimpleCommand): EffectiveCommand | undefi
 		words = words.slice(i);
 	}
 	if (words.length === 0) return undefined;
-	return { name: basename((words[0] as BashWord).value), args: words.slice(1) };
+	return { name: baseName((words[0] as BashWord).value), args: words.slice(1) };
 }
 
 /** The first hard-deny rule any part of the tree matches. */
@@ -1619,7 +1604,7 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	// A file named like an option (`./--pre=sh`) turns into one when a later glob expands to it.
 	if (creates && path.split("/").some((part) => part.startsWith("-"))) throw new Review("writes");
 	// Ignore files decide what rg and git read: `!.env` in `.ignore` makes `rg` print `.env`.
-	if (IGNORE_FILE_NAMES.has(path.slice(path.lastIndexOf("/") + 1))) throw new Review("writes");
+	if (IGNORE_FILE_NAMES.has(baseName(path))) throw new Review("writes");
 	// Pi loads a context file into every later session's system prompt.
 	if (isPiContextFile(path)) throw new Review("protected-path");
 	const resolved = resolveIn(path, state, judge);
@@ -2019,7 +2004,7 @@ function judgeFileOperation(
 			judgeLiteralPath(source);
 			judgeOperandWord(source, state, judge, true);
 		}
-		judgeWritePathText(`${destination.value}/${basename(source.value)}`, state, judge);
+		judgeWritePathText(`${destination.value}/${baseName(source.value)}`, state, judge);
 	}
 	return "allowed";
 }

@@ -156,7 +156,34 @@ interface ProtectedMatcher {
 	readonly base: RegExp | undefined;
 }
 
-const compiledProtected = new WeakMap<readonly string[], Map<string, ProtectedMatcher>>();
+/** The last part of a `/`-separated path: `a/b/AGENTS.md` → `AGENTS.md`, `x` → `x`. */
+export function baseName(path: string): string {
+	return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/**
+ * A cache of values built from a list (keyed by its identity, so a config's frozen list is one entry) and a string
+ * key, holding at most `limit` keys per list (cleared past it). Lists that are dropped free their entries.
+ */
+export function createListKeyedCache<T>(limit: number): (list: readonly string[], key: string, build: () => T) => T {
+	const byList = new WeakMap<readonly string[], Map<string, T>>();
+	return (list, key, build) => {
+		let byKey = byList.get(list);
+		if (byKey === undefined) {
+			byKey = new Map();
+			byList.set(list, byKey);
+		}
+		let value = byKey.get(key);
+		if (value === undefined) {
+			value = build();
+			if (byKey.size >= limit) byKey.clear();
+			byKey.set(key, value);
+		}
+		return value;
+	};
+}
+
+const compiledProtected = createListKeyedCache<ProtectedMatcher>(64);
 
 function alternation(sources: readonly string[]): RegExp | undefined {
 	if (sources.length === 0) return undefined;
@@ -199,22 +226,14 @@ function compileProtected(globs: readonly string[], context: Pick<PathContext, "
  * use it when classifying many paths against the same context.
  */
 export function protectedPathTest(context: PathContext): (path: string) => boolean {
-	let byPlace = compiledProtected.get(context.protectedPaths);
-	if (byPlace === undefined) {
-		byPlace = new Map();
-		compiledProtected.set(context.protectedPaths, byPlace);
-	}
-	const key = `${context.cwd}\u0000${context.home}`;
-	let matcher = byPlace.get(key);
-	if (matcher === undefined) {
-		matcher = compileProtected(context.protectedPaths, context);
-		if (byPlace.size >= 64) byPlace.clear();
-		byPlace.set(key, matcher);
-	}
-	const { anchored, component, base } = matcher;
+	const { anchored, component, base } = compiledProtected(
+		context.protectedPaths,
+		`${context.cwd}\u0000${context.home}`,
+		() => compileProtected(context.protectedPaths, context),
+	);
 	return (path) => {
 		if (anchored?.test(path)) return true;
-		if (base?.test(path.slice(path.lastIndexOf("/") + 1))) return true;
+		if (base?.test(baseName(path))) return true;
 		return component?.test(path) === true;
 	};
 }
@@ -229,8 +248,12 @@ export function isProtectedPath(path: string, context: PathContext): boolean {
  * inside the workspace root, else `outside`.
  */
 export function classifyPath(raw: string, context: PathContext): PathClass {
+	return classifyResolvedPath(resolveToolPath(raw, context.cwd, context.home), context);
+}
+
+/** {@link classifyPath} for a path already resolved with {@link resolveToolPath} (absolute, normalized). */
+export function classifyResolvedPath(resolved: string, context: PathContext): PathClass {
 	const workspace = normalizeAbsolutePath(context.cwd);
-	const resolved = resolveToolPath(raw, workspace, normalizeAbsolutePath(context.home));
 	if (isProtectedPath(resolved, { ...context, cwd: workspace, home: normalizeAbsolutePath(context.home) }))
 		return "protected";
 	return isWithin(workspace, resolved) ? "workspace" : "outside";
