@@ -231,7 +231,7 @@ export const guardianReviewWorkload: BenchWorkload = {
 					value: inScope > 0 ? (kernel.counts.floorAllow + kernel.counts.floorDeny) / inScope : 0,
 					unit: "ratio",
 				},
-				{ name: "out of scope (read, grep, find, ls)", value: kernel.counts.outOfScope, unit: "count" },
+				{ name: "out of scope (scope off: grep by default)", value: kernel.counts.outOfScope, unit: "count" },
 				{ name: "floor allowed", value: kernel.counts.floorAllow, unit: "count" },
 				{ name: "floor hard-denied", value: kernel.counts.floorDeny, unit: "count" },
 				{ name: "sent to the reviewer", value: kernel.counts.review, unit: "count" },
