@@ -20,6 +20,7 @@ import {
 	guardianSandboxPerTest,
 	resultTexts,
 	verdict,
+	verdictSources,
 } from "./helpers.ts";
 
 const require = createRequire(import.meta.url);
@@ -171,6 +172,41 @@ describe("the MCP filesystem server through Pi's own MCP support", () => {
 		expect(h.reviewerRequests()).toHaveLength(1);
 		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer" })]);
 		expectNoLeak(h, [".env", "very-secret"]);
+	}, 60_000);
+
+	it("judges every path of read_multiple_files: .env among its paths is reviewed, plain files are not", async () => {
+		h = await start({
+			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
+			before: [createMcpExtension(), filesystemServer],
+			files: { "notes.txt": "hello from the workspace\n", ".env": "TOKEN=very-secret-mcp-value\n" },
+		});
+		h.agent(
+			callTool("mcp__fs__read_multiple_files", { paths: ["notes.txt"] }),
+			callTool("mcp__fs__read_multiple_files", { paths: ["notes.txt", join(h.cwd, ".env")] }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "a secret file" }));
+		await h.prompt("read my notes");
+		const texts = resultTexts(h);
+		expect(texts[0]).toContain("hello from the workspace");
+		expect(texts[1]).toContain("Guardian denied this mcp__fs__read_multiple_files call as risky");
+		expect(texts.join("\n")).not.toContain("very-secret-mcp-value");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+		expectNoLeak(h, [".env", "very-secret"]);
+	}, 60_000);
+
+	it("host fact: with the server's tools off, read_multiple_files returns .env to the agent", async () => {
+		h = await start({
+			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
+			before: [createMcpExtension(), filesystemServer],
+			files: { ".env": "TOKEN=very-secret-mcp-value\n" },
+			guardian: { tools: { "mcp__fs__*": "off" } },
+		});
+		h.agent(callTool("mcp__fs__read_multiple_files", { paths: [join(h.cwd, ".env")] }), "done");
+		await h.prompt("read the env");
+		expect(resultTexts(h)[0]).toContain("very-secret-mcp-value");
+		expect(h.reviewerRequests()).toHaveLength(0);
 	}, 60_000);
 
 	it("lets the reviewer's allow through to the server", async () => {

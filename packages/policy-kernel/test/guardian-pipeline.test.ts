@@ -24,6 +24,7 @@ import {
 	startTurn,
 	type ToolCallFacts,
 	toolNameGlobMatches,
+	toolPathArguments,
 } from "../src/guardian/index.js";
 
 const HOME = "/home/u";
@@ -280,8 +281,11 @@ describe("tool scopes", () => {
 		expect(resolveToolScope(defaults, "mcp__fs__read_text_file", readOnly, { path: "notes.txt" })).toBe(
 			"protected-only",
 		);
-		expect(resolveToolScope(defaults, "mcp__fs__read_text_file", readOnly, { paths: ["a"] })).toBe("off");
+		expect(resolveToolScope(defaults, "mcp__fs__read_multiple_files", readOnly, { paths: ["a"] })).toBe(
+			"protected-only",
+		);
 		expect(resolveToolScope(defaults, "mcp__fs__read_text_file", readOnly, { path: "" })).toBe("off");
+		expect(resolveToolScope(defaults, "mcp__fs__search", readOnly, { query: ".env" })).toBe("off");
 		expect(
 			resolveToolScope(configOf({ tools: { "mcp__fs__*": "off" } }), "mcp__fs__read_text_file", readOnly, {
 				path: ".env",
@@ -293,6 +297,32 @@ describe("tool scopes", () => {
 		expect(plan("notes.txt").next).toEqual({ kind: "done", resolution: { kind: "allow" } });
 		expect(plan("~/.ssh/id_ed25519").next.kind).toBe("review");
 		expect(plan(".env").next.kind).toBe("review");
+	});
+
+	it("judges every path a read-only tool names: a protected one among `paths`, or a path list it cannot read, is reviewed", () => {
+		const state = initialGuardianState();
+		const readOnly = { builtin: false, readOnlyHint: true };
+		const plan = (input: Record<string, unknown>) =>
+			planToolCall(state, { ...factsFor("mcp__fs__read_multiple_files", input), tool: readOnly }).next;
+		expect(plan({ paths: ["notes.txt", "src/a.ts"] })).toEqual({ kind: "done", resolution: { kind: "allow" } });
+		expect(plan({ paths: ["notes.txt", ".env"] }).kind).toBe("review");
+		expect(plan({ paths: ["notes.txt", "~/.ssh/id_ed25519"] }).kind).toBe("review");
+		expect(plan({ directory: "~/.aws" }).kind).toBe("review");
+		expect(plan({ path: "notes.txt", file: ".env.local" }).kind).toBe("review");
+		// A list the floor cannot read through is reviewed, never passed unread.
+		expect(plan({ paths: ["notes.txt", { path: ".env" }] }).kind).toBe("review");
+		expect(plan({ paths: ".env" }).kind).toBe("review");
+		expect(plan({ path: [".env"] }).kind).toBe("review");
+		expect(plan({ paths: Array.from({ length: 257 }, (_, i) => `f${i}.txt`) }).kind).toBe("review");
+	});
+
+	it("toolPathArguments collects every path key in order and flags a value it cannot judge", () => {
+		expect(toolPathArguments({ path: "a", paths: ["b", "c"], files: ["d"] })).toEqual(["a", "b", "c", "d"]);
+		expect(toolPathArguments({ path: "", paths: [] })).toBeUndefined();
+		expect(toolPathArguments({ query: "x" })).toBeUndefined();
+		expect(toolPathArguments(["a"])).toBeUndefined();
+		expect(toolPathArguments({ file_path: 3 })).toBe("unjudgeable");
+		expect(toolPathArguments({ paths: ["a", ""] })).toBe("unjudgeable");
 	});
 
 	it("an unannotated extension tool goes to review; a read-only one is out of scope", () => {

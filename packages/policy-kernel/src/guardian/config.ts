@@ -11,7 +11,7 @@ import {
 	strengthenUnion,
 } from "../config.js";
 import { err, ok, type Result } from "../decision.js";
-import { baseName, toolPathArgument } from "./paths.js";
+import { baseName, toolPathArguments } from "./paths.js";
 import { GUARDIAN_MODES, type GuardianMode } from "./vocabulary.js";
 
 export { GUARDIAN_MODES, type GuardianMode } from "./vocabulary.js";
@@ -387,8 +387,9 @@ export interface ToolFacts {
  *   destructive is raised to `always` from `protected-only` or `outside-workspace`;
  * - otherwise a built-in tool takes its default ({@link DEFAULT_TOOL_SCOPES}, else `off`);
  * - otherwise a tool that is not built in is `always`, unless its annotations say read-only and not destructive:
- *   then `protected-only` when the call has a path argument (`path`, `file_path`, `filePath`: an MCP
- *   `read_text_file` of `~/.ssh/id_ed25519` is reviewed like `read` of it), else `off`. Missing hints take the MCP
+ *   then `protected-only` when the call names a path (see {@link toolPathArguments}: an MCP `read_text_file` of
+ *   `~/.ssh/id_ed25519`, or `read_multiple_files` with `.env` among its `paths`, is reviewed like `read` of it),
+ *   else `off`. Missing hints take the MCP
  *   defaults (not read-only, may be destructive).
  */
 export function resolveToolScope(
@@ -402,7 +403,7 @@ export function resolveToolScope(
 	if (configured !== undefined) return destructive && configured !== "off" ? "always" : configured;
 	if (facts.builtin) return builtinDefaultScope(toolName) ?? "off";
 	if (facts.readOnlyHint !== true || destructive) return "always";
-	return toolPathArgument(input) !== undefined ? "protected-only" : "off";
+	return toolPathArguments(input) !== undefined ? "protected-only" : "off";
 }
 
 /** Full-match of a tool-name glob (`*` any run, `?` one character); linear, no regular expression. */

@@ -39,7 +39,7 @@ import {
 	type PathContext,
 	protectedPathTest,
 	resolveToolPath,
-	toolPathArgument,
+	toolPathArguments,
 } from "./paths.js";
 import type { ShellSetupFacts, ShellSetupVerdict } from "./shell-setup.js";
 
@@ -431,8 +431,11 @@ export function bashCommandArgument(input: unknown): string | undefined {
 /** Pi's built-in tools whose `path` is optional and defaults to the working directory. */
 const TOOLS_DEFAULTING_TO_CWD: ReadonlySet<string> = new Set(["grep", "find", "ls"]);
 
-function pathToolPath(toolName: string, input: unknown): string | undefined {
-	return toolPathArgument(input) ?? (TOOLS_DEFAULTING_TO_CWD.has(toolName) && isRecord(input) ? "." : undefined);
+/** The paths a path tool's call names (see {@link toolPathArguments}); `.` for a cwd-defaulting tool naming none. */
+function pathToolPaths(toolName: string, input: unknown): readonly string[] | "unjudgeable" | undefined {
+	const paths = toolPathArguments(input);
+	if (paths !== undefined) return paths;
+	return TOOLS_DEFAULTING_TO_CWD.has(toolName) && isRecord(input) ? ["."] : undefined;
 }
 
 /**
@@ -446,8 +449,9 @@ export function grepToolSearchTree(
 	input: unknown,
 	context: FloorContext,
 ): SearchTreeRequest | undefined {
-	const path = toolName === "grep" ? pathToolPath(toolName, input) : undefined;
-	return path === undefined ? undefined : grepTreeAt(resolveToolPath(path, context.cwd, context.home), context);
+	const paths = toolName === "grep" ? pathToolPaths(toolName, input) : undefined;
+	if (paths === undefined || paths === "unjudgeable" || paths.length !== 1) return undefined;
+	return grepTreeAt(resolveToolPath(paths[0] as string, context.cwd, context.home), context);
 }
 
 /** The tree a grep tool call rooted at `root` (absolute, normalized) reads; see {@link grepToolSearchTree}. */
@@ -458,18 +462,21 @@ function grepTreeAt(root: string, context: FloorContext): SearchTreeRequest | un
 
 function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, context: FloorContext): FloorDecision {
 	if (scope === "always") return { kind: "review", reason: "scope-always" };
-	const path = pathToolPath(toolName, input);
-	if (path === undefined) return { kind: "review", reason: "no-path" };
-	const resolved = resolveToolPath(path, context.cwd, context.home);
-	const decision = decideByPathClasses([classifyResolvedPath(resolved, context)], scope);
+	const paths = pathToolPaths(toolName, input);
+	if (paths === undefined || paths === "unjudgeable") return { kind: "review", reason: "no-path" };
+	const resolved = paths.map((path) => resolveToolPath(path, context.cwd, context.home));
+	const decision = decideByPathClasses(
+		resolved.map((path) => classifyResolvedPath(path, context)),
+		scope,
+	);
 	if (decision.kind !== "allow") return decision;
 	// Pi loads a context file (`AGENTS.md`) into every later session's system prompt: writing one is reviewed.
-	if ((toolName === "write" || toolName === "edit") && isPiContextFile(resolved))
+	if ((toolName === "write" || toolName === "edit") && resolved.some(isPiContextFile))
 		return { kind: "review", reason: "protected-path" };
 	if (toolName !== "grep") return decision;
 	// The grep tool reads the whole tree below its path, hidden entries included: allowed only when the shell listed
 	// that tree and found nothing protected in it.
-	const tree = grepTreeAt(resolved, context);
+	const tree = resolved.length === 1 ? grepTreeAt(resolved[0] as string, context) : undefined;
 	if (tree === undefined || context.searchTrees?.get(searchTreeKey(tree)) !== "none")
 		return { kind: "review", reason: "protected-path" };
 	return decision;

@@ -56,15 +56,40 @@ function fileUrlPath(text: string): string {
 	}
 }
 
-/** The path argument of a write, edit or custom tool: a non-empty string `path`, `file_path` or `filePath`. */
-export function toolPathArgument(input: unknown): string | undefined {
+/** Argument keys that name one path (Pi's tools use `path`; MCP servers and extensions also use the others). */
+export const TOOL_PATH_KEYS = ["path", "file_path", "filePath", "file", "filename", "directory", "dir"] as const;
+/** Argument keys that name a list of paths (the MCP filesystem server's `read_multiple_files` takes `paths`). */
+export const TOOL_PATH_LIST_KEYS = ["paths", "file_paths", "filePaths", "files"] as const;
+/** The most paths one call may name for the floor to judge them; a longer list goes to review. */
+export const MAX_TOOL_PATHS = 256;
+
+/**
+ * Every path a tool call names: the string values of {@link TOOL_PATH_KEYS} and the items of the
+ * {@link TOOL_PATH_LIST_KEYS} lists, in key order. `undefined` when the call names none (no such key, or only
+ * empty values); `"unjudgeable"` when a path key holds something else than a non-empty string (a list: non-empty
+ * strings, at most {@link MAX_TOOL_PATHS} in all), so that the call goes to review rather than pass unread.
+ */
+export function toolPathArguments(input: unknown): readonly string[] | "unjudgeable" | undefined {
 	if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined;
 	const record = input as Record<string, unknown>;
-	for (const key of ["path", "file_path", "filePath"]) {
+	const paths: string[] = [];
+	for (const key of TOOL_PATH_KEYS) {
 		const value = record[key];
-		if (typeof value === "string" && value.length > 0) return value;
+		if (value === undefined || value === null || value === "") continue;
+		if (typeof value !== "string") return "unjudgeable";
+		paths.push(value);
 	}
-	return undefined;
+	for (const key of TOOL_PATH_LIST_KEYS) {
+		const value = record[key];
+		if (value === undefined || value === null) continue;
+		if (!Array.isArray(value)) return "unjudgeable";
+		for (const item of value) {
+			if (typeof item !== "string" || item === "") return "unjudgeable";
+			paths.push(item);
+		}
+	}
+	if (paths.length > MAX_TOOL_PATHS) return "unjudgeable";
+	return paths.length === 0 ? undefined : paths;
 }
 
 /** True when `child` is `parent` or inside it (both absolute and normalized). */
