@@ -280,6 +280,11 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 		});
 		modelRuntime.registerNativeProvider(faux.provider);
 		await modelRuntime.setRuntimeApiKey("faux", "x");
+		// registerNativeProvider starts a catalog refresh it does not await; a pass of it that finishes late could
+		// leave the snapshot without the runtime key (seen once under load: the reviewer's auth check said no-auth).
+		// One awaited refresh settles the snapshot before the session starts.
+		await modelRuntime.refresh({ allowNetwork: false });
+		if (!modelRuntime.hasConfiguredAuth("faux")) throw new Error("harness: the faux provider has no credentials");
 
 		const requests: ModelRequest[] = [];
 		const queue: ScriptStep[] = [];
