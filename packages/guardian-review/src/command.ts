@@ -26,8 +26,8 @@ export interface GuardianCommandHost {
 	state(): GuardianState;
 	setState(state: GuardianState): void;
 	reviewLogFailed(): boolean;
-	/** The judged shell Pi's bash tool runs commands in, for this working directory. */
-	shellSetup(cwd: string): ShellSetupFacts;
+	/** The judged shell Pi's bash tool runs commands in, for this working directory and config. */
+	shellSetup(cwd: string, config: GuardianReviewConfig): ShellSetupFacts;
 }
 
 /** The `/guardian` command definition. Never throws: a failure is reported as one line. */
@@ -59,7 +59,8 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 						stats: state.stats,
 						breaker: state.breaker,
 						pendingGrants: state.allowOnce.grants.filter((grant) => grant.expiresAt > host.now()).length,
-						shell: host.shellSetup(ctx.cwd),
+						shell: host.shellSetup(ctx.cwd, active),
+						additionalDirectories: active.additionalDirectories.length,
 					});
 					say(closed + status + (host.reviewLogFailed() ? "\nreview log: write failed" : ""));
 				} else if (sub === "on" || sub === "off" || sub === "observe") {

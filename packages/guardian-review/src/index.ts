@@ -35,6 +35,7 @@ import {
 	notePrompt,
 	type PipelineStep,
 	planToolCall,
+	resolveAdditionalDirectories,
 	resolveGuardianReviewLayer,
 	resolveToolScope,
 	type ShellSetupFacts,
@@ -87,6 +88,7 @@ export interface GuardianReviewOptions {
 function readShellSetup(
 	pi: ExtensionAPI,
 	cwd: string,
+	additionalDirectories: readonly string[],
 	home: string,
 	environment: Readonly<Record<string, string | undefined>>,
 ): ShellSetupFacts {
@@ -105,6 +107,7 @@ function readShellSetup(
 		commandPrefix: shellCommandPrefix,
 		environment,
 		workspace: cwd,
+		additionalDirectories,
 		home,
 		pathDelimiter: delimiter === ";" ? ";" : ":",
 	});
@@ -160,10 +163,15 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	const now = options.now ?? Date.now;
 	const home = options.home ?? homedir();
 	const environment = options.environment ?? process.env;
-	/** The judged shell setup, per working directory: read at session start (a `/reload` starts one). */
-	let shellSetup: { cwd: string; facts: ShellSetupFacts } | undefined;
-	const shellSetupFor = (cwd: string): ShellSetupFacts => {
-		if (shellSetup?.cwd !== cwd) shellSetup = { cwd, facts: readShellSetup(pi, cwd, home, environment) };
+	/**
+	 * The judged shell setup, per working directory and additional workspace directories: read at session start
+	 * (a `/reload` starts one).
+	 */
+	let shellSetup: { key: string; facts: ShellSetupFacts } | undefined;
+	const shellSetupFor = (cwd: string, active: GuardianReviewConfig): ShellSetupFacts => {
+		const directories = resolveAdditionalDirectories(active.additionalDirectories, home);
+		const key = [cwd, ...directories].join("\u0000");
+		if (shellSetup?.key !== key) shellSetup = { key, facts: readShellSetup(pi, cwd, directories, home, environment) };
 		return shellSetup.facts;
 	};
 	const audit = createAuditWriter(pi, NAME, { onDiagnostic: diagnose });
@@ -218,7 +226,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		const command = toolName === "bash" && inFlight.size === 0 ? bashCommandArgument(input) : undefined;
 		// bash inherits this process's environment and Pi's shell settings (a CDPATH makes `cd NAME` search other
 		// folders; an alias or exported function may redefine `ls`); Pi's agent directory is protected.
-		let facts: FloorFacts = { shell: shellSetupFor(ctx.cwd), agentDir: getAgentDir() };
+		let facts: FloorFacts = { shell: shellSetupFor(ctx.cwd, active), agentDir: getAgentDir() };
 		if (command !== undefined) {
 			const factContext = floorContextFor(active, ctx.cwd, home, facts);
 			const requests = floorFactRequestsOf(command, factContext);
@@ -257,6 +265,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				input,
 				cwd: ctx.cwd,
 				home,
+				additionalDirectories: resolveAdditionalDirectories(active.additionalDirectories, home),
 				transcript: sessionTranscript(ctx.sessionManager),
 			});
 			let review: ReviewOutcome;

@@ -36,6 +36,7 @@ describe("README", () => {
 			tools: config.tools,
 			protectedPaths: config.protectedPaths,
 			trustedCommands: config.trustedCommands,
+			additionalDirectories: config.additionalDirectories,
 			floor: config.floor,
 			reviewer: {
 				fallbackToSessionModel: config.reviewer.fallbackToSessionModel,

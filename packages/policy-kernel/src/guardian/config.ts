@@ -121,6 +121,11 @@ const ToolNamePattern = "^[A-Za-z0-9_*?][A-Za-z0-9_.:*?-]{0,63}$";
 /** A trusted command: the words it starts with, as the user would type them. */
 const TrustedCommandPattern = Type.String({ minLength: 1, maxLength: 200, pattern: "\\S" });
 const CommandPattern = Type.String({ minLength: 1, maxLength: 200 });
+/**
+ * An additional workspace directory: `~`, `~/dir` or `/dir`, without glob characters. `/` itself is rejected (it
+ * would make every path a workspace path).
+ */
+const AdditionalDirectoryPattern = "^(?:~|~/[^*?\\[\\]]*|/[^*?\\[\\]]*[^*?\\[\\]/][^*?\\[\\]]*)$";
 
 /** The JSON schema of `policy/guardian-review.json`. Every key is optional; see {@link resolveGuardianReviewConfig}. */
 export const GuardianReviewConfigSchema = Type.Object(
@@ -134,6 +139,9 @@ export const GuardianReviewConfigSchema = Type.Object(
 		),
 		protectedPaths: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 })),
 		trustedCommands: Type.Optional(Type.Array(TrustedCommandPattern, { maxItems: 100 })),
+		additionalDirectories: Type.Optional(
+			Type.Array(Type.String({ minLength: 1, maxLength: 400, pattern: AdditionalDirectoryPattern }), { maxItems: 32 }),
+		),
 		floor: Type.Optional(
 			Type.Object(
 				{
@@ -183,6 +191,12 @@ export interface GuardianReviewConfig {
 	 * parsed command, never by substring. Empty by default.
 	 */
 	readonly trustedCommands: readonly string[];
+	/**
+	 * Folders the floor treats as the workspace besides Pi's working directory (opt-in, global config only), as
+	 * written (`~/notes`, `/srv/shared`): reads and writes there are judged like those in the workspace, and
+	 * protected paths still apply. Empty by default.
+	 */
+	readonly additionalDirectories: readonly string[];
 	readonly floor: {
 		/** Extra hard-deny command patterns, on top of the built-in rules (which are always on). */
 		readonly hardDeny: readonly string[];
@@ -206,6 +220,7 @@ export const DEFAULT_GUARDIAN_REVIEW_CONFIG: GuardianReviewConfig = Object.freez
 	tools: DEFAULT_TOOL_SCOPES,
 	protectedPaths: DEFAULT_PROTECTED_PATHS,
 	trustedCommands: Object.freeze([]) as readonly string[],
+	additionalDirectories: Object.freeze([]) as readonly string[],
 	floor: Object.freeze({ hardDeny: [], readOnly: [] }),
 	reviewer: Object.freeze({ model: undefined, fallbackToSessionModel: true, timeoutMs: 60_000, maxOutputTokens: 1024 }),
 	onUnavailable: "ask",
@@ -224,6 +239,7 @@ export function applyGuardianDefaults(input: GuardianReviewConfigInput | undefin
 		tools: { ...defaults.tools, ...(layer.tools ?? {}) },
 		protectedPaths: [...(layer.protectedPaths ?? defaults.protectedPaths)],
 		trustedCommands: [...(layer.trustedCommands ?? defaults.trustedCommands)],
+		additionalDirectories: [...(layer.additionalDirectories ?? defaults.additionalDirectories)],
 		floor: {
 			hardDeny: [...(layer.floor?.hardDeny ?? [])],
 			readOnly: [...(layer.floor?.readOnly ?? [])],
@@ -343,6 +359,7 @@ function toRaw(config: GuardianReviewConfig): GuardianReviewConfigInput {
 		tools: cloneJson({ ...config.tools }),
 		protectedPaths: [...config.protectedPaths],
 		trustedCommands: [...config.trustedCommands],
+		additionalDirectories: [...config.additionalDirectories],
 		floor: { hardDeny: [...config.floor.hardDeny], readOnly: [...config.floor.readOnly] },
 		reviewer: {
 			fallbackToSessionModel: config.reviewer.fallbackToSessionModel,
@@ -439,12 +456,13 @@ export function parseModelRef(ref: string | undefined): { provider: string; id: 
 
 /**
  * Keys a trusted project file may not set at all (the config lifecycle ignores them there): adding read-only
- * patterns or trusted commands would weaken the floor, and the reviewer model, its fallback and its output budget
+ * patterns, trusted commands or workspace directories would weaken the floor, and the reviewer model, its fallback and its output budget
  * are the global file's choice. Every other key has a strengthen rule in {@link GUARDIAN_STRENGTHEN_RULES}.
  */
 export const GUARDIAN_PROJECT_LOCKED_KEYS = Object.freeze([
 	"floor.readOnly",
 	"trustedCommands",
+	"additionalDirectories",
 	"reviewer.model",
 	"reviewer.fallbackToSessionModel",
 	"reviewer.maxOutputTokens",

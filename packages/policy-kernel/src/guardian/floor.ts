@@ -33,11 +33,13 @@ import {
 	classifyResolvedPath,
 	createListKeyedCache,
 	globMatches,
+	isInWorkspace,
 	isWithin,
 	normalizeAbsolutePath,
 	type PathClass,
 	type PathContext,
 	protectedPathTest,
+	resolveAdditionalDirectories,
 	resolveToolPath,
 	toolPathArguments,
 } from "./paths.js";
@@ -379,6 +381,7 @@ export function floorContextFor(
 		cwd,
 		home,
 		protectedPaths: withPiResources(config.protectedPaths, facts),
+		additionalDirectories: resolveAdditionalDirectories(config.additionalDirectories, normalizeAbsolutePath(home)),
 		hardDenyPatterns: config.floor.hardDeny,
 		readOnlyPatterns: config.floor.readOnly,
 		trustedCommands: config.trustedCommands,
@@ -1478,7 +1481,7 @@ function resolveIn(rawPath: string, state: WalkState, judge: Judge): string | un
 /** Classifies an absolute, normalized path. */
 function classifyResolved(path: string, judge: Judge): PathClass {
 	if (judge.isProtected(path)) return "protected";
-	return isWithin(judge.workspace, path) ? "workspace" : "outside";
+	return isInWorkspace(path, judge.workspace, judge.context.additionalDirectories) ? "workspace" : "outside";
 }
 
 /** A path the command reads: protected → review; outside the workspace → review when reads outside are scoped. */

@@ -12,6 +12,11 @@ export interface PathContext {
 	readonly home: string;
 	/** Protected globs; see {@link matchesProtectedGlob}. */
 	readonly protectedPaths: readonly string[];
+	/**
+	 * Folders that count as the workspace too (absolute, normalized; see {@link resolveAdditionalDirectories}).
+	 * Relative paths and relative protected globs stay anchored at `cwd`.
+	 */
+	readonly additionalDirectories?: readonly string[];
 }
 
 /** Normalizes an absolute POSIX path: collapses `//`, resolves `.` and `..`, drops a trailing slash. */
@@ -281,5 +286,32 @@ export function classifyResolvedPath(resolved: string, context: PathContext): Pa
 	const workspace = normalizeAbsolutePath(context.cwd);
 	if (isProtectedPath(resolved, { ...context, cwd: workspace, home: normalizeAbsolutePath(context.home) }))
 		return "protected";
-	return isWithin(workspace, resolved) ? "workspace" : "outside";
+	return isInWorkspace(resolved, workspace, context.additionalDirectories) ? "workspace" : "outside";
+}
+
+/**
+ * True when `path` (absolute, normalized) is inside the workspace root `workspace` (normalized) or one of the
+ * additional directories.
+ */
+export function isInWorkspace(
+	path: string,
+	workspace: string,
+	additionalDirectories: readonly string[] | undefined,
+): boolean {
+	if (isWithin(workspace, path)) return true;
+	return additionalDirectories?.some((folder) => isWithin(folder, path)) === true;
+}
+
+/**
+ * The configured additional workspace directories (`~`, `~/dir`, `/dir`) as absolute, normalized paths. An entry
+ * of another form, or one that resolves to `/`, is dropped (the config schema rejects them).
+ */
+export function resolveAdditionalDirectories(entries: readonly string[], home: string): readonly string[] {
+	const folders: string[] = [];
+	for (const entry of entries) {
+		if (typeof entry !== "string" || !(entry === "~" || entry.startsWith("~/") || entry.startsWith("/"))) continue;
+		const folder = resolveToolPath(entry, "/", home);
+		if (folder !== "/" && !folders.includes(folder)) folders.push(folder);
+	}
+	return folders;
 }

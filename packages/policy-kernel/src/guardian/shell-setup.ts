@@ -41,6 +41,8 @@ export interface ShellSetupInput {
 	readonly environment: Readonly<Record<string, string | undefined>>;
 	/** The workspace root (absolute). */
 	readonly workspace: string;
+	/** The additional workspace directories (absolute, normalized; `FloorContext.additionalDirectories`). */
+	readonly additionalDirectories?: readonly string[];
 	/** The home directory (absolute), for a `~` in `shellPath`. */
 	readonly home: string;
 	/** What separates `PATH` entries: `:` (default), `;` on Windows. */
@@ -53,7 +55,8 @@ export interface ShellSetupFacts {
 	/** Why the verdict is `custom` (absent for `bash`). */
 	readonly cause?: ShellSetupCause;
 	/**
-	 * Protected globs for the folders on `PATH` the agent could write into: each absolute one inside the workspace,
+	 * Protected globs for the folders on `PATH` the agent could write into: each absolute one inside the workspace
+	 * (or an additional directory),
 	 * and each relative one (`./node_modules/.bin`) at every depth of the workspace. A file written there answers to
 	 * a command name, so the floor protects them like `.git/`.
 	 */
@@ -91,7 +94,8 @@ export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
 	const cdSearchPath = (environment.CDPATH ?? "") !== "";
 	const custom = (cause: ShellSetupCause): ShellSetupFacts => customShellSetup(cause, cdSearchPath);
 	try {
-		if (!isPlainBash(input.shellPath, input.workspace, input.home)) return custom("shell-path");
+		const roots = [normalizeAbsolutePath(input.workspace), ...(input.additionalDirectories ?? [])];
+		if (!isPlainBash(input.shellPath, roots, input.home)) return custom("shell-path");
 		if (!isNeutralPrefix(input.commandPrefix)) return custom("command-prefix");
 		for (const [name, value] of Object.entries(environment)) {
 			if (value === undefined) continue;
@@ -105,8 +109,7 @@ export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
 		const delimiter = input.pathDelimiter ?? ":";
 		const entries = path === undefined ? [] : path.split(delimiter);
 		if (entries.length > MAX_PATH_ENTRIES) return custom("path-entry");
-		const workspace = normalizeAbsolutePath(input.workspace);
-		if (hasGlobCharacter(workspace)) return custom("path-entry");
+		if (roots.some(hasGlobCharacter)) return custom("path-entry");
 		const commandDirectories: string[] = [];
 		const add = (glob: string) => {
 			if (!commandDirectories.includes(glob)) commandDirectories.push(glob);
@@ -118,7 +121,7 @@ export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
 			if (hasGlobCharacter(entry)) return custom("path-entry");
 			if (entry.startsWith("/")) {
 				const folder = normalizeAbsolutePath(entry);
-				if (isWithin(workspace, folder)) add(folder);
+				if (roots.some((root) => isWithin(root, folder))) add(folder);
 				continue;
 			}
 			// A relative entry (pnpm puts `./node_modules/.bin` first) is looked up from wherever the command runs:
@@ -127,8 +130,10 @@ export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
 			const parts = entry.split("/").filter((part) => part !== "" && part !== ".");
 			if (parts.length === 0 || parts.includes("..")) return custom("path-entry");
 			const relative = parts.join("/");
-			add(`${workspace === "/" ? "" : workspace}/${relative}`);
-			add(`${workspace === "/" ? "" : workspace}/**/${relative}`);
+			for (const root of roots) {
+				add(`${root === "/" ? "" : root}/${relative}`);
+				add(`${root === "/" ? "" : root}/**/${relative}`);
+			}
 		}
 		return { verdict: "bash", commandDirectories, cdSearchPath };
 	} catch {
@@ -149,7 +154,7 @@ function hasGlobCharacter(text: string): boolean {
 }
 
 /** True for no `shellPath`, or one whose file name is `bash` (or `bash.exe`) outside the workspace. */
-function isPlainBash(shellPath: string | undefined, workspace: string, home: string): boolean {
+function isPlainBash(shellPath: string | undefined, roots: readonly string[], home: string): boolean {
 	if (shellPath === undefined || shellPath.trim() === "") return true;
 	const name = (shellPath.split(/[\\/]/).pop() ?? "").toLowerCase();
 	if (name !== "bash" && name !== "bash.exe") return false;
@@ -158,7 +163,8 @@ function isPlainBash(shellPath: string | undefined, workspace: string, home: str
 	const resolved = shellPath.startsWith("~/") ? `${home}/${shellPath.slice(2)}` : shellPath;
 	// A bare `bash` is looked up on PATH; another relative path is relative to Pi's working directory.
 	if (!resolved.startsWith("/")) return !resolved.includes("/");
-	return !isWithin(normalizeAbsolutePath(workspace), normalizeAbsolutePath(resolved));
+	const shell = normalizeAbsolutePath(resolved);
+	return !roots.some((root) => isWithin(root, shell));
 }
 
 /**

@@ -85,6 +85,8 @@ export function formatGuardianStatus(input: {
 	readonly pendingGrants: number;
 	/** The judged shell, when the caller knows it: a `custom` one sends every bash call to review. */
 	readonly shell?: ShellSetupFacts;
+	/** How many additional workspace directories the config names (a count, never the paths). */
+	readonly additionalDirectories?: number;
 }): string {
 	const { stats } = input;
 	const bySource = (counts: Readonly<Record<DecisionSource, number>>) =>
@@ -107,6 +109,9 @@ export function formatGuardianStatus(input: {
 		`breaker: ${input.breaker.tripped ? "tripped" : "armed"} (consecutive denials ${input.breaker.consecutive}, trips ${input.breaker.trips})`,
 		`allow-once grants pending: ${input.pendingGrants}`,
 		...(input.shell === undefined ? [] : [shellStatusLine(input.shell)]),
+		...((input.additionalDirectories ?? 0) > 0
+			? [`workspace: the working directory and ${input.additionalDirectories} additional`]
+			: []),
 		`median review latency: ${latency === undefined ? "n/a" : `${Math.round(latency)} ms`} over ${stats.latenciesMs.length} reviews`,
 	].join("\n");
 }

@@ -55,6 +55,12 @@ export const REPLAY_TRUSTED_WITH_INLINE_PYTHON = [
 	"python3 -",
 ] as const;
 
+/**
+ * For information only: the vorflux harness's own memory folder (outside the repository; the agent reads its
+ * notes there and writes reports), as a user of such a harness would list it in `additionalDirectories`.
+ */
+export const REPLAY_HARNESS_DIRECTORIES = ["/memory"] as const;
+
 const HOME = "/root";
 /** The shell's git facts in a clean clone: a config that runs no program and no active hook. */
 const CLEAN_CLONE = { gitConfig: "safe", gitHooks: "none" } as const;
@@ -375,7 +381,18 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 	const defaults = applyGuardianDefaults({ mode: "enforce" });
 	const trusted = applyGuardianDefaults({ mode: "enforce", trustedCommands: [...REPLAY_TRUSTED_COMMANDS] });
 	const inline = applyGuardianDefaults({ mode: "enforce", trustedCommands: [...REPLAY_TRUSTED_WITH_INLINE_PYTHON] });
+	const withDirectories = applyGuardianDefaults({
+		mode: "enforce",
+		additionalDirectories: [...REPLAY_HARNESS_DIRECTORIES],
+	});
+	const trustedWithDirectories = applyGuardianDefaults({
+		mode: "enforce",
+		trustedCommands: [...REPLAY_TRUSTED_COMMANDS],
+		additionalDirectories: [...REPLAY_HARNESS_DIRECTORIES],
+	});
 	const byDefault = replay(rows, defaults, workspaces);
+	const byDirectories = replay(rows, withDirectories, workspaces);
+	const byTrustedDirectories = replay(rows, trustedWithDirectories, workspaces);
 	const treesUnknown = replay(rows, defaults, workspaces, "unknown");
 	const withTrusted = replay(rows, trusted, workspaces);
 	const withInline = replay(rows, inline, workspaces);
@@ -406,6 +423,21 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 			name: "for information: floor decides with trustedCommands = the runners + inline python (-c, - <<EOF)",
 			value: withInline.decided / total,
 			unit: "percent",
+		},
+		{
+			name: "for information: floor decides with additionalDirectories = the vorflux harness's /memory folder (default config otherwise)",
+			value: byDirectories.decided / total,
+			unit: "percent",
+		},
+		{
+			name: "for information: floor decides with additionalDirectories = /memory and trustedCommands = the runners",
+			value: byTrustedDirectories.decided / total,
+			unit: "percent",
+		},
+		{
+			name: "for information: allowed with additionalDirectories = /memory although it runs code",
+			value: byDirectories.allowedRunningCode,
+			unit: "count",
 		},
 		// Per agent system, for information: the harnesses differ (one reads a memory folder outside the repository
 		// and checks most things with inline Python), and the checks above stay on the whole corpus.
