@@ -11,6 +11,7 @@ import {
 	type ExtensionAPI,
 	type InlineExtension,
 } from "@earendil-works/pi-coding-agent";
+import { resolvePiSubagentsExtensionPath } from "@pi-policy/loopback-provider";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import {
@@ -218,6 +219,36 @@ describe("the MCP filesystem server through Pi's own MCP support", () => {
 		h.reviewer(verdict("allow", { risk_level: "low", user_authorization: "high" }));
 		await h.prompt("write approved.txt");
 		expect(readFileSync(join(h.cwd, "approved.txt"), "utf8")).toBe("ok\n");
+	}, 60_000);
+});
+
+describe("pi-subagents' subagent tool (real pi-subagents 0.67.0 loaded by Pi)", () => {
+	it("its listing and status actions need no review; a launch is reviewed (denied: no child runs)", async () => {
+		h = await start({
+			tools: ["read", "bash", "edit", "write", "subagent"],
+			extensionPaths: [resolvePiSubagentsExtensionPath()],
+		});
+		const subagent = h.session.getAllTools().find((tool) => tool.name === "subagent");
+		// Host fact the exemption relies on: the tool has no annotations, and its source path names the package.
+		expect(subagent?.annotations).toBeUndefined();
+		expect(subagent?.sourceInfo.path.split(/[\\/]/)).toContain("pi-subagents");
+		h.agent(
+			callTool("subagent", { action: "list" }),
+			callTool("subagent", { action: "status" }),
+			callTool("subagent", { agent: "worker", task: "delete the build folder", async: false }),
+			callTool("subagent", { action: "delete", agent: "worker" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "medium" }), verdict("deny", { risk_level: "medium" }));
+		await h.prompt("what agents are there?");
+		const texts = resultTexts(h);
+		expect(h.toolResults().map((result) => result.isError)).toEqual([false, false, true, true]);
+		expect(texts[0]).toContain("Executable agents:");
+		expect(texts[1]).toContain("No active async runs.");
+		expect(texts[2]).toContain("Guardian denied this subagent call as risky");
+		expect(texts[3]).toContain("Guardian denied this subagent call as risky");
+		expect(h.reviewerRequests()).toHaveLength(2);
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer"]);
 	}, 60_000);
 });
 

@@ -11,6 +11,7 @@ import {
 	type GuardianState,
 	grantAllowOnce,
 	initialGuardianState,
+	isReadOnlyToolAction,
 	notePrompt,
 	type PendingCall,
 	type PipelineStep,
@@ -23,6 +24,7 @@ import {
 	settleUserAnswer,
 	startTurn,
 	type ToolCallFacts,
+	type ToolFacts,
 	toolNameGlobMatches,
 	toolPathArguments,
 } from "../src/guardian/index.js";
@@ -314,6 +316,40 @@ describe("tool scopes", () => {
 		expect(plan({ paths: ".env" }).kind).toBe("review");
 		expect(plan({ path: [".env"] }).kind).toBe("review");
 		expect(plan({ paths: Array.from({ length: 257 }, (_, i) => `f${i}.txt`) }).kind).toBe("review");
+	});
+
+	it("pi-subagents' listing and status actions are read-only; its launches and other actions are reviewed", () => {
+		const defaults = configOf();
+		const fromPackage = { builtin: false, extensionPackage: "pi-subagents" };
+		const scope = (input: unknown, facts: ToolFacts = fromPackage, name = "subagent") =>
+			resolveToolScope(defaults, name, facts, input);
+		for (const action of ["list", "get", "models", "status", "doctor", "schedule.list"]) {
+			expect(isReadOnlyToolAction("subagent", fromPackage, { action })).toBe(true);
+			expect(scope({ action })).toBe("off");
+		}
+		// A status read of a run folder names a path: judged protected-only, like a read-only tool's path.
+		expect(scope({ action: "status", dir: "~/.ssh" })).toBe("protected-only");
+		for (const input of [
+			{ agent: "worker", task: "x" },
+			{ action: "resume", id: "r1" },
+			{ action: "steer", message: "x" },
+			{ action: "delete", agent: "worker" },
+			{ action: "schedule.run", id: "s" },
+			{ action: "LIST" },
+			{ action: ["list"] },
+			"list",
+		]) {
+			expect(scope(input)).toBe("always");
+		}
+		// Only the package's own tool: another extension's `subagent`, or another tool of the package, is reviewed.
+		expect(scope({ action: "list" }, { builtin: false })).toBe("always");
+		expect(scope({ action: "list" }, { builtin: false, extensionPackage: "other" })).toBe("always");
+		expect(scope({ action: "list" }, fromPackage, "subagent_wait")).toBe("always");
+		// A destructive hint or a configured scope still wins.
+		expect(scope({ action: "list" }, { ...fromPackage, destructiveHint: true })).toBe("always");
+		expect(
+			resolveToolScope(configOf({ tools: { subagent: "always" } }), "subagent", fromPackage, { action: "list" }),
+		).toBe("always");
 	});
 
 	it("toolPathArguments collects every path key in order and flags a value it cannot judge", () => {

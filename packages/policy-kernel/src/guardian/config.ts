@@ -396,6 +396,54 @@ export interface ToolFacts {
 	readonly builtin: boolean;
 	readonly readOnlyHint?: boolean;
 	readonly destructiveHint?: boolean;
+	/**
+	 * The package of the extension that registered the tool, when the shell recognizes it from the tool's
+	 * `sourceInfo.path` (one of the keys of {@link READ_ONLY_TOOL_ACTIONS}).
+	 */
+	readonly extensionPackage?: string;
+}
+
+/**
+ * Calls known to be read-only although the tool carries no annotations, by extension package, tool and `action`
+ * argument. pi-subagents 0.67.0's `subagent` tool launches children (no `action`, `resume`, `steer`, the
+ * `schedule.run*` actions) and manages agents and runs; these of its actions only list or show: agents, models,
+ * runs' status, the doctor report, missions, schedules.
+ */
+export const READ_ONLY_TOOL_ACTIONS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> =
+	Object.freeze({
+		"pi-subagents": Object.freeze({
+			subagent: Object.freeze([
+				"list",
+				"get",
+				"models",
+				"children.list",
+				"guide",
+				"status",
+				"doctor",
+				"mission.list",
+				"mission.show",
+				"schedule.list",
+				"schedule.show",
+				"schedule.history",
+				"lane.status",
+				"inspector.status",
+				"project.status",
+				"watchdog.status",
+				"refine.show",
+			]),
+		}),
+	});
+
+/** True when the call is one of {@link READ_ONLY_TOOL_ACTIONS} for the tool's package. */
+export function isReadOnlyToolAction(toolName: string, facts: ToolFacts, input: unknown): boolean {
+	if (facts.builtin || facts.extensionPackage === undefined) return false;
+	const byTool = Object.hasOwn(READ_ONLY_TOOL_ACTIONS, facts.extensionPackage)
+		? READ_ONLY_TOOL_ACTIONS[facts.extensionPackage]
+		: undefined;
+	const actions = byTool !== undefined && Object.hasOwn(byTool, toolName) ? byTool[toolName] : undefined;
+	if (actions === undefined || typeof input !== "object" || input === null || Array.isArray(input)) return false;
+	const action = (input as Record<string, unknown>).action;
+	return typeof action === "string" && actions.includes(action);
 }
 
 /**
@@ -403,7 +451,8 @@ export interface ToolFacts {
  * - a configured key (exact, then the first matching glob) decides, except that a tool whose annotations say
  *   destructive is raised to `always` from `protected-only` or `outside-workspace`;
  * - otherwise a built-in tool takes its default ({@link DEFAULT_TOOL_SCOPES}, else `off`);
- * - otherwise a tool that is not built in is `always`, unless its annotations say read-only and not destructive:
+ * - otherwise a tool that is not built in is `always`, unless its annotations say read-only and not destructive
+ *   (or the call is one of {@link READ_ONLY_TOOL_ACTIONS}, such as pi-subagents' `subagent` with `action: "status"`):
  *   then `protected-only` when the call names a path (see {@link toolPathArguments}: an MCP `read_text_file` of
  *   `~/.ssh/id_ed25519`, or `read_multiple_files` with `.env` among its `paths`, is reviewed like `read` of it),
  *   else `off`. Missing hints take the MCP
@@ -419,7 +468,8 @@ export function resolveToolScope(
 	const configured = configuredToolScope(config, toolName);
 	if (configured !== undefined) return destructive && configured !== "off" ? "always" : configured;
 	if (facts.builtin) return builtinDefaultScope(toolName) ?? "off";
-	if (facts.readOnlyHint !== true || destructive) return "always";
+	const readOnly = facts.readOnlyHint === true || isReadOnlyToolAction(toolName, facts, input);
+	if (!readOnly || destructive) return "always";
 	return toolPathArguments(input) !== undefined ? "protected-only" : "off";
 }
 
