@@ -28,26 +28,33 @@ describe("additionalDirectories, in a real session on stock Pi's tools", () => {
 			callTool("read", { path: "~/notes/knowledge/testing.md" }),
 			callTool("bash", { command: `cat > ${notes}/knowledge/session.md <<'EOF'\nlearned: use -x\nEOF` }),
 			callTool("write", { path: "~/notes/plan.md", content: "1. fix\n" }),
+			callTool("bash", { command: `grep -rn suite ${notes}/knowledge` }),
 			callTool("bash", { command: `cat ${notes}/.env` }),
+			callTool("bash", { command: `grep -rn TOKEN ${notes}` }),
 			"done",
 		);
-		h.reviewer(verdict("deny", { risk_level: "high", rationale: "a secret file" }));
+		h.reviewer(
+			verdict("deny", { risk_level: "high", rationale: "a secret file" }),
+			verdict("deny", { risk_level: "high", rationale: "searches a folder holding a secret" }),
+		);
 		await h.prompt("check my notes, then save what you learn");
 		const texts = resultTexts(h);
 		expect(texts[0]).toContain("run the suite with -x");
 		expect(texts[1]).toContain("run the suite with -x");
 		expect(readFileSync(join(notes, "knowledge", "session.md"), "utf8")).toBe("learned: use -x\n");
 		expect(readFileSync(join(notes, "plan.md"), "utf8")).toBe("1. fix\n");
+		// The recursive search of a folder holding nothing protected is allowed once the shell listed that tree.
+		expect(texts[4]).toContain("testing.md:1:run the suite with -x");
 		expect(texts.join("\n")).not.toContain("very-secret-notes-value");
-		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.reviewerRequests()).toHaveLength(2);
 		expect(h.requestText(h.reviewerRequests()[0]!)).toContain(
 			`The user's config adds these folders to the workspace: ["${notes}"]`,
 		);
-		expect(verdictSources(h)).toEqual(["floor", "floor", "floor", "floor", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["floor", "floor", "floor", "floor", "floor", "reviewer", "reviewer"]);
 		await h.command("/guardian status");
 		const status = h.ui?.notifications().at(-1)?.message ?? "";
 		expect(status).toContain("workspace: the working directory and 1 additional");
-		expect(status).toContain("decided by the floor: 4 of 5 calls (80%)");
+		expect(status).toContain("decided by the floor: 5 of 7 calls (71%)");
 		expectNoLeak(h, ["notes", "very-secret", "testing.md"]);
 	});
 
