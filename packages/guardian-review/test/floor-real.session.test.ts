@@ -196,3 +196,27 @@ describe("the floor over the syntax tree, in a real session", () => {
 		expect(verdictSources(h)[0]).not.toBe("floor");
 	});
 });
+
+describe("the deletion rules follow `cd`, in a real session", () => {
+	it("`cd build && rm -rf *` goes to the reviewer and empties build/; `cd build; rm -rf *` is hard-denied", async () => {
+		h = await start({ files: { "build/out.js": "built\n", "build/map/x.map": "{}\n", "src/app.ts": "app\n" } });
+		h.agent(
+			callTool("bash", { command: "cd build; rm -rf *" }),
+			callTool("bash", { command: "cd build && rm -rf *" }),
+			"done",
+		);
+		h.reviewer(verdict("allow", { risk_level: "medium", user_authorization: "high" }));
+		await h.prompt("clean the build folder");
+		const texts = resultTexts(h);
+		// If that `cd` failed, `rm -rf *` would run in the project: denied at once, no model call, no override.
+		expect(texts[0]).toContain("recursive deletion of the workspace root");
+		expect(h.verdicts[0]).toMatchObject({ decision: "deny", source: "floor" });
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.requestText(h.reviewerRequests()[0]!)).toContain("cd build && rm -rf *");
+		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+		expect(existsSync(join(h.cwd, "build", "out.js"))).toBe(false);
+		expect(existsSync(join(h.cwd, "build", "map"))).toBe(false);
+		expect(existsSync(join(h.cwd, "build"))).toBe(true);
+		expect(readFileSync(join(h.cwd, "src", "app.ts"), "utf8")).toBe("app\n");
+	});
+});

@@ -73,6 +73,49 @@ describe("decideBashFloor", () => {
 		expect(deny(command)).toEqual({ kind: "deny", rule });
 	});
 
+	it.each<[string, string]>([
+		// Where the shell may still be in the workspace (a `cd` that may have failed), the rules hold.
+		["cd build; rm -rf *", "recursive-delete-workspace"],
+		["cd build || true; rm -rf ./*", "recursive-delete-workspace"],
+		["cd build || rm -rf *", "recursive-delete-workspace"],
+		['cd "$DIR" && rm -rf *', "recursive-delete-workspace"],
+		["cd - && rm -rf *", "recursive-delete-workspace"],
+		["cd build* && rm -rf *", "recursive-delete-workspace"],
+		["pushd build && rm -rf *", "recursive-delete-workspace"],
+		["(cd build) && rm -rf *", "recursive-delete-workspace"],
+		["cd build | cat && rm -rf *", "recursive-delete-workspace"],
+		["cd build & rm -rf *", "recursive-delete-workspace"],
+		["cd build && bash -c 'rm -rf *'", "recursive-delete-workspace"],
+		["for d in a b; do cd $d; rm -rf *; done", "recursive-delete-workspace"],
+		// Where the walk follows the `cd`, a folder that holds the workspace or home is denied by its real rule.
+		["cd .. && rm -rf *", "recursive-delete-home"],
+		["cd ~ && rm -rf *", "recursive-delete-home"],
+		["cd && rm -rf ./*", "recursive-delete-home"],
+		["cd / && rm -rf *", "recursive-delete-root"],
+		["cd build && cd ../.. && rm -rf .", "recursive-delete-home"],
+		["cd /home/dev/project && rm -rf *", "recursive-delete-workspace"],
+		["cd build && { cd ..; rm -rf *; }", "recursive-delete-workspace"],
+		["rm -rf /home", "recursive-delete-home"],
+		["rm -rf /home/dev/project/..", "recursive-delete-home"],
+		["if true; then cd ..; fi; rm -rf *", "recursive-delete-workspace"],
+		["while true; do cd .. && rm -rf *; done", "recursive-delete-home"],
+	])("folder-aware deletion: denies %j (%s)", (command, rule) => {
+		expect(deny(command)).toEqual({ kind: "deny", rule });
+	});
+
+	it.each<[string]>([
+		["cd build && rm -rf *"],
+		["cd build && rm -rf ."],
+		["cd build && rm -rf ./*"],
+		["(cd dist && rm -rf *)"],
+		["cd build && { rm -rf *; }"],
+		["cd packages/app/dist && rm -rf * && ls"],
+		["cd build && rm -rf $PWD/*"],
+		["while read -r d; do (cd build/out && rm -rf *); done < list.txt"],
+	])("folder-aware deletion: %j deletes inside a subfolder, so it goes to the reviewer, not a hard deny", (command) => {
+		expect(deny(command)).toMatchObject({ kind: "review" });
+	});
+
 	it.each<[string]>([
 		["ls -la"],
 		['echo "rm -rf /"'],

@@ -676,7 +676,123 @@ function effectiveCommand(command: BashSimpleCommand): EffectiveCommand | undefi
 }
 
 /** The first hard-deny rule any part of the tree matches. */
+/**
+ * The folders each simple command of a list may run in, for the recursive-deletion rules: `cd DIR && rm -rf *`
+ * deletes inside `DIR`, not the workspace. Followed: `cd` with a literal folder, through `&&` (the command runs
+ * only when the `cd` worked), subshells and groups. Anything else keeps every folder the command may be in: after
+ * `;`, `||` or a loop a failed `cd` leaves the previous one, so `cd build; rm -rf *` may still delete the
+ * workspace. A `cd` the walk cannot follow (`cd -`, `cd "$X"`, a glob, a `CDPATH` search) gives Pi's working
+ * directory, as do commands the walk does not reach (substitutions, nested scripts): the rules stay as strict as
+ * without the walk.
+ */
+function hardDenyDirectories(tree: BashList, context: FloorContext): Map<BashCommand, readonly string[]> {
+	const cwd = normalizeAbsolutePath(context.cwd);
+	const home = normalizeAbsolutePath(context.home);
+	const found = new Map<BashCommand, readonly string[]>();
+	/** The folders of both sets; past {@link MAX_WALK_FOLDERS} of them, Pi's working directory alone (as without the walk). */
+	const union = (a: readonly string[], b: readonly string[]): readonly string[] => {
+		if (a === b) return a;
+		const merged = [...a];
+		for (const folder of b) if (!merged.includes(folder)) merged.push(folder);
+		return merged.length > MAX_WALK_FOLDERS ? [cwd] : merged;
+	};
+	const cdTarget = (command: BashCommand, from: string): string | undefined => {
+		if (command.kind !== "simple" || command.words[0]?.literal !== "cd" || command.words.length > 2) return undefined;
+		const target = command.words[1];
+		if (target === undefined) return home;
+		// `cd ~/x` is a tilde word, with no literal: its text is the folder.
+		const tildeOnly = target.expansions.length === 1 && target.expansions[0] === "tilde";
+		const literal = target.literal ?? (tildeOnly ? target.value : undefined);
+		if (literal === undefined || literal === "" || literal.startsWith("-")) return cwd;
+		if (target.expansions.includes("glob") || target.expansions.includes("brace")) return cwd;
+		if (context.cdSearchPath === true && !literal.startsWith("/") && !literal.startsWith(".")) return cwd;
+		if (literal === "~" || literal.startsWith("~/")) return resolveToolPath(literal, from, home);
+		if (literal.startsWith("~")) return cwd;
+		return resolveToolPath(literal, from, home);
+	};
+	let visits = 0;
+	/** Walks a list from the folders it starts in; returns the folders it may end in. */
+	const walkList = (list: BashList, start: readonly string[]): readonly string[] => {
+		let current = start;
+		for (const statement of list.statements) {
+			const before = current;
+			let seen = current;
+			let previousStart = current;
+			let previousEnd = current;
+			statement.pipelines.forEach((pipeline, index) => {
+				const operator = index === 0 ? undefined : statement.operators[index - 1];
+				// After `&&` the previous pipeline worked; after `||` it failed, perhaps a `cd` that left the folder.
+				const from =
+					operator === undefined ? current : operator === "&&" ? previousEnd : union(previousStart, previousEnd);
+				previousStart = from;
+				previousEnd = walkPipeline(pipeline, from);
+				seen = union(seen, union(from, previousEnd));
+			});
+			// A background statement runs in a subshell; any other may end after any of its pipelines.
+			current = statement.terminator === "&" ? before : seen;
+		}
+		return current;
+	};
+	const walkPipeline = (pipeline: BashPipeline, start: readonly string[]): readonly string[] => {
+		const ends = pipeline.commands.map((command) => walkCommand(command, start));
+		// Each command of a longer pipeline runs in a subshell: only a lone command moves the shell.
+		return pipeline.commands.length === 1 ? (ends[0] as readonly string[]) : start;
+	};
+	/** Records the folders a command may start in, walks what it holds once, and returns where it may end. */
+	const walkCommand = (command: BashCommand, start: readonly string[]): readonly string[] => {
+		if (++visits > MAX_DIRECTORY_WALK_VISITS) throw new DirectoryWalkTooLong();
+		found.set(command, union(found.get(command) ?? [], start));
+		switch (command.kind) {
+			case "simple":
+				return command.words[0]?.literal === "cd"
+					? start.reduce<readonly string[]>((ends, from) => union(ends, [cdTarget(command, from) ?? cwd]), [])
+					: start;
+			case "group":
+				return walkList(command.body, start);
+			case "subshell":
+				walkList(command.body, start);
+				return start;
+			case "if": {
+				let ends = start;
+				for (const clause of command.clauses) {
+					ends = union(ends, walkList(clause.condition, ends));
+					ends = union(ends, walkList(clause.body, ends));
+				}
+				return command.elseBody === undefined ? ends : union(ends, walkList(command.elseBody, ends));
+			}
+			default: {
+				// A loop may run its body again from where a pass ended: walk again while that adds a folder.
+				let ends = start;
+				for (let pass = 0; pass < 2; pass++) {
+					const before = ends.length;
+					if (command.kind !== "for") ends = union(ends, walkList(command.condition, ends));
+					ends = union(ends, walkList(command.body, ends));
+					if (ends.length === before) break;
+				}
+				return ends;
+			}
+		}
+	};
+	try {
+		walkList(tree, [cwd]);
+	} catch (error) {
+		if (!(error instanceof DirectoryWalkTooLong)) throw error;
+		// Too much to follow: every command counts as run in Pi's working directory, as without the walk.
+		found.clear();
+	}
+	return found;
+}
+
+/** The most commands {@link hardDenyDirectories} visits (loops are walked up to twice) before it gives up. */
+const MAX_DIRECTORY_WALK_VISITS = 4_096;
+/** The most folders the walk keeps as where one command may run; past it, Pi's working directory alone. */
+const MAX_WALK_FOLDERS = 8;
+
+class DirectoryWalkTooLong extends Error {}
+
 function findHardDeny(tree: BashList, context: FloorContext): HardDenyRule | undefined {
+	const directoriesOf = hardDenyDirectories(tree, context);
+	const workspaceOnly = [normalizeAbsolutePath(context.cwd)];
 	for (const { pipeline } of pipelinesOf(tree)) {
 		let downloaderSeen = false;
 		for (const command of pipeline.commands) {
@@ -694,7 +810,7 @@ function findHardDeny(tree: BashList, context: FloorContext): HardDenyRule | und
 			if (runsCode && effective.args.some((arg) => arg.substitutions.some(containsDownloader))) {
 				return "download-to-shell";
 			}
-			const rule = checkCommand(effective, context);
+			const rule = checkCommand(effective, context, directoriesOf.get(command) ?? workspaceOnly);
 			if (rule) return rule;
 			if (effective.name === "eval" && effective.args.length > 0) {
 				const source = effective.args.map((arg) => arg.value).join(" ");
@@ -771,15 +887,21 @@ function stripBraces(value: string): string {
 	return value.replace(/\$\{(HOME|PWD)\}/g, "$$$1");
 }
 
-/** What a path word names for the recursive-deletion rules. */
-function classifyTarget(word: BashWord, context: FloorContext): TargetKind {
+/**
+ * What a path word names for the recursive-deletion rules, for a command run in `directory` (absolute, normalized;
+ * Pi's working directory when the walk does not know better, see {@link hardDenyDirectories}). A folder that holds
+ * the workspace (or an additional workspace directory) is `workspace`, one that holds home is `home`.
+ */
+function classifyTarget(word: BashWord, context: FloorContext, directory?: string): TargetKind {
 	const value = word.value;
 	const home = normalizeAbsolutePath(context.home);
 	const cwd = normalizeAbsolutePath(context.cwd);
 	if (word.expansions.includes("parameter-expansion") || word.expansions.includes("command-substitution")) {
 		const v = stripBraces(value.replace(/["']/g, ""));
 		if (v === "$HOME" || v === "$HOME/" || v === "$HOME/*") return "home";
-		if (v === "$PWD" || v === "$PWD/" || v === "$PWD/*" || v === "$(pwd)" || v === "$(pwd)/*") return "workspace";
+		if (v === "$PWD" || v === "$PWD/" || v === "$PWD/*" || v === "$(pwd)" || v === "$(pwd)/*") {
+			return directory === undefined ? "workspace" : kindOfFolder(directory, context);
+		}
 		return "other";
 	}
 	let path = value;
@@ -789,17 +911,17 @@ function classifyTarget(word: BashWord, context: FloorContext): TargetKind {
 	}
 	const starred = path.endsWith("/*") || path === "*";
 	const base = path === "*" ? "." : starred ? path.slice(0, -2) || "/" : path;
-	if (base.startsWith("/")) {
-		const normalized = normalizeAbsolutePath(base);
-		if (normalized === "/") return "root";
-		if (normalized === home) return "home";
-		if (normalized === cwd) return "workspace";
-		return "other";
-	}
-	const normalized = normalizeAbsolutePath(`${cwd}/${base}`);
-	if (normalized === cwd || isParentOf(normalized, cwd))
-		return normalized === "/" ? "root" : normalized === home ? "home" : "workspace";
-	return "other";
+	const folder = base.startsWith("/") ? base : `${directory ?? cwd}/${base}`;
+	return kindOfFolder(normalizeAbsolutePath(folder), context);
+}
+
+/** The recursive-deletion kind of an absolute, normalized folder: what deleting it would take with it. */
+function kindOfFolder(folder: string, context: FloorContext): TargetKind {
+	if (folder === "/") return "root";
+	const home = normalizeAbsolutePath(context.home);
+	if (folder === home || isParentOf(folder, home)) return "home";
+	const roots = [normalizeAbsolutePath(context.cwd), ...(context.additionalDirectories ?? [])];
+	return roots.some((root) => folder === root || isParentOf(folder, root)) ? "workspace" : "other";
 }
 
 function isParentOf(parent: string, child: string): boolean {
@@ -834,15 +956,27 @@ function hasShortFlag(options: readonly string[], flags: string): boolean {
 	);
 }
 
-function checkCommand(effective: EffectiveCommand, context: FloorContext): HardDenyRule | undefined {
+function checkCommand(
+	effective: EffectiveCommand,
+	context: FloorContext,
+	directories: readonly string[],
+): HardDenyRule | undefined {
 	const { name, args } = effective;
 	const { options, operands } = splitOptions(args);
+	/** The first deletion rule a target word hits in any directory the command may run in. */
+	const targetRuleIn = (word: BashWord): HardDenyRule | undefined => {
+		for (const directory of directories) {
+			const rule = targetRule(classifyTarget(word, context, directory));
+			if (rule) return rule;
+		}
+		return undefined;
+	};
 	if (name === "rm") {
 		const recursive = hasShortFlag(options, "rR") || options.includes("--recursive");
 		if (options.includes("--no-preserve-root")) return "recursive-delete-root";
 		if (recursive) {
 			for (const operand of operands) {
-				const rule = targetRule(classifyTarget(operand, context));
+				const rule = targetRuleIn(operand);
 				if (rule) return rule;
 			}
 		}
@@ -854,7 +988,7 @@ function checkCommand(effective: EffectiveCommand, context: FloorContext): HardD
 		const expression = args.slice(firstExpression < 0 ? args.length : firstExpression).map((arg) => arg.value);
 		if (expression.every((value) => FIND_UNFILTERED_EXPRESSIONS.has(value))) {
 			for (const arg of args.slice(0, firstExpression < 0 ? args.length : firstExpression)) {
-				const rule = targetRule(classifyTarget(arg, context));
+				const rule = targetRuleIn(arg);
 				if (rule) return rule;
 			}
 		}
@@ -873,8 +1007,10 @@ function checkCommand(effective: EffectiveCommand, context: FloorContext): HardD
 		const modeIndex = operands.findIndex((operand) => isWorldWritableMode(operand.value));
 		if (recursive && modeIndex >= 0) {
 			for (const operand of operands.slice(modeIndex + 1)) {
-				const kind = classifyTarget(operand, context);
-				if (kind === "root" || kind === "home") return "chmod-777-recursive";
+				for (const directory of directories) {
+					const kind = classifyTarget(operand, context, directory);
+					if (kind === "root" || kind === "home") return "chmod-777-recursive";
+				}
 			}
 		}
 	}

@@ -292,6 +292,10 @@ export function pathologicalCommands(): Array<{ name: string; command: string }>
 		{ name: "8,000 words (under the character cap, over the word cap)", command: `ls ${"a ".repeat(8_000)}` },
 		{ name: "deeply nested $(...)", command: `echo ${"$(".repeat(5_000)}x${")".repeat(5_000)}` },
 		{ name: "deeply nested subshells", command: `${"( ".repeat(5_000)}ls${" )".repeat(5_000)}` },
+		{
+			name: "32 nested loops that each cd (the deletion rules' folder walk)",
+			command: `${"while x; do cd a; ".repeat(32)}rm -rf *; ${"done; ".repeat(32)}`,
+		},
 		{ name: "a command just under the character cap (over the word cap)", command: `cat ${"a/b ".repeat(4_000)}` },
 		{ name: "1,000 path words (under both caps)", command: `cat ${"a/b ".repeat(1_000)}` },
 		{ name: "1,000 pipes (under both caps)", command: Array.from({ length: 1_000 }, () => "cat").join("|") },
