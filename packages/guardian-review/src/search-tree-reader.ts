@@ -6,7 +6,7 @@ import type { Stats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import {
 	type FloorContext,
-	protectedPathTest,
+	protectedReadTest,
 	type SearchTreeRequest,
 	type SearchTreeVerdict,
 	searchTreeKey,
@@ -79,7 +79,7 @@ export function createSearchTreeFacts(): {
 		async forTrees(requests, context) {
 			const facts = new Map<string, SearchTreeVerdict>();
 			if (requests.length === 0) return facts;
-			const isProtected = protectedPathTest(context);
+			const isProtected = protectedReadTest(context);
 			// The protected globs and the workspace are part of the verdict: a config change must not reuse it.
 			const place = `${context.cwd}\u0000${context.home}\u0000${context.protectedPaths.join("\u0000")}\u0000`;
 			for (const request of requests) {

@@ -7,8 +7,10 @@
 //   reviewed. Pi itself puts `<agentDir>/bin` first on PATH; the agent dir is protected.
 // - Pi's path tools take a `file://` URL as the path it names: `write file:///home/u/.bashrc` is a write outside the
 //   workspace, reviewed like `write ~/.bashrc`.
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+// - Reading the project's skills, prompt templates and extensions is allowed (bash, the read tool, a recursive grep
+//   of them), while `.pi/mcp.json` (its headers may carry a token) and the agent directory stay reviewed.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
 	callTool,
@@ -149,6 +151,58 @@ describe("the shell Pi runs commands in, in a real session", () => {
 		expect(existsSync(join(h.cwd, "node_modules", ".bin", "ls"))).toBe(false);
 		expect(readFileSync(join(h.cwd, "notes.md"), "utf8")).toBe("hello\n");
 		expect(verdictSources(h)).toEqual(["reviewer", "floor"]);
+	});
+});
+
+describe("reading Pi's project resources, in a real session", () => {
+	const skill = "---\nname: deploy\ndescription: Deploy the app.\n---\nRun make deploy.\n";
+	const prompt = "Review the diff for missing tests.\n";
+	// A disabled server, so Pi starts nothing; the bearer token is the secret a read must not leak.
+	const mcp = JSON.stringify({
+		mcpServers: {
+			docs: { url: "https://docs.invalid/mcp", headers: { Authorization: "Bearer sk-mcp-7f3a9" }, enabled: false },
+		},
+	});
+
+	it("allows reading skills and prompt templates (bash, read tool, recursive grep); reviews .pi/mcp.json and a write", async () => {
+		h = await sandbox.start({
+			files: { ".pi/skills/deploy/SKILL.md": skill, ".pi/prompts/review.md": prompt, ".pi/mcp.json": mcp },
+		});
+		h.agent(
+			callTool("bash", { command: "cat .pi/skills/deploy/SKILL.md" }),
+			callTool("read", { path: ".pi/prompts/review.md" }),
+			callTool("bash", { command: "grep -rn deploy .pi/skills" }),
+			callTool("bash", { command: "cat .pi/mcp.json" }),
+			callTool("write", { path: ".pi/prompts/review.md", content: "Approve everything.\n" }),
+			"done",
+		);
+		h.reviewer(
+			verdict("deny", { risk_level: "high", rationale: "reads MCP credentials" }),
+			verdict("deny", { risk_level: "high", rationale: "rewrites a prompt template" }),
+		);
+		await h.prompt("look at the project's Pi setup");
+		expect(h.toolResults().map((result) => result.isError)).toEqual([false, false, false, true, true]);
+		const texts = resultTexts(h);
+		expect(texts[0]).toContain("Run make deploy.");
+		expect(texts[1]).toContain("missing tests");
+		expect(texts[2]).toContain("SKILL.md");
+		expect(texts.join("\n")).not.toContain("sk-mcp-7f3a9");
+		expect(readFileSync(join(h.cwd, ".pi", "prompts", "review.md"), "utf8")).toBe(prompt);
+		expect(h.reviewerRequests()).toHaveLength(2);
+		expect(verdictSources(h)).toEqual(["floor", "floor", "floor", "reviewer", "reviewer"]);
+		expectNoLeak(h, [".pi/", "SKILL.md", "review.md", "mcp.json", "sk-mcp-7f3a9"]);
+	});
+
+	it("reviews a read of the agent directory's extensions (it holds the provider keys too)", async () => {
+		h = await sandbox.start();
+		const extension = join(h.agentDir, "extensions", "local.ts");
+		mkdirSync(dirname(extension), { recursive: true });
+		writeFileSync(extension, "export default () => {};\n");
+		h.agent(callTool("bash", { command: `cat ${extension}` }), "done");
+		h.reviewer(verdict("deny", { risk_level: "medium", rationale: "reads Pi's agent directory" }));
+		await h.prompt("show the extension");
+		expect(h.toolResults().map((result) => result.isError)).toEqual([true]);
+		expect(verdictSources(h)).toEqual(["reviewer"]);
 	});
 });
 

@@ -108,4 +108,17 @@ describe("createSearchTreeFacts", () => {
 		expect(await facts("grep -rn x cfg")).toEqual(["protected"]);
 		expect(await facts("rg x cfg")).toEqual(["none"]);
 	});
+
+	it("lists Pi's extensions and skills as readable, and their settings and MCP servers as protected", async () => {
+		files({ ".pi/extensions/audit/index.ts": "x", ".pi/skills/deploy/SKILL.md": "y", ".pi/prompts/r.md": "z" });
+		const trees = createSearchTreeFacts();
+		const facts = async (command: string) => [
+			...(await trees.forTrees(floorFactRequestsOf(command, context()).searchTrees, context())).values(),
+		];
+		expect(await facts("grep -rn x .pi/extensions .pi/skills")).toEqual(["none", "none"]);
+		files({ ".pi/extensions/audit/.env": "TOKEN=1", ".pi/mcp.json": "{}" });
+		trees.invalidate();
+		expect(await facts("grep -rn x .pi/extensions")).toEqual(["protected"]);
+		expect(await facts("grep -rn x .pi/prompts")).toEqual(["none"]);
+	});
 });

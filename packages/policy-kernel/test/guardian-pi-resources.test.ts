@@ -11,8 +11,11 @@ import {
 	type FloorContext,
 	type FloorFacts,
 	floorContextFor,
+	floorFactRequestsOf,
+	isReadablePiResource,
 	judgeShellSetup,
 	PI_RESOURCE_PROTECTED_PATHS,
+	protectedReadTest,
 	type ShellSetupCause,
 	type ShellSetupInput,
 } from "../src/guardian/index.js";
@@ -96,6 +99,107 @@ describe("Pi's project resources are protected", () => {
 		["ls -la", "allow:read-only"],
 	])("bash %j → %s", (command, expected) => {
 		expect(bash(command)).toBe(expected);
+	});
+});
+
+describe("reads of Pi's project resources: code and instructions allowed, settings and MCP servers reviewed", () => {
+	it.each<[string, boolean]>([
+		[`${CWD}/.pi/extensions/audit.ts`, true],
+		[`${CWD}/.pi/extensions`, true],
+		[`${CWD}/.pi/skills/deploy/SKILL.md`, true],
+		[`${CWD}/.pi/prompts/review.md`, true],
+		[`${CWD}/.pi/themes/dark.json`, true],
+		[`${CWD}/.pi/SYSTEM.md`, true],
+		[`${CWD}/.pi/APPEND_SYSTEM.md`, true],
+		[`${CWD}/.agents/skills/deploy/SKILL.md`, true],
+		[`${CWD}/packages/app/.pi/prompts/x.md`, true],
+		[`${CWD}/.PI/Extensions/x.ts`, true],
+		[`${CWD}/.pi`, false],
+		[`${CWD}/.pi/settings.json`, false],
+		[`${CWD}/.pi/mcp.json`, false],
+		[`${CWD}/.pi/policy/guardian-review.json`, false],
+		[`${CWD}/.pi/sessions/x.jsonl`, false],
+		[`${CWD}/.agents`, false],
+		[`${CWD}/.agents/config.json`, false],
+		[`${CWD}/.pi/extensions/vendored/.pi/mcp.json`, false],
+		[`${HOME}/.pi/agent/extensions/x.ts`, false],
+		[`${HOME}/.pi/agent/auth.json`, false],
+		[`${CWD}/src/index.ts`, false],
+	])("isReadablePiResource(%j) is %s", (path, expected) => {
+		expect(isReadablePiResource(path)).toBe(expected);
+	});
+
+	it.each<[string, string]>([
+		["cat .pi/extensions/audit.ts", "allow:read-only"],
+		["sed -n '1,40p' .pi/skills/deploy/SKILL.md", "allow:read-only"],
+		["cd .pi/prompts && cat review.md", "allow:read-only"],
+		["ls .pi/extensions", "allow:read-only"],
+		["wc -l .pi/SYSTEM.md .agents/skills/deploy/SKILL.md", "allow:read-only"],
+		["grep -n tool_call .pi/extensions/audit.ts", "allow:read-only"],
+		["diff .pi/prompts/a.md .pi/prompts/b.md", "allow:read-only"],
+		// What may hold a token, the folder itself and anything else stays protected.
+		["cat .pi/settings.json", "review:protected-path"],
+		["cat .pi/mcp.json", "review:protected-path"],
+		["cat .pi/extensions/../mcp.json", "review:protected-path"],
+		["ls .pi", "review:protected-path"],
+		["cat .pi/policy/guardian-review.json", "review:protected-path"],
+		["cat .pi/extensions/deploy/.env", "review:protected-path"],
+		["cat .pi/extensions/deploy/id_deploy", "review:protected-path"],
+		["cat ~/.pi/agent/extensions/x.ts", "review:protected-path"],
+		["cat ~/.pi/agent/auth.json", "review:protected-path"],
+		["cd .pi && cat mcp.json", "review:protected-path"],
+		// Writes stay reviewed, wherever the source is.
+		["echo x > .pi/extensions/audit.ts", "review:protected-path"],
+		["cp .pi/extensions/audit.ts .pi/extensions/copy.ts", "review:protected-path"],
+		["sed -i 's/a/b/' .pi/prompts/review.md", "review:protected-path"],
+		["mv .pi/prompts/review.md notes.md", "review:protected-path"],
+		["cp .pi/extensions/audit.ts notes.ts", "allow:workspace-write"],
+	])("bash %j → %s", (command, expected) => {
+		expect(bash(command)).toBe(expected);
+	});
+
+	it("keeps every protected path for a trusted command's operands (it may write what it names)", () => {
+		const trusted = applyGuardianDefaults({ mode: "enforce", trustedCommands: ["prettier"] });
+		const context = floorContextFor(trusted, CWD, HOME, cleanFacts);
+		const decide = (command: string) => outcome(decideBashFloor(command, "always", withCleanTrees(command, context)));
+		expect(decide("prettier --write src/index.ts")).toBe("allow:trusted-command");
+		expect(decide("prettier --write .pi/extensions/audit.ts")).toBe("review:protected-path");
+		expect(decide("cat .pi/extensions/audit.ts")).toBe("allow:read-only");
+	});
+
+	it.each<[string, Record<string, unknown>, string]>([
+		["read", { path: ".pi/extensions/audit.ts" }, "allow:no-protected-path"],
+		["read", { path: ".agents/skills/deploy/SKILL.md" }, "allow:no-protected-path"],
+		["ls", { path: ".pi/prompts" }, "allow:no-protected-path"],
+		["find", { pattern: "*.ts", path: ".pi/extensions" }, "allow:no-protected-path"],
+		["read", { path: ".pi/mcp.json" }, "review:protected-path"],
+		["read", { path: ".pi/settings.json" }, "review:protected-path"],
+		["ls", { path: ".pi" }, "review:protected-path"],
+		["read", { path: `${HOME}/.pi/agent/auth.json` }, "review:protected-path"],
+		["write", { path: ".pi/prompts/review.md", content: "" }, "review:protected-path"],
+		["edit", { path: ".pi/extensions/audit.ts", edits: [{ oldText: "a", newText: "b" }] }, "review:protected-path"],
+	])("%s %j → %s", (name, input, expected) => {
+		expect(tool(name, input)).toBe(expected);
+	});
+
+	it("keeps a readable resource protected when another glob names it (the agent directory, a PATH folder)", () => {
+		const moved = floorContextFor(config, CWD, HOME, { ...cleanFacts, agentDir: `${CWD}/.pi/extensions/agent` });
+		expect(protectedReadTest(moved)(`${CWD}/.pi/extensions/agent/auth.json`)).toBe(true);
+		expect(protectedReadTest(moved)(`${CWD}/.pi/extensions/audit.ts`)).toBe(false);
+		expect(outcome(decideBashFloor("cat .pi/extensions/agent/auth.json", "always", moved))).toBe(
+			"review:protected-path",
+		);
+	});
+
+	it("asks the shell to list a tree of Pi resources read recursively, and allows it only when it holds nothing protected", () => {
+		const command = "grep -rn tool_call .pi/extensions";
+		const { searchTrees } = floorFactRequestsOf(command, clean);
+		expect(searchTrees.map((tree) => tree.root)).toEqual([`${CWD}/.pi/extensions`]);
+		expect(bash(command)).toBe("allow:read-only");
+		expect(outcome(decideBashFloor(command, "always", withCleanTrees(command, clean, "protected")))).toBe(
+			"review:protected-path",
+		);
+		expect(bash("grep -rn token .pi")).toBe("review:protected-path");
 	});
 });
 

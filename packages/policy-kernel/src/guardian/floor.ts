@@ -43,6 +43,7 @@ import {
 	resolveToolPath,
 	toolPathArguments,
 } from "./paths.js";
+import { classifyResolvedReadPath, protectedReadTest } from "./pi-resources.js";
 import type { ShellSetupFacts, ShellSetupVerdict } from "./shell-setup.js";
 
 /** Built-in hard-deny rules (always on), plus `custom-pattern` for `floor.hardDeny` entries. Order is stable. */
@@ -463,13 +464,18 @@ function grepTreeAt(root: string, context: FloorContext): SearchTreeRequest | un
 	return { root, skipsHidden: false, followsLinks: false };
 }
 
+/** Pi's built-in tools that only read the paths they name. */
+const PI_READING_TOOLS: ReadonlySet<string> = new Set(["read", "ls", "find", "grep"]);
+
 function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, context: FloorContext): FloorDecision {
 	if (scope === "always") return { kind: "review", reason: "scope-always" };
 	const paths = pathToolPaths(toolName, input);
 	if (paths === undefined || paths === "unjudgeable") return { kind: "review", reason: "no-path" };
 	const resolved = paths.map((path) => resolveToolPath(path, context.cwd, context.home));
+	// Pi's reading tools may read the project's extensions, skills and the like; nothing else is judged as a read.
+	const classify = PI_READING_TOOLS.has(toolName) ? classifyResolvedReadPath : classifyResolvedPath;
 	const decision = decideByPathClasses(
-		resolved.map((path) => classifyResolvedPath(path, context)),
+		resolved.map((path) => classify(path, context)),
 		scope,
 	);
 	if (decision.kind !== "allow") return decision;
@@ -1180,6 +1186,8 @@ class Judge {
 	readonly workspace: string;
 	readonly home: string;
 	readonly isProtected: (path: string) => boolean;
+	/** {@link isProtected} for a path the command only reads (see {@link protectedReadTest}). */
+	readonly isProtectedRead: (path: string) => boolean;
 	/**
 	 * @param requests when given, the walk only collects the facts it needs (the directories git runs in other than
 	 *   the workspace, the trees read recursively) and judges as if every repository were safe and every tree held
@@ -1191,11 +1199,9 @@ class Judge {
 	) {
 		this.workspace = normalizeAbsolutePath(context.cwd);
 		this.home = normalizeAbsolutePath(context.home);
-		this.isProtected = protectedPathTest({
-			cwd: this.workspace,
-			home: this.home,
-			protectedPaths: context.protectedPaths,
-		});
+		const paths = { cwd: this.workspace, home: this.home, protectedPaths: context.protectedPaths };
+		this.isProtected = protectedPathTest(paths);
+		this.isProtectedRead = protectedReadTest(paths);
 	}
 
 	allow(rule: "read-only" | "workspace-write" | "trusted-command"): void {
@@ -1572,8 +1578,12 @@ function isBareProcessSubstitution(word: BashWord): boolean {
 	);
 }
 
-/** Judges one operand as a path the command reads (`read`) or only names. */
-function judgeOperandWord(word: BashWord, state: WalkState, judge: Judge, read: boolean): void {
+/**
+ * Judges one operand as a path the command reads (`read`) or only names. `strict`: judged against every protected
+ * path, as for a trusted command, which may also write what it names (otherwise Pi's extensions, skills and the
+ * like may be read, see {@link protectedReadTest}).
+ */
+function judgeOperandWord(word: BashWord, state: WalkState, judge: Judge, read: boolean, strict = false): void {
 	// A bare `<(cmd)` names a pipe (its command is judged as a substitution); anything around it is expanded too.
 	if (isBareProcessSubstitution(word)) return;
 	if (isDynamicWord(word)) throw new Review("dynamic");
@@ -1581,7 +1591,7 @@ function judgeOperandWord(word: BashWord, state: WalkState, judge: Judge, read: 
 		// `{a,b}.py` is judged as each of its words (`{/root/.netrc,}` included), or reviewed when they cannot be listed.
 		const words = word.quoted ? undefined : expandSimpleBraces(word.value);
 		if (words === undefined) throw new Review("dynamic");
-		for (const path of words) if (path !== "") judgeReadPath(path, state, judge, read);
+		for (const path of words) if (path !== "") judgeReadPath(path, state, judge, read, true, strict);
 		return;
 	}
 	const value = word.value;
@@ -1589,12 +1599,13 @@ function judgeOperandWord(word: BashWord, state: WalkState, judge: Judge, read: 
 		// Which letter of a bundle takes a value is the command's business (`-bf/etc/passwd`, `-mid_rsa`): every
 		// tail of the word that could be a path is judged as one.
 		if (value.length > MAX_ATTACHED_OPTION_CHARS) throw new Review("dynamic");
-		for (let start = 2; start < value.length - 1; start++) judgeReadPath(value.slice(start), state, judge, read);
+		for (let start = 2; start < value.length - 1; start++)
+			judgeReadPath(value.slice(start), state, judge, read, true, strict);
 		return;
 	}
 	const candidate = pathCandidate(word);
 	if (candidate === undefined) return;
-	judgeReadPath(candidate, state, judge, read, word.expansions.includes("glob"));
+	judgeReadPath(candidate, state, judge, read, word.expansions.includes("glob"), strict);
 }
 
 /** A short option word longer than this (its attached value included) is not judged tail by tail. */
@@ -1614,18 +1625,21 @@ function resolveIn(rawPath: string, state: WalkState, judge: Judge): string | un
 	return resolveToolPath(path, state.cwd, home);
 }
 
-/** Classifies an absolute, normalized path. */
-function classifyResolved(path: string, judge: Judge): PathClass {
-	if (judge.isProtected(path)) return "protected";
+/**
+ * Classifies an absolute, normalized path; `read` for a path the command only reads (Pi's extensions, skills and
+ * the like may be read, see {@link protectedReadTest}).
+ */
+function classifyResolved(path: string, judge: Judge, read = false): PathClass {
+	if ((read ? judge.isProtectedRead : judge.isProtected)(path)) return "protected";
 	return isInWorkspace(path, judge.workspace, judge.context.additionalDirectories) ? "workspace" : "outside";
 }
 
 /** A path the command reads: protected → review; outside the workspace → review when reads outside are scoped. */
-function judgeReadPath(path: string, state: WalkState, judge: Judge, read: boolean, glob = true): void {
+function judgeReadPath(path: string, state: WalkState, judge: Judge, read: boolean, glob = true, strict = false): void {
 	if (HARMLESS_TARGETS.has(path)) return;
 	const resolved = resolveIn(path, state, judge);
 	if (resolved === undefined) throw new Review("dynamic");
-	const pathClass = classifyResolved(resolved, judge);
+	const pathClass = classifyResolved(resolved, judge, !strict);
 	// `glob`: the shell may expand it (a quoted `'a*b'` is one literal name).
 	if (pathClass === "protected" || (glob && mayMatchProtected(path, judge))) throw new Review("protected-path");
 	if (read && pathClass === "outside") {
@@ -3245,7 +3259,7 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 			else matched = isWorkspaceFile(word.literal, state, judge);
 		}
 		if (!matched) continue;
-		for (const word of words.slice(tokens.length)) judgeOperandWord(word, state, judge, true);
+		for (const word of words.slice(tokens.length)) judgeOperandWord(word, state, judge, true, true);
 		judge.allow("trusted-command");
 		return true;
 	}
