@@ -3,6 +3,8 @@
 //   the write tool and through a bash heredoc, while a write to an ordinary workspace file stays on the floor.
 // - A `shellCommandPrefix` setting that defines a shell function (Pi prepends it to every command) makes `ls` mean
 //   something the floor cannot see: reviewed. A prefix that only exports a literal variable keeps the floor.
+// - A shellCommandPrefix that puts a folder outside the workspace first on PATH (`export PATH="$HOME/.local/bin:$PATH"`,
+//   the user's own setup, like a PATH Pi starts with) keeps the floor; the same export by the agent is reviewed.
 // - A relative PATH entry (pnpm puts `./node_modules/.bin` first) makes a heredoc into that folder a command write:
 //   reviewed. Pi itself puts `<agentDir>/bin` first on PATH; the agent dir is protected.
 // - Pi's path tools take a `file://` URL as the path it names: `write file:///home/u/.bashrc` is a write outside the
@@ -130,6 +132,31 @@ describe("the shell Pi runs commands in, in a real session", () => {
 		expect(h.toolResults()[0]?.isError).toBe(false);
 		expect(resultTexts(h)[0]).toContain("a.txt");
 		expect(h.reviewerRequests()).toHaveLength(0);
+		expect(verdictSources(h)).toEqual(["floor"]);
+		await h.command("/guardian status");
+		expect(h.ui?.notifications().at(-1)?.message).toContain("shell: bash (the floor judges commands)");
+	});
+
+	it("reviews a command that puts a folder first on PATH (the floor cannot know what it holds)", async () => {
+		h = await sandbox.start({ env: { HOME: sandbox.home }, files: { "a.txt": "a\n" } });
+		h.agent(callTool("bash", { command: 'export PATH="$HOME/.local/bin:$PATH" && ls' }), "done");
+		h.reviewer(verdict("allow", { risk_level: "low" }));
+		await h.prompt("list files");
+		expect(h.toolResults()[0]?.isError).toBe(false);
+		expect(resultTexts(h)[0]).toContain("a.txt");
+		expect(verdictSources(h)).toEqual(["reviewer"]);
+	});
+
+	it("keeps the floor when the prefix puts ~/.local/bin first on PATH", async () => {
+		h = await sandbox.start({
+			ui: {},
+			env: { HOME: sandbox.home },
+			files: { "a.txt": "a\n" },
+			settings: { shellCommandPrefix: 'export PATH="$HOME/.local/bin:$PATH"' },
+		});
+		h.agent(callTool("bash", { command: "ls" }), "done");
+		await h.prompt("list files");
+		expect(resultTexts(h)[0]).toContain("a.txt");
 		expect(verdictSources(h)).toEqual(["floor"]);
 		await h.command("/guardian status");
 		expect(h.ui?.notifications().at(-1)?.message).toContain("shell: bash (the floor judges commands)");

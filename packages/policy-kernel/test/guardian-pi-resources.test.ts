@@ -15,6 +15,7 @@ import {
 	isReadablePiResource,
 	judgeShellSetup,
 	PI_RESOURCE_PROTECTED_PATHS,
+	pathValueFolders,
 	protectedReadTest,
 	type ShellSetupCause,
 	type ShellSetupInput,
@@ -250,6 +251,40 @@ describe("a process's environment is protected (Pi's holds the provider API keys
 	});
 });
 
+describe("a PATH value (a shellCommandPrefix that sets PATH)", () => {
+	it.each<[string, string[] | undefined]>([
+		['"$HOME/.local/bin:$PATH"', [`${HOME}/.local/bin`]],
+		// biome-ignore lint/suspicious/noTemplateCurlyInString: bash's braced parameters, not a template.
+		["${HOME}/x:${PATH}", [`${HOME}/x`]],
+		["/opt/tools/bin:/usr/local/go/bin:$PATH", ["/opt/tools/bin", "/usr/local/go/bin"]],
+		["$PATH:/opt/x/../y", ["/opt/y"]],
+		["$HOME", [HOME]],
+		["./node_modules/.bin:$PATH", undefined],
+		["bin:$PATH", undefined],
+		[":$PATH", undefined],
+		["$PATH:", undefined],
+		["~/.local/bin:$PATH", undefined],
+		['"$(pwd)/bin:$PATH"', undefined],
+		['"$PWD/bin:$PATH"', undefined],
+		["$HOMEDIR/bin:$PATH", undefined],
+		['"$HOME/my tools":$PATH', undefined],
+		["'/opt/x':$PATH", undefined],
+		["/opt/x:$EXTRA", undefined],
+		["/opt/*/bin:$PATH", undefined],
+	])("pathValueFolders(%j) is %j", (text, expected) => {
+		expect(pathValueFolders(text, HOME)).toEqual(expected);
+	});
+
+	it.each<[string]>([
+		['export PATH="$HOME/.local/bin:$PATH" && ls'],
+		["(PATH=/tmp; ls)"],
+		['PATH="$HOME/.local/bin:$PATH" ls'],
+		["export PATH=/opt/tools/bin:$PATH"],
+	])("bash %j is reviewed: the floor cannot know what a folder put first on PATH holds", (command) => {
+		expect(bash(command).startsWith("review:")).toBe(true);
+	});
+});
+
 describe("judgeShellSetup", () => {
 	it("takes Pi's default shell, a bash at another path and a prefix that only sets allowed variables", () => {
 		expect(setup().verdict).toBe("bash");
@@ -259,6 +294,17 @@ describe("judgeShellSetup", () => {
 		expect(setup({ shellPath: "C:\\Program Files\\Git\\bin\\bash.exe" }).verdict).toBe("bash");
 		expect(setup({ commandPrefix: "export CI=1" }).verdict).toBe("bash");
 		expect(setup({ commandPrefix: "export CI=1 NO_COLOR=1\nLANG=C.UTF-8" }).verdict).toBe("bash");
+		expect(setup({ commandPrefix: 'export PATH="$HOME/.local/bin:$PATH"' }).verdict).toBe("bash");
+		expect(setup({ commandPrefix: "PATH=/opt/tools/bin:$PATH" }).verdict).toBe("bash");
+		expect(setup({ commandPrefix: `export PATH=${CWD}/bin:$PATH` }).verdict).toBe("custom");
+		expect(setup({ commandPrefix: "export PATH+=:/opt/x" }).verdict).toBe("custom");
+		expect(setup({ commandPrefix: "export PATH=/tmp/bin:$PATH", additionalDirectories: ["/tmp"] }).verdict).toBe(
+			"custom",
+		);
+		// `$HOME` there is the shell's: one inside the workspace makes `$HOME/bin` a workspace folder.
+		expect(
+			setup({ commandPrefix: 'export PATH="$HOME/bin:$PATH"', environment: { PATH: SYSTEM_PATH, HOME: CWD } }).verdict,
+		).toBe("custom");
 		expect(setup({ environment: {} }).verdict).toBe("bash");
 		expect(setup({ environment: { PATH: SYSTEM_PATH, BASH_ENV: "" } }).verdict).toBe("bash");
 	});

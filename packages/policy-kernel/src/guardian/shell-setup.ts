@@ -96,7 +96,8 @@ export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
 	try {
 		const roots = [normalizeAbsolutePath(input.workspace), ...(input.additionalDirectories ?? [])];
 		if (!isPlainBash(input.shellPath, roots, input.home)) return custom("shell-path");
-		if (!isNeutralPrefix(input.commandPrefix)) return custom("command-prefix");
+		// `$HOME` in the prefix is the shell's own.
+		if (!isNeutralPrefix(input.commandPrefix, roots, environment.HOME ?? input.home)) return custom("command-prefix");
 		for (const [name, value] of Object.entries(environment)) {
 			if (value === undefined) continue;
 			if (name.startsWith("BASH_FUNC_")) return custom("exported-function");
@@ -167,11 +168,39 @@ function isPlainBash(shellPath: string | undefined, roots: readonly string[], ho
 	return !roots.some((root) => isWithin(root, shell));
 }
 
+/** A folder of a `PATH` value: absolute, in characters that need no quoting (see {@link pathValueFolders}). */
+const PLAIN_ABSOLUTE_FOLDER = /^\/[A-Za-z0-9._+/-]*$/;
+/** `$HOME` or `${HOME}` at the start of a `PATH` entry, alone or followed by `/…`. */
+const HOME_PREFIX = /^(?:\$HOME|\$\{HOME\})(?=\/|$)/;
+
+/**
+ * The folders a `PATH` value (its source text, `"$HOME/.local/bin:$PATH"`) puts on the search path, resolved, or
+ * undefined when the floor cannot be sure of them. Each `:`-separated entry must be `$PATH` (the shell's own, judged
+ * with the session's shell setup) or an absolute folder, written out or after `$HOME`, in plain characters. Anything
+ * else is undefined: an empty or relative entry (looked up from wherever the command runs), `~` (expanded after `:`
+ * in some places only), another expansion, quotes or escapes inside the value, a home that is not plain.
+ */
+export function pathValueFolders(text: string, home: string): string[] | undefined {
+	const inner = text.length >= 2 && text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text;
+	if (/["'\\`]/.test(inner) || inner.includes("$(")) return undefined;
+	const folders: string[] = [];
+	for (const entry of inner.split(":")) {
+		// biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own `${PATH}`, not a template.
+		if (entry === "$PATH" || entry === "${PATH}") continue;
+		if (HOME_PREFIX.test(entry) && !PLAIN_ABSOLUTE_FOLDER.test(home)) return undefined;
+		const folder = entry.replace(HOME_PREFIX, home);
+		if (!PLAIN_ABSOLUTE_FOLDER.test(folder)) return undefined;
+		folders.push(normalizeAbsolutePath(folder));
+	}
+	return folders;
+}
+
 /**
  * True for no prefix, or one whose every statement is a simple command that only sets environment variables the
- * floor allows as command prefixes, to literal values: `CI=1`, `export CI=1 NO_COLOR=1`.
+ * floor allows as command prefixes, to literal values (`CI=1`, `export CI=1 NO_COLOR=1`), or `PATH` to a value that
+ * only adds folders outside the workspace (`export PATH="$HOME/.local/bin:$PATH"`; see `pathValueFolders`).
  */
-function isNeutralPrefix(prefix: string | undefined): boolean {
+function isNeutralPrefix(prefix: string | undefined, roots: readonly string[], home: string): boolean {
 	if (prefix === undefined || prefix.trim() === "") return true;
 	if (prefix.length > MAX_COMMAND_PREFIX_CHARS) return false;
 	const parsed = parseBashSyntax(prefix);
@@ -182,13 +211,17 @@ function isNeutralPrefix(prefix: string | undefined): boolean {
 			if (pipeline.negated || pipeline.commands.length !== 1) return false;
 			const command = pipeline.commands[0];
 			if (command === undefined || command.kind !== "simple" || command.redirects.length > 0) return false;
+			const isSafePath = (text: string) =>
+				pathValueFolders(text, home)?.every((folder) => !roots.some((root) => isWithin(root, folder))) === true;
 			for (const assignment of command.assignments) {
+				if (assignment.name === "PATH" && !assignment.append && isSafePath(assignment.value.text)) continue;
 				if (!isSafeEnvironmentName(assignment.name) || assignment.value.literal === undefined) return false;
 			}
 			const [first, ...rest] = command.words;
 			if (first === undefined) continue;
 			if (first.literal !== "export") return false;
 			for (const word of rest) {
+				if (word.text.startsWith("PATH=") && isSafePath(word.text.slice("PATH=".length))) continue;
 				const literal = word.literal;
 				const equals = literal?.indexOf("=") ?? -1;
 				if (literal === undefined || equals <= 0 || !isSafeEnvironmentName(literal.slice(0, equals))) return false;
