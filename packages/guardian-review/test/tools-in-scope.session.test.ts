@@ -1,10 +1,12 @@
 // Real Pi sessions: every tool is in scope. Another extension's tool with no annotations is reviewed and one
 // annotated read-only is not; the MCP filesystem server (started by Pi's own MCP support over stdio) has its write
 // reviewed and its read allowed; code mode's nested calls are judged exactly like top-level calls and the
-// `codemode` call itself is reviewed; the footer status and working message show a review while it runs.
-import { existsSync, readFileSync } from "node:fs";
+// `codemode` call itself is reviewed; Pi's `read_mcp_resource` of a `file://` resource is judged like a path; the
+// footer status and working message show a review while it runs.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import {
 	createCodemodeExtension,
 	createMcpExtension,
@@ -26,6 +28,8 @@ import {
 
 const require = createRequire(import.meta.url);
 const FILESYSTEM_SERVER = require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
+/** A stdio server (official MCP SDK) offering the files its arguments name as `file://` resources. */
+const FILE_RESOURCES_SERVER = fileURLToPath(new URL("./fixtures/file-resources-server.mjs", import.meta.url));
 
 let h: GuardianHarness | undefined;
 const sandbox = guardianSandboxPerTest();
@@ -130,6 +134,46 @@ describe("what Pi reports about tools (host facts the scopes rely on)", () => {
 			destructiveHint: true,
 		});
 		expect(h.reviewerRequests()).toHaveLength(0);
+	}, 60_000);
+});
+
+describe("MCP resources through Pi's read_mcp_resource tool", () => {
+	it("judges a file:// resource like a path: a workspace file is allowed, a key in ~/.ssh is reviewed and denied", async () => {
+		const key = join(sandbox.home, ".ssh", "id_ed25519");
+		mkdirSync(join(sandbox.home, ".ssh"), { recursive: true });
+		writeFileSync(key, "-----BEGIN OPENSSH PRIVATE KEY----- very-secret-key-body\n");
+		let tools: ReturnType<ExtensionAPI["getAllTools"]> = [];
+		const fileResources: InlineExtension = (pi) => {
+			pi.registerMcpServer("files", {
+				command: process.execPath,
+				args: [FILE_RESOURCES_SERVER, "notes.txt", key],
+				cwd: ".",
+				exposure: "direct",
+			});
+			pi.on("agent_end", () => {
+				tools = pi.getAllTools();
+			});
+		};
+		h = await start({
+			tools: ["read", "bash", "edit", "write", "read_mcp_resource"],
+			before: [createMcpExtension(), fileResources],
+			files: { "notes.txt": "hello from a resource\n" },
+		});
+		h.agent(
+			callTool("read_mcp_resource", { server: "files", uri: pathToFileURL(join(h.cwd, "notes.txt")).href }),
+			callTool("read_mcp_resource", { server: "files", uri: pathToFileURL(key).href }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "a private key" }));
+		await h.prompt("read the resources");
+		// Host facts: Pi's resource tool is marked read-only and names the resource by `uri`.
+		expect(tools.find((tool) => tool.name === "read_mcp_resource")?.annotations?.readOnlyHint).toBe(true);
+		const texts = resultTexts(h);
+		expect(texts[0]).toContain("hello from a resource");
+		expect(texts.join("\n")).not.toContain("very-secret-key-body");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+		expectNoLeak(h, ["id_ed25519", ".ssh", "notes.txt", "very-secret"]);
 	}, 60_000);
 });
 

@@ -361,6 +361,49 @@ describe("tool scopes", () => {
 		expect(toolPathArguments({ paths: ["a", ""] })).toBe("unjudgeable");
 	});
 
+	it("toolPathArguments reads a key by its last word, and file: URLs under a uri or url key", () => {
+		expect(
+			toolPathArguments({
+				repo_path: "a",
+				notebookPath: "b",
+				targetFile: "c",
+				outputDir: "d",
+				"working-directory": "e",
+				cwd: "f",
+				FILE_PATH: "g",
+				sourceFiles: ["h"],
+				dirs: ["i"],
+			}),
+		).toEqual(["a", "b", "c", "d", "e", "f", "g", "h", "i"]);
+		expect(toolPathArguments({ server: "docs", uri: "file:///home/u/.ssh/id_rsa" })).toEqual([
+			"file:///home/u/.ssh/id_rsa",
+		]);
+		expect(toolPathArguments({ resourceUrl: "file:///etc/shadow" })).toEqual(["file:///etc/shadow"]);
+		// Other URLs name no local path; keys whose last word only looks alike are not paths.
+		expect(toolPathArguments({ server: "docs", uri: "docs://guide/intro" })).toBeUndefined();
+		expect(toolPathArguments({ url: "https://example.com/x" })).toBeUndefined();
+		expect(toolPathArguments({ profile: "x", fileContent: "y", pathology: "z", artifactId: "a" })).toBeUndefined();
+		expect(toolPathArguments({ uri: "file:relative/x" })).toBe("unjudgeable");
+		expect(toolPathArguments({ repo_path: { root: "/" } })).toBe("unjudgeable");
+		expect(toolPathArguments({ files: Array.from({ length: 257 }, (_, i) => `f${i}`) })).toBe("unjudgeable");
+	});
+
+	it("a read-only tool's file: URI is judged like a path: a protected one is reviewed, another URI is out of scope", () => {
+		const state = initialGuardianState();
+		const resource = (uri: string) =>
+			planToolCall(state, {
+				...factsFor("read_mcp_resource", { server: "fs", uri }),
+				tool: { builtin: false, readOnlyHint: true },
+			}).next;
+		expect(resource(`file://${HOME}/.ssh/id_ed25519`).kind).toBe("review");
+		expect(resource("docs://guide/intro")).toEqual({ kind: "done", resolution: { kind: "allow" } });
+		const gitStatus = planToolCall(state, {
+			...factsFor("mcp__git__git_show", { repo_path: `${HOME}/.ssh`, revision: "HEAD" }),
+			tool: { builtin: false, readOnlyHint: true },
+		});
+		expect(gitStatus.next.kind).toBe("review");
+	});
+
 	it("an unannotated extension tool goes to review; a read-only one is out of scope", () => {
 		const state = initialGuardianState();
 		expect(planToolCall(state, factsFor("deploy", { target: "prod" })).next.kind).toBe("review");

@@ -61,39 +61,76 @@ function fileUrlPath(text: string): string {
 	}
 }
 
-/** Argument keys that name one path (Pi's tools use `path`; MCP servers and extensions also use the others). */
-export const TOOL_PATH_KEYS = ["path", "file_path", "filePath", "file", "filename", "directory", "dir"] as const;
-/** Argument keys that name a list of paths (the MCP filesystem server's `read_multiple_files` takes `paths`). */
-export const TOOL_PATH_LIST_KEYS = ["paths", "file_paths", "filePaths", "files"] as const;
+/**
+ * The last words of argument keys that name one path: Pi's tools use `path`; MCP servers and extensions also use
+ * `file_path`, `filePath`, `repo_path`, `notebook_path`, `targetFile`, `filename`, `outputDir`, `directory`,
+ * `folder`, `cwd` and the like. A key's words are split at `_`, `-` and lower-to-upper case changes.
+ */
+export const TOOL_PATH_KEY_WORDS = [
+	"path",
+	"filepath",
+	"file",
+	"filename",
+	"dir",
+	"directory",
+	"folder",
+	"cwd",
+] as const;
+/** The last words of argument keys that name a list of paths (the MCP filesystem server's `read_multiple_files` takes `paths`). */
+export const TOOL_PATH_LIST_KEY_WORDS = [
+	"paths",
+	"filepaths",
+	"files",
+	"filenames",
+	"dirs",
+	"directories",
+	"folders",
+] as const;
+/**
+ * The last words of argument keys that name a path when the value is a `file:` URL: Pi's `read_mcp_resource` takes a
+ * resource `uri` (marked read-only by the host), which a server may resolve to a local file.
+ */
+export const TOOL_URI_KEY_WORDS = ["uri", "url"] as const;
 /** The most paths one call may name for the floor to judge them; a longer list goes to review. */
 export const MAX_TOOL_PATHS = 256;
 
+/** The last word of an argument key, in lower case: `repo_path` → `path`, `targetFile` → `file`. */
+export function lastKeyWord(key: string): string {
+	const words = key.split(/[_-]+|(?<=[a-z0-9])(?=[A-Z])/).filter((word) => word !== "");
+	return (words.at(-1) ?? "").toLowerCase();
+}
+
 /**
- * Every path a tool call names: the string values of {@link TOOL_PATH_KEYS} and the items of the
- * {@link TOOL_PATH_LIST_KEYS} lists, in key order. `undefined` when the call names none (no such key, or only
- * empty values); `"unjudgeable"` when a path key holds something else than a non-empty string (a list: non-empty
- * strings, at most {@link MAX_TOOL_PATHS} in all), so that the call goes to review rather than pass unread.
+ * Every path a tool call names, in key order: the string values of keys whose last word is one of
+ * {@link TOOL_PATH_KEY_WORDS}, the items of {@link TOOL_PATH_LIST_KEY_WORDS} lists, and `file:` URLs under
+ * {@link TOOL_URI_KEY_WORDS} keys (other URLs name no local path). `undefined` when the call names none (no such
+ * key, or only empty values); `"unjudgeable"` when a path key holds something else than a non-empty string (a
+ * list: non-empty strings, at most {@link MAX_TOOL_PATHS} in all) or a URI key a `file:` URL that is not
+ * `file://…`, so that the call goes to review rather than pass unread.
  */
 export function toolPathArguments(input: unknown): readonly string[] | "unjudgeable" | undefined {
 	if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined;
-	const record = input as Record<string, unknown>;
 	const paths: string[] = [];
-	for (const key of TOOL_PATH_KEYS) {
-		const value = record[key];
-		if (value === undefined || value === null || value === "") continue;
-		if (typeof value !== "string") return "unjudgeable";
-		paths.push(value);
-	}
-	for (const key of TOOL_PATH_LIST_KEYS) {
-		const value = record[key];
+	for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
 		if (value === undefined || value === null) continue;
-		if (!Array.isArray(value)) return "unjudgeable";
-		for (const item of value) {
-			if (typeof item !== "string" || item === "") return "unjudgeable";
-			paths.push(item);
+		const word = lastKeyWord(key);
+		if ((TOOL_PATH_KEY_WORDS as readonly string[]).includes(word)) {
+			if (value === "") continue;
+			if (typeof value !== "string") return "unjudgeable";
+			paths.push(value);
+		} else if ((TOOL_PATH_LIST_KEY_WORDS as readonly string[]).includes(word)) {
+			if (!Array.isArray(value)) return "unjudgeable";
+			for (const item of value) {
+				if (typeof item !== "string" || item === "") return "unjudgeable";
+				paths.push(item);
+			}
+		} else if ((TOOL_URI_KEY_WORDS as readonly string[]).includes(word)) {
+			if (typeof value !== "string" || !/^file:/i.test(value.trim())) continue;
+			if (!value.trim().startsWith("file://")) return "unjudgeable";
+			paths.push(value);
 		}
+		if (paths.length > MAX_TOOL_PATHS) return "unjudgeable";
 	}
-	if (paths.length > MAX_TOOL_PATHS) return "unjudgeable";
 	return paths.length === 0 ? undefined : paths;
 }
 
