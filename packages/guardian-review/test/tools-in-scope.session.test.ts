@@ -1,8 +1,8 @@
 // Real Pi sessions: every tool is in scope. Another extension's tool with no annotations is reviewed and one
 // annotated read-only is not; the MCP filesystem server (started by Pi's own MCP support over stdio) has its write
 // reviewed and its read allowed; code mode's nested calls are judged exactly like top-level calls and the
-// `codemode` call itself is reviewed; Pi's `read_mcp_resource` of a `file://` resource is judged like a path; the
-// footer status and working message show a review while it runs.
+// `codemode` call itself is reviewed; Pi's `read_mcp_resource` of a `file://` resource, and an MCP read-only
+// tool's path-shaped `source`, are judged like paths; the footer status and working message show a review while it runs.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -137,43 +137,74 @@ describe("what Pi reports about tools (host facts the scopes rely on)", () => {
 	}, 60_000);
 });
 
-describe("MCP resources through Pi's read_mcp_resource tool", () => {
-	it("judges a file:// resource like a path: a workspace file is allowed, a key in ~/.ssh is reviewed and denied", async () => {
+describe("a file-backed MCP server (official SDK) through Pi's own MCP support", () => {
+	/**
+	 * Starts a session with the file-resources server offering `resources` (relative to the session folder), a
+	 * private key in the sandbox home, and a denying reviewer; returns the key and a reader of Pi's tool list.
+	 */
+	async function startWithKey(tools: readonly string[], resources: (key: string) => string[]) {
 		const key = join(sandbox.home, ".ssh", "id_ed25519");
 		mkdirSync(join(sandbox.home, ".ssh"), { recursive: true });
 		writeFileSync(key, "-----BEGIN OPENSSH PRIVATE KEY----- very-secret-key-body\n");
-		let tools: ReturnType<ExtensionAPI["getAllTools"]> = [];
+		let piTools: ReturnType<ExtensionAPI["getAllTools"]> = [];
 		const fileResources: InlineExtension = (pi) => {
 			pi.registerMcpServer("files", {
 				command: process.execPath,
-				args: [FILE_RESOURCES_SERVER, "notes.txt", key],
+				args: [FILE_RESOURCES_SERVER, ...resources(key)],
 				cwd: ".",
 				exposure: "direct",
 			});
 			pi.on("agent_end", () => {
-				tools = pi.getAllTools();
+				piTools = pi.getAllTools();
 			});
 		};
 		h = await start({
-			tools: ["read", "bash", "edit", "write", "read_mcp_resource"],
+			tools: ["read", "bash", "edit", "write", ...tools],
 			before: [createMcpExtension(), fileResources],
-			files: { "notes.txt": "hello from a resource\n" },
+			files: { "notes.txt": "hello from the workspace\n" },
 		});
-		h.agent(
-			callTool("read_mcp_resource", { server: "files", uri: pathToFileURL(join(h.cwd, "notes.txt")).href }),
+		return { key, hints: (name: string) => piTools.find((tool) => tool.name === name)?.annotations };
+	}
+
+	/** The first call ran and returned the workspace file; the second was reviewed, denied, and leaked nothing. */
+	function expectKeyReviewedAndDenied(session: GuardianHarness): void {
+		const texts = resultTexts(session);
+		expect(texts[0]).toContain("hello from the workspace");
+		expect(texts.join("\n")).not.toContain("very-secret-key-body");
+		expect(session.reviewerRequests()).toHaveLength(1);
+		expect(verdictSources(session)).toEqual(["floor", "reviewer"]);
+		expectNoLeak(session, ["id_ed25519", ".ssh", "notes.txt", "very-secret"]);
+	}
+
+	it("judges a file:// resource of read_mcp_resource like a path: a workspace file is allowed, a key in ~/.ssh is reviewed and denied", async () => {
+		const { key, hints } = await startWithKey(["read_mcp_resource"], (key) => ["notes.txt", key]);
+		const session = h as GuardianHarness;
+		session.agent(
+			callTool("read_mcp_resource", { server: "files", uri: pathToFileURL(join(session.cwd, "notes.txt")).href }),
 			callTool("read_mcp_resource", { server: "files", uri: pathToFileURL(key).href }),
 			"done",
 		);
-		h.reviewer(verdict("deny", { risk_level: "high", rationale: "a private key" }));
-		await h.prompt("read the resources");
+		session.reviewer(verdict("deny", { risk_level: "high", rationale: "a private key" }));
+		await session.prompt("read the resources");
 		// Host facts: Pi's resource tool is marked read-only and names the resource by `uri`.
-		expect(tools.find((tool) => tool.name === "read_mcp_resource")?.annotations?.readOnlyHint).toBe(true);
-		const texts = resultTexts(h);
-		expect(texts[0]).toContain("hello from a resource");
-		expect(texts.join("\n")).not.toContain("very-secret-key-body");
-		expect(h.reviewerRequests()).toHaveLength(1);
-		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
-		expectNoLeak(h, ["id_ed25519", ".ssh", "notes.txt", "very-secret"]);
+		expect(hints("read_mcp_resource")?.readOnlyHint).toBe(true);
+		expectKeyReviewedAndDenied(session);
+	}, 60_000);
+
+	it("judges a read-only tool's path-shaped `source` like a path: a workspace file is allowed, a key in ~/.ssh is reviewed and denied", async () => {
+		const { key, hints } = await startWithKey(["mcp__files__*"], () => []);
+		const session = h as GuardianHarness;
+		session.agent(
+			callTool("mcp__files__show_file", { source: "./notes.txt" }),
+			callTool("mcp__files__show_file", { source: key }),
+			"done",
+		);
+		session.reviewer(verdict("deny", { risk_level: "high", rationale: "a private key" }));
+		await session.prompt("show the files");
+		// Host facts: the server's read-only hint reaches Pi; the tool names its file by `source`, not a path key.
+		expect(hints("mcp__files__show_file")?.readOnlyHint).toBe(true);
+		expect(session.requestText(session.reviewerRequests()[0]!)).toContain("show_file");
+		expectKeyReviewedAndDenied(session);
 	}, 60_000);
 });
 

@@ -12,6 +12,7 @@ import {
 	grantAllowOnce,
 	initialGuardianState,
 	isReadOnlyToolAction,
+	looksLikeLocalPath,
 	notePrompt,
 	type PendingCall,
 	type PipelineStep,
@@ -25,6 +26,7 @@ import {
 	startTurn,
 	type ToolCallFacts,
 	type ToolFacts,
+	toolArgumentPaths,
 	toolNameGlobMatches,
 	toolPathArguments,
 } from "../src/guardian/index.js";
@@ -287,7 +289,9 @@ describe("tool scopes", () => {
 			"protected-only",
 		);
 		expect(resolveToolScope(defaults, "mcp__fs__read_text_file", readOnly, { path: "" })).toBe("off");
-		expect(resolveToolScope(defaults, "mcp__fs__search", readOnly, { query: ".env" })).toBe("off");
+		expect(resolveToolScope(defaults, "mcp__fs__search", readOnly, { query: "guardian" })).toBe("off");
+		// A value shaped like a path is judged whatever its key: the floor cannot tell a query from a file name.
+		expect(resolveToolScope(defaults, "mcp__fs__search", readOnly, { query: ".env" })).toBe("protected-only");
 		expect(
 			resolveToolScope(configOf({ tools: { "mcp__fs__*": "off" } }), "mcp__fs__read_text_file", readOnly, {
 				path: ".env",
@@ -373,8 +377,10 @@ describe("tool scopes", () => {
 				FILE_PATH: "g",
 				sourceFiles: ["h"],
 				dirs: ["i"],
+				workdir: "j",
+				subdir: "k",
 			}),
-		).toEqual(["a", "b", "c", "d", "e", "f", "g", "h", "i"]);
+		).toEqual(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]);
 		expect(toolPathArguments({ server: "docs", uri: "file:///home/u/.ssh/id_rsa" })).toEqual([
 			"file:///home/u/.ssh/id_rsa",
 		]);
@@ -386,6 +392,62 @@ describe("tool scopes", () => {
 		expect(toolPathArguments({ uri: "file:relative/x" })).toBe("unjudgeable");
 		expect(toolPathArguments({ repo_path: { root: "/" } })).toBe("unjudgeable");
 		expect(toolPathArguments({ files: Array.from({ length: 257 }, (_, i) => `f${i}`) })).toBe("unjudgeable");
+	});
+
+	it("a read-only tool's paths are found at any depth and under any key when shaped like a path", () => {
+		const state = initialGuardianState();
+		const readOnly = { builtin: false, readOnlyHint: true };
+		const plan = (input: Record<string, unknown>, config?: GuardianReviewConfig) =>
+			planToolCall(state, { ...factsFor("mcp__files__inspect", input, { config }), tool: readOnly }).next;
+		const allowed = { kind: "done", resolution: { kind: "allow" } };
+		// Before: keys whose last word is not a path word, and nested objects, were never read.
+		expect(plan({ source: "~/.ssh/id_ed25519" }).kind).toBe("review");
+		expect(plan({ target: ".env" }).kind).toBe("review");
+		expect(plan({ options: { path: "~/.aws/credentials" } }).kind).toBe("review");
+		expect(plan({ sources: [{ file: `${HOME}/.netrc` }] }).kind).toBe("review");
+		expect(plan({ query: { where: { from: "file:///etc/shadow" } } }).kind).toBe("review");
+		expect(plan({ source: "@~/.ssh/id_rsa" }).kind).toBe("review");
+		// Values shaped like an ordinary path, or not shaped like one, stay allowed.
+		expect(plan({ source: "src/app.ts", target: "./docs/x.md" })).toEqual(allowed);
+		expect(plan({ word: "guardian", topic: "read .env files safely" })).toEqual(allowed);
+		expect(plan({ url: "https://example.com/.env", mime: "text/plain" })).toEqual(allowed);
+		expect(plan({ options: { depth: 2, path: "src" } })).toEqual(allowed);
+		// Nesting deeper than the floor reads, or too many paths, is reviewed.
+		let deep: Record<string, unknown> = { leaf: "x" };
+		for (let i = 0; i < 9; i++) deep = { next: deep };
+		expect(plan(deep).kind).toBe("review");
+		expect(plan({ items: Array.from({ length: 257 }, (_, i) => `dir/f${i}`) }).kind).toBe("review");
+		// A tool configured with a scope keeps its rule: no path key means review; a shaped protected value is reviewed.
+		const configured = configOf({ tools: { "mcp__files__*": "protected-only" } });
+		expect(plan({ source: "src/app.ts" }, configured).kind).toBe("review");
+		expect(plan({ path: "src/app.ts", source: "~/.ssh/id_rsa" }, configured).kind).toBe("review");
+		expect(plan({ path: "src/app.ts", source: "src/b.ts" }, configured)).toEqual(allowed);
+	});
+
+	it("toolArgumentPaths splits named paths from path-shaped values; built-in tools are judged by their path keys", () => {
+		expect(
+			toolArgumentPaths({ path: "a", source: "/b", options: { dir: "c", note: "d e" }, list: [{ file: "f" }] }),
+		).toEqual({ named: ["a", "c", "f"], shaped: ["/b"] });
+		expect(toolArgumentPaths("x")).toEqual({ named: [], shaped: [] });
+		for (const value of ["/etc/passwd", "~", "~/x", "./a", "../a", ".env", ".ssh/id_rsa", "a/b", "file:///x", "@.env"])
+			expect(looksLikeLocalPath(value), value).toBe(true);
+		for (const value of [
+			"",
+			"word",
+			"two words/here",
+			"https://x/y",
+			"docs://a/b",
+			"mailto:a@b",
+			"a".repeat(5000),
+			"x\n/y",
+		])
+			expect(looksLikeLocalPath(value), value).toBe(false);
+		// The write tool's content is not a path, whatever its shape.
+		const state = initialGuardianState();
+		expect(planToolCall(state, factsFor("write", { path: "notes.md", content: "~/.ssh/id_rsa" })).next).toEqual({
+			kind: "done",
+			resolution: { kind: "allow" },
+		});
 	});
 
 	it("a read-only tool's file: URI is judged like a path: a protected one is reviewed, another URI is out of scope", () => {

@@ -11,7 +11,7 @@ import {
 	strengthenUnion,
 } from "../config.js";
 import { err, ok, type Result } from "../decision.js";
-import { baseName, toolPathArguments } from "./paths.js";
+import { baseName, toolArgumentPaths } from "./paths.js";
 import { GUARDIAN_MODES, type GuardianMode } from "./vocabulary.js";
 
 export { GUARDIAN_MODES, type GuardianMode } from "./vocabulary.js";
@@ -257,10 +257,15 @@ export function applyGuardianDefaults(input: GuardianReviewConfigInput | undefin
 
 const strengthenScope = strengthenByOrder(TOOL_SCOPES);
 
+/** True for the name of one of Pi's built-in tools ({@link BUILTIN_TOOL_NAMES}). */
+export function isBuiltinToolName(name: string): boolean {
+	return (BUILTIN_TOOL_NAMES as readonly string[]).includes(name);
+}
+
 /** The default scope of a built-in tool ({@link DEFAULT_TOOL_SCOPES}, else `off`); undefined for another name. */
 function builtinDefaultScope(name: string): ToolScope | undefined {
 	if (Object.hasOwn(DEFAULT_TOOL_SCOPES, name)) return DEFAULT_TOOL_SCOPES[name] as ToolScope;
-	return (BUILTIN_TOOL_NAMES as readonly string[]).includes(name) ? "off" : undefined;
+	return isBuiltinToolName(name) ? "off" : undefined;
 }
 
 /**
@@ -453,9 +458,9 @@ export function isReadOnlyToolAction(toolName: string, facts: ToolFacts, input: 
  * - otherwise a built-in tool takes its default ({@link DEFAULT_TOOL_SCOPES}, else `off`);
  * - otherwise a tool that is not built in is `always`, unless its annotations say read-only and not destructive
  *   (or the call is one of {@link READ_ONLY_TOOL_ACTIONS}, such as pi-subagents' `subagent` with `action: "status"`):
- *   then `protected-only` when the call names a path (see {@link toolPathArguments}: an MCP `read_text_file` of
- *   `~/.ssh/id_ed25519`, or `read_multiple_files` with `.env` among its `paths`, is reviewed like `read` of it),
- *   else `off`. Missing hints take the MCP
+ *   then `protected-only` when the call holds a path (see {@link toolArgumentPaths}: an MCP `read_text_file` of
+ *   `~/.ssh/id_ed25519`, `read_multiple_files` with `.env` among its `paths`, or `{ source: "~/.aws/credentials" }`
+ *   is reviewed like `read` of it), else `off`. Missing hints take the MCP
  *   defaults (not read-only, may be destructive).
  */
 export function resolveToolScope(
@@ -468,9 +473,26 @@ export function resolveToolScope(
 	const configured = configuredToolScope(config, toolName);
 	if (configured !== undefined) return destructive && configured !== "off" ? "always" : configured;
 	if (facts.builtin) return builtinDefaultScope(toolName) ?? "off";
-	const readOnly = facts.readOnlyHint === true || isReadOnlyToolAction(toolName, facts, input);
-	if (!readOnly || destructive) return "always";
-	return toolPathArguments(input) !== undefined ? "protected-only" : "off";
+	if (!isUnconfiguredReadOnlyTool(config, toolName, facts, input)) return "always";
+	const found = toolArgumentPaths(input);
+	return found === "unjudgeable" || found.named.length > 0 || found.shaped.length > 0 ? "protected-only" : "off";
+}
+
+/**
+ * True when a call's scope comes from its tool being read-only: no configured key names the tool, it is not built
+ * in, and its annotations say read-only and not destructive (or the call is one of {@link READ_ONLY_TOOL_ACTIONS}).
+ * Such a call is judged by every path it holds, path-shaped values under other keys included (see
+ * {@link toolArgumentPaths}), and allowed when none is protected.
+ */
+export function isUnconfiguredReadOnlyTool(
+	config: GuardianReviewConfig,
+	toolName: string,
+	facts: ToolFacts,
+	input?: unknown,
+): boolean {
+	if (facts.builtin || facts.destructiveHint === true || configuredToolScope(config, toolName) !== undefined)
+		return false;
+	return facts.readOnlyHint === true || isReadOnlyToolAction(toolName, facts, input);
 }
 
 /** Full-match of a tool-name glob (`*` any run, `?` one character); linear, no regular expression. */

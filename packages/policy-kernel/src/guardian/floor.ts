@@ -20,6 +20,7 @@ import {
 } from "../bash/index.js";
 import {
 	type GuardianReviewConfig,
+	isBuiltinToolName,
 	isPiContextFile,
 	PI_RESOURCE_PROTECTED_PATHS,
 	TOOL_SCOPES,
@@ -41,7 +42,7 @@ import {
 	protectedPathTest,
 	resolveAdditionalDirectories,
 	resolveToolPath,
-	toolPathArguments,
+	toolArgumentPaths,
 } from "./paths.js";
 import { classifyResolvedReadPath, protectedReadTest } from "./pi-resources.js";
 import type { ShellSetupFacts, ShellSetupVerdict } from "./shell-setup.js";
@@ -301,6 +302,11 @@ export interface FloorContext extends PathContext {
 	 * the floor would allow to review. Missing counts as `bash`, Pi's default; the extension always sets it.
 	 */
 	readonly shellSetup?: ShellSetupVerdict;
+	/**
+	 * True when the call's tool is judged as read-only by default (see {@link isUnconfiguredReadOnlyTool}): a call
+	 * whose only paths are path-shaped values under other keys is judged by them instead of going to review.
+	 */
+	readonly readOnlyTool?: boolean;
 }
 
 /**
@@ -437,8 +443,17 @@ const TOOLS_DEFAULTING_TO_CWD: ReadonlySet<string> = new Set(["grep", "find", "l
 
 /** The paths a path tool's call names (see {@link toolPathArguments}); `.` for a cwd-defaulting tool naming none. */
 function pathToolPaths(toolName: string, input: unknown): readonly string[] | "unjudgeable" | undefined {
-	const paths = toolPathArguments(input);
-	if (paths !== undefined) return paths;
+	const found = toolArgumentPaths(input);
+	return found === "unjudgeable" ? found : namedOrDefaultPaths(toolName, input, found.named);
+}
+
+/** The paths a call names by its keys, `.` for a cwd-defaulting tool naming none, else undefined. */
+function namedOrDefaultPaths(
+	toolName: string,
+	input: unknown,
+	named: readonly string[],
+): readonly string[] | undefined {
+	if (named.length > 0) return named;
 	return TOOLS_DEFAULTING_TO_CWD.has(toolName) && isRecord(input) ? ["."] : undefined;
 }
 
@@ -469,9 +484,21 @@ const PI_READING_TOOLS: ReadonlySet<string> = new Set(["read", "ls", "find", "gr
 
 function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, context: FloorContext): FloorDecision {
 	if (scope === "always") return { kind: "review", reason: "scope-always" };
-	const paths = pathToolPaths(toolName, input);
-	if (paths === undefined || paths === "unjudgeable") return { kind: "review", reason: "no-path" };
-	const resolved = paths.map((path) => resolveToolPath(path, context.cwd, context.home));
+	const found = toolArgumentPaths(input);
+	if (found === "unjudgeable") return { kind: "review", reason: "no-path" };
+	const paths = namedOrDefaultPaths(toolName, input, found.named);
+	// A tool that is not built in may take a path under any key (`source`, `target`, a nested object): each string
+	// shaped like a local path is checked against the protected globs.
+	const shaped = isBuiltinToolName(toolName) ? [] : found.shaped;
+	if (paths === undefined && (context.readOnlyTool !== true || shaped.length === 0))
+		return { kind: "review", reason: "no-path" };
+	if (
+		shaped.some(
+			(path) => classifyResolvedPath(resolveToolPath(path, context.cwd, context.home), context) === "protected",
+		)
+	)
+		return { kind: "review", reason: "protected-path" };
+	const resolved = (paths ?? []).map((path) => resolveToolPath(path, context.cwd, context.home));
 	// Pi's reading tools may read the project's extensions, skills and the like; nothing else is judged as a read.
 	const classify = PI_READING_TOOLS.has(toolName) ? classifyResolvedReadPath : classifyResolvedPath;
 	const decision = decideByPathClasses(

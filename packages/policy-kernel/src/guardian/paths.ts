@@ -64,7 +64,7 @@ function fileUrlPath(text: string): string {
 /**
  * The last words of argument keys that name one path: Pi's tools use `path`; MCP servers and extensions also use
  * `file_path`, `filePath`, `repo_path`, `notebook_path`, `targetFile`, `filename`, `outputDir`, `directory`,
- * `folder`, `cwd` and the like. A key's words are split at `_`, `-` and lower-to-upper case changes.
+ * `folder`, `cwd`, `workdir` and the like. A key's words are split at `_`, `-` and lower-to-upper case changes.
  */
 export const TOOL_PATH_KEY_WORDS = [
 	"path",
@@ -75,6 +75,8 @@ export const TOOL_PATH_KEY_WORDS = [
 	"directory",
 	"folder",
 	"cwd",
+	"workdir",
+	"subdir",
 ] as const;
 /** The last words of argument keys that name a list of paths (the MCP filesystem server's `read_multiple_files` takes `paths`). */
 export const TOOL_PATH_LIST_KEY_WORDS = [
@@ -93,6 +95,10 @@ export const TOOL_PATH_LIST_KEY_WORDS = [
 export const TOOL_URI_KEY_WORDS = ["uri", "url"] as const;
 /** The most paths one call may name for the floor to judge them; a longer list goes to review. */
 export const MAX_TOOL_PATHS = 256;
+/** How deep the floor reads into nested objects and lists of a call's arguments; a deeper value goes to review. */
+export const MAX_TOOL_ARGUMENT_DEPTH = 8;
+/** The longest string the floor reads as a path-shaped value; a longer one is not taken for a path. */
+const MAX_PATH_SHAPED_CHARS = 4096;
 
 /** The last word of an argument key, in lower case: `repo_path` → `path`, `targetFile` → `file`. */
 export function lastKeyWord(key: string): string {
@@ -101,37 +107,101 @@ export function lastKeyWord(key: string): string {
 }
 
 /**
- * Every path a tool call names, in key order: the string values of keys whose last word is one of
- * {@link TOOL_PATH_KEY_WORDS}, the items of {@link TOOL_PATH_LIST_KEY_WORDS} lists, and `file:` URLs under
- * {@link TOOL_URI_KEY_WORDS} keys (other URLs name no local path). `undefined` when the call names none (no such
- * key, or only empty values); `"unjudgeable"` when a path key holds something else than a non-empty string (a
- * list: non-empty strings, at most {@link MAX_TOOL_PATHS} in all) or a URI key a `file:` URL that is not
- * `file://…`, so that the call goes to review rather than pass unread.
+ * True when a string value has the shape of a local path although its key does not say so: after an optional
+ * leading `@` (as Pi's tools take it), it starts with `/`, `~/`, `./`, `../` or `file://`, is `~`, or has no
+ * white space and either starts with a dot name (`.env`, `.ssh/id_ed25519`) or holds a `/` (`config/secrets.yml`).
+ * A URL with another scheme (`https://…`, `docs://…`), text with white space that starts otherwise, or a string
+ * over 4,096 characters is not.
+ */
+export function looksLikeLocalPath(value: string): boolean {
+	if (value.length === 0 || value.length > MAX_PATH_SHAPED_CHARS) return false;
+	const text = value.startsWith("@") ? value.slice(1) : value;
+	if (/[\n\r]/.test(text)) return false;
+	if (text === "~" || /^(?:\/|~\/|\.\.?\/|file:\/\/)/.test(text)) return true;
+	if (/\s/.test(text) || /^[a-z][a-z0-9+.-]*:/i.test(text)) return false;
+	return /^\.[\w-]/.test(text) || text.includes("/");
+}
+
+/** The paths of every argument of a call, at any depth; see {@link toolArgumentPaths}. */
+export interface ToolArgumentPaths {
+	/** Values of path keys ({@link TOOL_PATH_KEY_WORDS}, lists, `file:` URLs), in order. */
+	readonly named: readonly string[];
+	/** Other string values that look like local paths ({@link looksLikeLocalPath}), in order. */
+	readonly shaped: readonly string[];
+}
+
+/**
+ * Adds the paths one argument names by its key to `named`: `other` when its key names no path, `unjudgeable` when
+ * a path key holds a value the floor cannot judge.
+ */
+function addNamedPaths(key: string, value: unknown, named: string[]): "named" | "other" | "unjudgeable" {
+	if (value === undefined || value === null) return "named";
+	const word = lastKeyWord(key);
+	if ((TOOL_PATH_KEY_WORDS as readonly string[]).includes(word)) {
+		if (value === "") return "named";
+		if (typeof value !== "string") return "unjudgeable";
+		named.push(value);
+		return "named";
+	}
+	if ((TOOL_PATH_LIST_KEY_WORDS as readonly string[]).includes(word)) {
+		if (!Array.isArray(value)) return "unjudgeable";
+		for (const item of value) {
+			if (typeof item !== "string" || item === "") return "unjudgeable";
+			named.push(item);
+		}
+		return "named";
+	}
+	if ((TOOL_URI_KEY_WORDS as readonly string[]).includes(word)) {
+		if (typeof value !== "string" || !/^file:/i.test(value.trim())) return "named";
+		if (!value.trim().startsWith("file://")) return "unjudgeable";
+		named.push(value);
+		return "named";
+	}
+	return "other";
+}
+
+/**
+ * Every path a tool call's arguments hold, walking nested objects and lists (`{ options: { path } }`,
+ * `{ sources: [{ file }] }`) up to {@link MAX_TOOL_ARGUMENT_DEPTH} levels: the values of path keys as `named`, and
+ * other string values shaped like local paths as `shaped` (`{ source: "~/.ssh/id_ed25519" }`). `"unjudgeable"`
+ * when a path key holds something else than a non-empty string (a list: non-empty strings), a URI key a `file:`
+ * URL that is not `file://…`, the nesting is deeper, or more than {@link MAX_TOOL_PATHS} paths are found, so that
+ * the call goes to review rather than pass unread. Input that is not an object holds no path.
+ */
+export function toolArgumentPaths(input: unknown): ToolArgumentPaths | "unjudgeable" {
+	const named: string[] = [];
+	const shaped: string[] = [];
+	if (typeof input !== "object" || input === null || Array.isArray(input)) return { named, shaped };
+	const judgeable = (value: unknown, depth: number): boolean => {
+		if (typeof value === "string") {
+			if (looksLikeLocalPath(value)) shaped.push(value);
+		} else if (typeof value === "object" && value !== null) {
+			if (depth >= MAX_TOOL_ARGUMENT_DEPTH) return false;
+			if (Array.isArray(value)) {
+				for (const item of value) if (!judgeable(item, depth + 1)) return false;
+			} else {
+				for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+					const found = addNamedPaths(key, item, named);
+					if (found === "unjudgeable" || (found === "other" && !judgeable(item, depth + 1))) return false;
+				}
+			}
+		}
+		return named.length + shaped.length <= MAX_TOOL_PATHS;
+	};
+	return judgeable(input, 0) ? { named, shaped } : "unjudgeable";
+}
+
+/**
+ * Every path a tool call names by its keys, in order, at any depth (see {@link toolArgumentPaths}): the string
+ * values of keys whose last word is one of {@link TOOL_PATH_KEY_WORDS}, the items of
+ * {@link TOOL_PATH_LIST_KEY_WORDS} lists, and `file:` URLs under {@link TOOL_URI_KEY_WORDS} keys (other URLs name no
+ * local path). `undefined` when the call names none (no such key, or only empty values); `"unjudgeable"` as for
+ * {@link toolArgumentPaths}.
  */
 export function toolPathArguments(input: unknown): readonly string[] | "unjudgeable" | undefined {
-	if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined;
-	const paths: string[] = [];
-	for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
-		if (value === undefined || value === null) continue;
-		const word = lastKeyWord(key);
-		if ((TOOL_PATH_KEY_WORDS as readonly string[]).includes(word)) {
-			if (value === "") continue;
-			if (typeof value !== "string") return "unjudgeable";
-			paths.push(value);
-		} else if ((TOOL_PATH_LIST_KEY_WORDS as readonly string[]).includes(word)) {
-			if (!Array.isArray(value)) return "unjudgeable";
-			for (const item of value) {
-				if (typeof item !== "string" || item === "") return "unjudgeable";
-				paths.push(item);
-			}
-		} else if ((TOOL_URI_KEY_WORDS as readonly string[]).includes(word)) {
-			if (typeof value !== "string" || !/^file:/i.test(value.trim())) continue;
-			if (!value.trim().startsWith("file://")) return "unjudgeable";
-			paths.push(value);
-		}
-		if (paths.length > MAX_TOOL_PATHS) return "unjudgeable";
-	}
-	return paths.length === 0 ? undefined : paths;
+	const found = toolArgumentPaths(input);
+	if (found === "unjudgeable") return found;
+	return found.named.length === 0 ? undefined : found.named;
 }
 
 /** True when `child` is `parent` or inside it (both absolute and normalized). */

@@ -9,6 +9,7 @@ import { type BreakerState, initialBreakerState, reduceBreaker } from "./breaker
 import {
 	type GuardianMode,
 	type GuardianReviewConfig,
+	isUnconfiguredReadOnlyTool,
 	type OnUnavailablePolicy,
 	resolveToolScope,
 	type ToolFacts,
@@ -271,7 +272,9 @@ export function planToolCall(state: GuardianState, facts: ToolCallFacts): Pipeli
 	const scope = resolveToolScope(facts.config, toolName, facts.tool, facts.input);
 	if (scope === "off") return { state, effects: [], next: { kind: "done", resolution: ALLOW } };
 	const scoped: GuardianReviewConfig = { ...facts.config, tools: Object.fromEntries([[toolName, scope]]) };
-	const floor = decideFloor(toolName, facts.input, scoped, facts.floorContext);
+	const readOnlyTool = isUnconfiguredReadOnlyTool(facts.config, toolName, facts.tool, facts.input);
+	const floorContext = readOnlyTool ? { ...facts.floorContext, readOnlyTool } : facts.floorContext;
+	const floor = decideFloor(toolName, facts.input, scoped, floorContext);
 	if (floor.kind === "out-of-scope") return { state, effects: [], next: { kind: "done", resolution: ALLOW } };
 	const call = { toolName, observe, hasUI: facts.hasUI };
 	const effects: GuardianEffect[] = [];
