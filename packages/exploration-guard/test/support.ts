@@ -175,7 +175,8 @@ export function guardRunsPerFile(setup: GuardRunsSetup): GuardRuns {
 	const collected: CollectedOutput[] = [];
 	const open: Harness[] = [];
 	afterAll(async () => {
-		for (const harness of open.splice(0)) await harness.dispose();
+		// Last started, first disposed: each session restores the environment it found.
+		for (const harness of open.splice(0).reverse()) await harness.dispose();
 	});
 	return {
 		collected,

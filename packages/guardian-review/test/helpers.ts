@@ -167,7 +167,8 @@ export function guardianSandboxPerTest(setup: GuardianSandboxSetup = {}): Guardi
 		setup.seedHome?.(home);
 	});
 	afterEach(async () => {
-		for (const harness of live.splice(0)) await harness.dispose();
+		// Last started, first disposed: each session restores the environment it found, so the order matters.
+		for (const harness of live.splice(0).reverse()) await harness.dispose();
 		if (home !== undefined) await rm(home, { recursive: true, force: true });
 		home = undefined;
 	});
