@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { delimiter } from "node:path";
 import {
+	type BeforeAgentStartEvent,
 	type ExtensionAPI,
 	type ExtensionContext,
 	getAgentDir,
@@ -32,6 +33,8 @@ import {
 	guardianDefaultsLayer,
 	initialGuardianState,
 	judgeShellSetup,
+	type LoadedPiResources,
+	loadedPiResourcesOf,
 	notePrompt,
 	type PipelineStep,
 	planToolCall,
@@ -180,6 +183,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	const treeFacts = createSearchTreeFacts();
 	/** Allowed calls that may change files (anything but Pi's read-only built-ins) and have not finished. */
 	const inFlight = new Set<string>();
+	/** What Pi loaded for the model to read this prompt (skills, context files), from `before_agent_start`. */
+	let loadedResources: LoadedPiResources | undefined;
 
 	let config: GuardianReviewConfig | undefined;
 	let modeOverride: GuardianMode | undefined;
@@ -226,7 +231,11 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		const command = toolName === "bash" && inFlight.size === 0 ? bashCommandArgument(input) : undefined;
 		// bash inherits this process's environment and Pi's shell settings (a CDPATH makes `cd NAME` search other
 		// folders; an alias or exported function may redefine `ls`); Pi's agent directory is protected.
-		let facts: FloorFacts = { shell: shellSetupFor(ctx.cwd, active), agentDir: getAgentDir() };
+		let facts: FloorFacts = {
+			shell: shellSetupFor(ctx.cwd, active),
+			agentDir: getAgentDir(),
+			...(loadedResources === undefined ? {} : { loadedResources }),
+		};
 		if (command !== undefined) {
 			const factContext = floorContextFor(active, ctx.cwd, home, facts);
 			const requests = floorFactRequestsOf(command, factContext);
@@ -314,6 +323,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				treeFacts.invalidate();
 				inFlight.clear();
 				shellSetup = undefined;
+				loadedResources = undefined;
 				await loadConfig(ctx);
 			},
 			{ failure: "open", name: "guardian-review session_start" },
@@ -351,6 +361,17 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review input" },
+		),
+	);
+	pi.on(
+		"before_agent_start",
+		wrapHandler(
+			(event: BeforeAgentStartEvent) => {
+				// Pi names each skill's file in the system prompt for the model to read, and loads the context files.
+				loadedResources = loadedPiResourcesOf(event.systemPromptOptions);
+				return undefined;
+			},
+			{ failure: "open", name: "guardian-review before_agent_start" },
 		),
 	);
 	pi.on(

@@ -80,8 +80,11 @@ export function createSearchTreeFacts(): {
 			const facts = new Map<string, SearchTreeVerdict>();
 			if (requests.length === 0) return facts;
 			const isProtected = protectedReadTest(context);
-			// The protected globs and the workspace are part of the verdict: a config change must not reuse it.
-			const place = `${context.cwd}\u0000${context.home}\u0000${context.protectedPaths.join("\u0000")}\u0000`;
+			// The protected globs, the workspace and what Pi loaded for the model (readable wherever it lies) are part
+			// of the verdict: a config change or another prompt's skills must not reuse it.
+			const loaded = context.loadedResources;
+			const readable = loaded === undefined ? "" : [...loaded.folders, "", ...loaded.files].join("\u0000");
+			const place = `${context.cwd}\u0000${context.home}\u0000${context.protectedPaths.join("\u0000")}\u0000${readable}\u0001`;
 			for (const request of requests) {
 				const tree = searchTreeKey(request);
 				const key = place + tree;

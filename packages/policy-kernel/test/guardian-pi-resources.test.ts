@@ -14,9 +14,12 @@ import {
 	floorFactRequestsOf,
 	isReadablePiResource,
 	judgeShellSetup,
+	loadedPiResourcesOf,
+	MAX_LOADED_PI_RESOURCES,
 	PI_RESOURCE_PROTECTED_PATHS,
 	pathValueFolders,
 	protectedReadTest,
+	readableLoadedResources,
 	type ShellSetupCause,
 	type ShellSetupInput,
 } from "../src/guardian/index.js";
@@ -201,6 +204,133 @@ describe("reads of Pi's project resources: code and instructions allowed, settin
 			"review:protected-path",
 		);
 		expect(bash("grep -rn token .pi")).toBe("review:protected-path");
+	});
+});
+
+describe("what Pi loads for the model to read: its skills and context files", () => {
+	const AGENT_DIR = `${HOME}/.pi/agent`;
+	const PDF = `${AGENT_DIR}/skills/pdf-tools`;
+	const PACKAGE = `${AGENT_DIR}/git/github.com/acme/pi-skills/search`;
+	/** What `before_agent_start` reports in `systemPromptOptions` for a session with these skills. */
+	const hostOptions = {
+		cwd: CWD,
+		skills: [
+			{ name: "pdf-tools", filePath: `${PDF}/SKILL.md`, baseDir: PDF, disableModelInvocation: false },
+			{ name: "search", filePath: `${PACKAGE}/SKILL.md`, baseDir: PACKAGE },
+			{ name: "notes", filePath: `${HOME}/notes/standup.md`, baseDir: `${HOME}/notes` },
+		],
+		contextFiles: [
+			{ path: `${AGENT_DIR}/AGENTS.md`, content: "Prefer small commits." },
+			{ path: `${HOME}/AGENTS.md`, content: "" },
+		],
+	};
+	const facts: FloorFacts = { ...cleanFacts, agentDir: AGENT_DIR, loadedResources: loadedPiResourcesOf(hostOptions) };
+	const loaded = floorContextFor(config, CWD, HOME, facts);
+	const unloaded = floorContextFor(config, CWD, HOME, { ...cleanFacts, agentDir: AGENT_DIR });
+
+	it("takes each skill's file and folder and each context file from the host's options, and nothing malformed", () => {
+		expect(loadedPiResourcesOf(hostOptions)).toEqual({
+			skills: [
+				{ filePath: `${PDF}/SKILL.md`, baseDir: PDF },
+				{ filePath: `${PACKAGE}/SKILL.md`, baseDir: PACKAGE },
+				{ filePath: `${HOME}/notes/standup.md`, baseDir: `${HOME}/notes` },
+			],
+			contextFiles: [`${AGENT_DIR}/AGENTS.md`, `${HOME}/AGENTS.md`],
+		});
+		expect(
+			loadedPiResourcesOf({
+				skills: [null, { filePath: "SKILL.md", baseDir: "." }, { filePath: 3 }, "x"],
+				contextFiles: [{ path: "AGENTS.md" }, {}],
+			}),
+		).toEqual({ skills: [], contextFiles: [] });
+		expect(loadedPiResourcesOf(undefined)).toEqual({ skills: [], contextFiles: [] });
+		expect(loadedPiResourcesOf({ skills: "x", contextFiles: {} })).toEqual({ skills: [], contextFiles: [] });
+	});
+
+	it("opens a SKILL.md's own folder, never one at or above home, the workspace or the agent directory", () => {
+		const readable = readableLoadedResources(
+			{
+				skills: [
+					{ filePath: `${PDF}/SKILL.md`, baseDir: PDF },
+					{ filePath: `${HOME}/notes/standup.md`, baseDir: `${HOME}/notes` },
+					{ filePath: `${AGENT_DIR}/SKILL.md`, baseDir: AGENT_DIR },
+					{ filePath: `${HOME}/.pi/SKILL.md`, baseDir: `${HOME}/.pi` },
+					{ filePath: `${HOME}/SKILL.md`, baseDir: HOME },
+					{ filePath: "/SKILL.md", baseDir: "/" },
+					{ filePath: `${CWD}/SKILL.md`, baseDir: CWD },
+					{ filePath: `${PDF}/sub/SKILL.md`, baseDir: PDF },
+					{ filePath: `${PDF}/../pdf-tools/./SKILL.md`, baseDir: `${PDF}/` },
+				],
+				contextFiles: [`${AGENT_DIR}//AGENTS.md`],
+			},
+			{ workspace: CWD, home: HOME, agentDir: AGENT_DIR },
+		);
+		expect(readable.folders).toEqual([PDF]);
+		expect(readable.files).toEqual([
+			`${HOME}/notes/standup.md`,
+			`${AGENT_DIR}/SKILL.md`,
+			`${HOME}/.pi/SKILL.md`,
+			`${HOME}/SKILL.md`,
+			"/SKILL.md",
+			`${CWD}/SKILL.md`,
+			`${PDF}/sub/SKILL.md`,
+			`${AGENT_DIR}/AGENTS.md`,
+		]);
+		expect(readable.piFolderGlobs).toEqual([...PI_RESOURCE_PROTECTED_PATHS, AGENT_DIR]);
+		const many = Array.from({ length: MAX_LOADED_PI_RESOURCES + 5 }, (_, i) => ({
+			filePath: `/opt/skills/s${i}/SKILL.md`,
+			baseDir: `/opt/skills/s${i}`,
+		}));
+		const bounded = readableLoadedResources(loadedPiResourcesOf({ skills: many }), { workspace: CWD, home: HOME });
+		expect(bounded.folders).toHaveLength(MAX_LOADED_PI_RESOURCES);
+	});
+
+	it.each<[string, string, string]>([
+		// Before: every one of these was reviewed (the agent directory, or outside the workspace for bash).
+		["read", `${PDF}/SKILL.md`, "allow:no-protected-path"],
+		["read", `${PDF}/references/formats.md`, "allow:no-protected-path"],
+		["read", `${PACKAGE}/SKILL.md`, "allow:no-protected-path"],
+		["read", `${AGENT_DIR}/AGENTS.md`, "allow:no-protected-path"],
+		["ls", PDF, "allow:no-protected-path"],
+		// Still reviewed: the rest of the agent directory, another glob inside a skill, what Pi did not load.
+		["read", `${AGENT_DIR}/auth.json`, "review:protected-path"],
+		["read", `${AGENT_DIR}/skills/other/SKILL.md`, "review:protected-path"],
+		["read", `${PDF}/.env`, "review:protected-path"],
+		["read", `${PDF}/id_ed25519`, "review:protected-path"],
+		["ls", `${AGENT_DIR}/skills`, "review:protected-path"],
+	])("%s %s: %s", (name, path, expected) => {
+		expect(tool(name, { path }, loaded)).toBe(expected);
+		if (expected.startsWith("allow")) expect(tool(name, { path }, unloaded)).toBe("review:protected-path");
+	});
+
+	it.each<[string, string]>([
+		[`cat ${PDF}/SKILL.md`, "allow:read-only"],
+		[`cd ${PDF} && sed -n '1,40p' references/formats.md`, "allow:read-only"],
+		[`ls ${PDF}/references`, "allow:read-only"],
+		[`grep -rn archival ${PDF}`, "allow:read-only"],
+		[`head ${HOME}/notes/standup.md`, "allow:read-only"],
+		[`cat ${HOME}/AGENTS.md`, "allow:read-only"],
+		// Reviewed: outside what was loaded, a protected file inside it, any write, running a skill's script.
+		[`cat ${HOME}/notes/other.md`, "review:outside-workspace"],
+		[`cat ${PDF}/.env`, "review:protected-path"],
+		[`cat ${AGENT_DIR}/settings.json`, "review:protected-path"],
+		[`echo x >> ${PDF}/SKILL.md`, "review:protected-path"],
+		[`sed -i 's/a/b/' ${PDF}/references/formats.md`, "review:protected-path"],
+		[`${PDF}/scripts/convert.sh report.pdf`, "review:not-read-only"],
+	])("bash %j: %s", (command, expected) => {
+		expect(bash(command, loaded)).toBe(expected);
+	});
+
+	it("keeps writes judged by the full list, and a skill folder's tree listed like any other", () => {
+		expect(tool("write", { path: `${PDF}/SKILL.md`, content: "x" }, loaded)).toBe("review:protected-path");
+		expect(tool("edit", { path: `${AGENT_DIR}/AGENTS.md`, edits: [] }, loaded)).toBe("review:protected-path");
+		const command = `grep -rn x ${PDF}`;
+		expect(floorFactRequestsOf(command, loaded).searchTrees.map((tree) => tree.root)).toEqual([PDF]);
+		expect(outcome(decideBashFloor(command, "always", withCleanTrees(command, loaded, "protected")))).toBe(
+			"review:protected-path",
+		);
+		const read = protectedReadTest(loaded);
+		expect([`${PDF}/SKILL.md`, `${PDF}/.env`, `${AGENT_DIR}/auth.json`].map(read)).toEqual([false, true, true]);
 	});
 });
 

@@ -85,6 +85,11 @@ export interface HarnessOptions {
 	fallbackReply?: ScriptStep;
 	/** Pi settings for the session (e.g. `shellCommandPrefix`), merged over the harness's `{ compaction: off }`. */
 	settings?: Record<string, unknown>;
+	/**
+	 * Load skills as stock Pi does (the agent dir's `skills/`, `~/.agents/skills/`, the project's), so the system
+	 * prompt names them. Default false: the harness loads none.
+	 */
+	skills?: boolean;
 }
 
 export interface Harness {
@@ -321,7 +326,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 			extensionFactories: options.extensions ?? [],
 			additionalExtensionPaths: options.extensionPaths ?? [],
 			noExtensions: true,
-			noSkills: true,
+			noSkills: options.skills !== true,
 			noPromptTemplates: true,
 			noThemes: true,
 		});

@@ -44,7 +44,14 @@ import {
 	resolveToolPath,
 	toolArgumentPaths,
 } from "./paths.js";
-import { classifyResolvedReadPath, protectedReadTest } from "./pi-resources.js";
+import {
+	classifyResolvedReadPath,
+	isReadableLocation,
+	type LoadedPiResources,
+	protectedReadTest,
+	type ReadableLoadedResources,
+	readableLoadedResources,
+} from "./pi-resources.js";
 import type { ShellSetupFacts, ShellSetupVerdict } from "./shell-setup.js";
 
 /** Built-in hard-deny rules (always on), plus `custom-pattern` for `floor.hardDeny` entries. Order is stable. */
@@ -345,6 +352,11 @@ export interface FloorFacts {
 	readonly searchTrees?: ReadonlyMap<string, SearchTreeVerdict>;
 	/** Pi's agent directory (absolute; `~/.pi/agent` unless moved): protected like a project's `.pi/`. */
 	readonly agentDir?: string;
+	/**
+	 * What Pi loaded for the model to read this prompt (its skills, its context files; see `loadedPiResourcesOf`):
+	 * reading them needs no review, wherever they lie. Missing: none (such reads are judged as usual).
+	 */
+	readonly loadedResources?: LoadedPiResources;
 	/** What {@link judgeShellSetup} found about the shell Pi's bash tool runs commands in. */
 	readonly shell?: ShellSetupFacts;
 }
@@ -360,6 +372,23 @@ function stricterScope(a: ToolScope, b: ToolScope): ToolScope {
 }
 
 const withPiResourcesCache = createListKeyedCache<readonly string[]>(16);
+/** The last {@link readableLoadedResources} per host report, so the contexts of one prompt share one object. */
+const readableResourcesCache = new WeakMap<LoadedPiResources, { key: string; value: ReadableLoadedResources }>();
+
+function readableResourcesFor(facts: FloorFacts, cwd: string, home: string): ReadableLoadedResources | undefined {
+	const loaded = facts.loadedResources;
+	if (loaded === undefined) return undefined;
+	const key = `${cwd}\u0000${home}\u0000${facts.agentDir ?? ""}`;
+	const cached = readableResourcesCache.get(loaded);
+	if (cached?.key === key) return cached.value;
+	const value = readableLoadedResources(loaded, {
+		workspace: cwd,
+		home,
+		...(facts.agentDir === undefined ? {} : { agentDir: facts.agentDir }),
+	});
+	readableResourcesCache.set(loaded, { key, value });
+	return value;
+}
 
 /**
  * The protected globs of a context: the configured ones, then {@link PI_RESOURCE_PROTECTED_PATHS}, the agent
@@ -384,9 +413,11 @@ export function floorContextFor(
 	facts: FloorFacts = {},
 ): FloorContext {
 	const writeScope = toolScopeFor(config, "write");
+	const loadedResources = readableResourcesFor(facts, cwd, home);
 	return {
 		cwd,
 		home,
+		...(loadedResources === undefined ? {} : { loadedResources }),
 		protectedPaths: withPiResources(config.protectedPaths, facts),
 		additionalDirectories: resolveAdditionalDirectories(config.additionalDirectories, normalizeAbsolutePath(home)),
 		hardDenyPatterns: config.floor.hardDeny,
@@ -1228,7 +1259,9 @@ class Judge {
 		this.home = normalizeAbsolutePath(context.home);
 		const paths = { cwd: this.workspace, home: this.home, protectedPaths: context.protectedPaths };
 		this.isProtected = protectedPathTest(paths);
-		this.isProtectedRead = protectedReadTest(paths);
+		this.isProtectedRead = protectedReadTest(
+			context.loadedResources === undefined ? paths : { ...paths, loadedResources: context.loadedResources },
+		);
 	}
 
 	allow(rule: "read-only" | "workspace-write" | "trusted-command"): void {
@@ -1654,10 +1687,15 @@ function resolveIn(rawPath: string, state: WalkState, judge: Judge): string | un
 
 /**
  * Classifies an absolute, normalized path; `read` for a path the command only reads (Pi's extensions, skills and
- * the like may be read, see {@link protectedReadTest}).
+ * the like may be read, see {@link protectedReadTest}, and what Pi loaded for the model counts as the workspace,
+ * see {@link isReadableLocation}).
  */
 function classifyResolved(path: string, judge: Judge, read = false): PathClass {
-	if ((read ? judge.isProtectedRead : judge.isProtected)(path)) return "protected";
+	if (read) {
+		if (judge.isProtectedRead(path)) return "protected";
+		return isReadableLocation(path, judge.workspace, judge.context) ? "workspace" : "outside";
+	}
+	if (judge.isProtected(path)) return "protected";
 	return isInWorkspace(path, judge.workspace, judge.context.additionalDirectories) ? "workspace" : "outside";
 }
 

@@ -1,6 +1,8 @@
 // Path scoping for guardian-review: resolve a tool path against the workspace and home, and classify it as
 // inside the workspace, outside it, or protected (protected paths count as outside). Pure POSIX path logic.
 
+import type { ReadableLoadedResources } from "./pi-resources.js";
+
 /** Where a path falls: inside the workspace, outside it, or on a protected glob (which counts as outside). */
 export type PathClass = "workspace" | "outside" | "protected";
 
@@ -17,6 +19,11 @@ export interface PathContext {
 	 * Relative paths and relative protected globs stay anchored at `cwd`.
 	 */
 	readonly additionalDirectories?: readonly string[];
+	/**
+	 * What Pi loaded for the model to read (its skills' folders, its context files; see `readableLoadedResources`):
+	 * a read there needs no review for lying in the agent directory or outside the workspace. Writes ignore it.
+	 */
+	readonly loadedResources?: ReadableLoadedResources;
 }
 
 /** Normalizes an absolute POSIX path: collapses `//`, resolves `.` and `..`, drops a trailing slash. */
