@@ -37,6 +37,71 @@ describe("Pi's reading tools, in a real session", () => {
 		expectNoLeak(h, ["id_ed25519", ".ssh", "very-secret", "app.py"]);
 	});
 
+	it("on stock Pi's tools, reviews reads of other tools' credential stores and a workspace private key; with read off, Pi returns them", async () => {
+		const home = sandbox.home;
+		const stores: Record<string, string> = {
+			".claude/.credentials.json": '{"claudeAiOauth":{"accessToken":"very-secret-claude-token"}}\n',
+			".cargo/credentials.toml": '[registry]\ntoken = "very-secret-cargo-token"\n',
+			".config/github-copilot/apps.json": '{"github.com":{"oauth_token":"very-secret-copilot-token"}}\n',
+		};
+		for (const [path, text] of Object.entries(stores)) {
+			mkdirSync(join(home, path, ".."), { recursive: true });
+			writeFileSync(join(home, path), text);
+		}
+		const files = { "deploy/server.key": "-----BEGIN PRIVATE KEY----- very-secret-tls-key\n", "src/app.py": "x = 1\n" };
+		const h = await sandbox.start({ tools: ["read", "bash", "edit", "write"], files });
+		h.agent(
+			...Object.keys(stores).map((path) => callTool("read", { path: `~/${path}` })),
+			callTool("bash", { command: "cat deploy/server.key" }),
+			callTool("read", { path: "deploy/server.key" }),
+			callTool("read", { path: "src/app.py" }),
+			"done",
+		);
+		h.reviewer(...Array.from({ length: 2 }, () => verdict("deny", { risk_level: "high", rationale: "a credential" })));
+		h.reviewer(verdict("allow", { risk_level: "low" }), verdict("deny", { risk_level: "high" }), verdict("deny"));
+		await h.prompt("set up the project");
+		expect(h.toolResults().map((result) => result.isError)).toEqual([true, true, false, true, true, false]);
+		// The third store was allowed by the (scripted) reviewer: the floor sent it to review instead of reading it.
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer", "reviewer", "reviewer", "reviewer", "floor"]);
+		expect(resultTexts(h)[2]).toContain("very-secret-copilot-token");
+		expect(
+			resultTexts(h)
+				.filter((_, i) => i !== 2)
+				.join("\n"),
+		).not.toContain("very-secret");
+		expectNoLeak(h, [".claude", ".cargo", "github-copilot", "server.key", "very-secret"]);
+
+		// The host's behaviour the defaults guard against: Pi's read tool returns each of them.
+		const open = await sandbox.start({ tools: ["read"], files, guardian: { tools: { read: "off" } } });
+		open.agent(...Object.keys(stores).map((path) => callTool("read", { path: `~/${path}` })), "done");
+		await open.prompt("set up the project");
+		expect(resultTexts(open).map((text) => /very-secret-\w+-token/.exec(text)?.[0])).toEqual([
+			"very-secret-claude-token",
+			"very-secret-cargo-token",
+			"very-secret-copilot-token",
+		]);
+	});
+
+	it("adds a global protectedPaths entry to the defaults: .env stays reviewed beside the new folder; !glob drops a default", async () => {
+		const files = {
+			".env": "TOKEN=very-secret-env\n",
+			"secrets/db.txt": "very-secret-db\n",
+			"slides.key": "keynote\n",
+		};
+		const h = await sandbox.start({ files, guardian: { protectedPaths: ["secrets/", "!*.key"] } });
+		h.agent(
+			callTool("read", { path: ".env" }),
+			callTool("read", { path: "secrets/db.txt" }),
+			callTool("read", { path: "slides.key" }),
+			"done",
+		);
+		h.reviewer(verdict("deny"), verdict("deny"));
+		await h.prompt("look around");
+		expect(h.toolResults().map((result) => result.isError)).toEqual([true, true, false]);
+		expect(resultTexts(h).join("\n")).not.toContain("very-secret");
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer", "floor"]);
+	});
+
 	it("reviews the read tool on /proc/self/environ, the environment Pi started with; with read off, Pi returns it", async () => {
 		// /proc/self/environ holds the environment at exec time, where a provider key exported in the user's shell
 		// sits: here the test process's own, so the proof looks for its PATH entry.

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import {
 	applyGuardianDefaults,
+	DEFAULT_PROTECTED_PATHS,
 	decideBashFloor,
 	decideFloor,
 	type FloorContext,
@@ -72,8 +73,11 @@ describe("Pi's project resources are protected", () => {
 		expect(bash(command)).toBe("review:protected-path");
 	});
 
-	it("stays protected when the config replaces the default list", () => {
-		const own = applyGuardianDefaults({ mode: "enforce", protectedPaths: ["secrets/"] });
+	it("stays protected when the config drops every default", () => {
+		const own = applyGuardianDefaults({
+			mode: "enforce",
+			protectedPaths: ["secrets/", ...DEFAULT_PROTECTED_PATHS.map((glob) => `!${glob}`), "!.pi/"],
+		});
 		const context = floorContextFor(own, CWD, HOME, cleanFacts);
 		expect(outcome(decideFloor("write", { path: ".pi/extensions/x.ts", content: "" }, own, context))).toBe(
 			"review:protected-path",

@@ -506,6 +506,46 @@ describe("protected-path defaults", () => {
 		"~/.config/gcloud/credentials.db",
 		"~/.azure/accessTokens.json",
 		"/etc/shadow",
+		// Private keys, key stores and credential files wherever they lie.
+		"deploy/tls/server.key",
+		"android/app/upload.keystore",
+		"certs/client.p12",
+		"certs/client.pfx",
+		"config/truststore.jks",
+		"~/keys/prod.ppk",
+		"~/Passwords.kdbx",
+		".npmrc",
+		"packages/web/.npmrc",
+		".netrc",
+		"_netrc",
+		".git-credentials",
+		"infra/terraform.tfstate",
+		"infra/terraform.tfstate.backup",
+		"~/.pgpass",
+		"~/.my.cnf",
+		"~/.s3cfg",
+		"~/.vault-token",
+		// Tools' credential stores in the home directory.
+		"~/.cargo/credentials.toml",
+		"~/.gem/credentials",
+		"~/.config/hub",
+		"~/.terraform.d/credentials.tfrc.json",
+		"~/.m2/settings.xml",
+		"~/.gradle/gradle.properties",
+		"~/.config/rclone/rclone.conf",
+		"~/.composer/auth.json",
+		"~/.dbt/profiles.yml",
+		"~/.cache/huggingface/token",
+		"~/.config/sops/age/keys.txt",
+		"~/.password-store/email/work.gpg",
+		"~/.local/share/keyrings/login.keyring",
+		"~/.codex/auth.json",
+		"~/.claude/.credentials.json",
+		"~/.gemini/oauth_creds.json",
+		"~/.config/github-copilot/apps.json",
+		"~/.config/google-chrome/Default/Login Data",
+		"~/.mozilla/firefox/abc.default/logins.json",
+		"~/Library/Application Support/Google/Chrome/Default/Cookies",
 	])("%s is protected", (path) => {
 		expect(classifyPath(path, { cwd: CWD, home: HOME, protectedPaths: DEFAULT_PROTECTED_PATHS })).toBe("protected");
 	});
@@ -514,6 +554,23 @@ describe("protected-path defaults", () => {
 		expect(classifyPath("src/history.ts", { cwd: CWD, home: HOME, protectedPaths: DEFAULT_PROTECTED_PATHS })).toBe(
 			"workspace",
 		);
+	});
+
+	it.each([
+		["src/keys.py", "workspace"],
+		["config/keymap.json", "workspace"],
+		["docs/credentials.md", "workspace"],
+		["src/token.ts", "workspace"],
+		[".npmrc.example", "workspace"],
+		// Sources and caches next to a tool's credentials stay readable (outside the workspace, not protected).
+		["~/.cargo/registry/src/index.crates.io-1/serde-1.0.0/src/lib.rs", "outside"],
+		["~/.m2/repository/org/x/x-1.pom", "outside"],
+		["~/.gradle/caches/modules-2/files-2.1/x.jar", "outside"],
+		["~/.cache/huggingface/hub/models--x/config.json", "outside"],
+		["~/.config/gh-dash/config.yml", "outside"],
+		["~/.claude/settings.json", "outside"],
+	])("%s stays %s", (path, expected) => {
+		expect(classifyPath(path, { cwd: CWD, home: HOME, protectedPaths: DEFAULT_PROTECTED_PATHS })).toBe(expected);
 	});
 
 	it("trusted commands are empty by default", () => {

@@ -14,6 +14,7 @@ import {
 	classifyPath,
 	compactTranscript,
 	customShellSetup,
+	DEFAULT_PROTECTED_PATHS,
 	DEFAULT_TRANSCRIPT_BUDGET,
 	forcedToolChoiceFor,
 	formatGuardianStatus,
@@ -83,7 +84,7 @@ describe("resolveGuardianReviewConfig", () => {
 		expect(config.tools.bash).toBe("always");
 		expect(config.tools.write).toBe("always");
 		expect(config.tools.read).toBe("protected-only");
-		expect(config.protectedPaths).toEqual(["secrets/", "deploy/*.key"]);
+		expect(config.protectedPaths).toEqual([...DEFAULT_PROTECTED_PATHS, "secrets/", "deploy/*.key"]);
 		expect(config.floor.readOnly).toEqual([]);
 		expect(config.floor.hardDeny).toEqual(["kubectl delete"]);
 		expect(config.reviewer.model).toBe("anthropic/claude-x");
@@ -91,6 +92,30 @@ describe("resolveGuardianReviewConfig", () => {
 		expect(config.onUnavailable).toBe("deny");
 		expect(config.reviewLog).toBe(true);
 		expect(ignored).toBe(2); // floor.readOnly and reviewer.model (values with a rule are combined, not counted)
+	});
+
+	it("adds protected paths to the defaults; only the global file may drop a default, with !glob", () => {
+		const added = resolveGuardianReviewConfig({ protectedPaths: ["secrets/"] }, undefined);
+		expect(added.ok && added.value.config.protectedPaths).toEqual([...DEFAULT_PROTECTED_PATHS, "secrets/"]);
+		const dropped = resolveGuardianReviewConfig({ protectedPaths: ["!*.key", "!not-a-default", "notes/"] }, undefined);
+		expect(dropped.ok && dropped.value.config.protectedPaths).toEqual([
+			...DEFAULT_PROTECTED_PATHS.filter((glob) => glob !== "*.key"),
+			"notes/",
+		]);
+		// A project's !glob is ignored; a default the global file dropped comes back when the project names it.
+		const project = resolveGuardianReviewConfig(
+			{ protectedPaths: ["!*.key", "!*.p12"] },
+			{ protectedPaths: ["!.env*", "*.key", "deploy/"] },
+		);
+		expect(project.ok && project.value.config.protectedPaths).toEqual([
+			...DEFAULT_PROTECTED_PATHS.filter((glob) => glob !== "*.p12"),
+			"deploy/",
+		]);
+		const tooMany = resolveGuardianReviewConfig(
+			{ protectedPaths: Array.from({ length: 257 }, (_, i) => `dir${i}/`) },
+			undefined,
+		);
+		expect(tooMany.ok && tooMany.value.errors.length).toBe(1);
 	});
 
 	it("raises a built-in tool from its default scope: a project may widen `read` but not turn it off", () => {

@@ -35,19 +35,46 @@ export const REVIEWER_TIMEOUT_RANGE = { min: 5_000, max: 180_000 } as const;
 /** Bounds of `reviewer.maxOutputTokens`. */
 export const REVIEWER_MAX_OUTPUT_TOKENS_RANGE = { min: 64, max: 8_192 } as const;
 
+/** The most `protectedPaths` entries one layer may hold (the defaults are not counted). */
+export const MAX_PROTECTED_PATH_ENTRIES = 256;
+
 /**
- * The default protected globs (see the README for their matching rules): secrets in the workspace, keys and
- * credentials in the home directory, shell histories, package-registry and container credentials, cloud
- * credential folders and the system's password hashes.
+ * The default protected globs (see the README for their matching rules): secrets in the workspace (environment
+ * files, git's folder, private keys and key stores, credential files by name, Terraform state), shell and tool
+ * histories, the credential stores of common tools in the home directory (SSH, cloud CLIs, package registries,
+ * containers, other coding agents' sign-ins, password stores and keyrings, browser profiles), the system's password
+ * hashes and process environments. Pi's `read` tool reads anywhere but these by default, so the list is what keeps a
+ * stock Pi session away from a credential outside the workspace.
  */
 export const DEFAULT_PROTECTED_PATHS = [
+	// In the workspace and anywhere else, by name.
 	".env*",
 	".git/",
-	"~/.ssh",
-	"~/.aws",
-	"~/.config/gh",
 	"*.pem",
 	"id_*",
+	"*.key",
+	"*.p12",
+	"*.pfx",
+	"*.jks",
+	"*.keystore",
+	"*.ppk",
+	"*.kdbx",
+	"wallet.dat",
+	".netrc",
+	"_netrc",
+	".npmrc",
+	".pypirc",
+	".git-credentials",
+	".pgpass",
+	".my.cnf",
+	".s3cfg",
+	".boto",
+	".vault-token",
+	".dockercfg",
+	".htpasswd",
+	"*.tfstate",
+	"*.tfstate.backup",
+	// Shell and REPL histories.
 	".bash_history",
 	".zsh_history",
 	".sh_history",
@@ -58,9 +85,10 @@ export const DEFAULT_PROTECTED_PATHS = [
 	".psql_history",
 	".mysql_history",
 	".lesshst",
-	"~/.netrc",
-	"~/.npmrc",
-	"~/.pypirc",
+	// Credential stores in the home directory.
+	"~/.ssh",
+	"~/.aws",
+	"~/.config/gh",
 	"~/.docker/config.json",
 	"~/.kube/config",
 	"~/.gnupg",
@@ -68,10 +96,48 @@ export const DEFAULT_PROTECTED_PATHS = [
 	"~/.azure",
 	"~/.oci",
 	"~/.config/doctl",
-	"~/.git-credentials",
+	"~/.cargo/credentials",
+	"~/.cargo/credentials.toml",
+	"~/.gem/credentials",
+	"~/.config/hub",
+	"~/.terraform.d/credentials.tfrc.json",
+	"~/.m2/settings.xml",
+	"~/.m2/settings-security.xml",
+	"~/.gradle/gradle.properties",
+	"~/.config/rclone",
+	"~/.composer/auth.json",
+	"~/.config/composer/auth.json",
+	"~/.pulumi/credentials.json",
+	"~/.databrickscfg",
+	"~/.dbt/profiles.yml",
+	"~/.snowflake",
+	"~/.config/stripe",
+	"~/.fly",
+	"~/.vercel",
+	"~/.netlify/config.json",
+	"~/.wrangler",
+	"~/.yarnrc.yml",
+	"~/.huggingface/token",
+	"~/.cache/huggingface/token",
+	"~/.config/sops",
+	"~/.password-store",
+	"~/.local/share/keyrings",
+	"~/Library/Keychains",
+	// Other coding agents' sign-ins.
+	"~/.codex/auth.json",
+	"~/.claude/.credentials.json",
+	"~/.gemini/oauth_creds.json",
+	"~/.config/github-copilot",
+	// Browser profiles: saved passwords and session cookies.
+	"~/.mozilla",
+	"~/.config/google-chrome",
+	"~/.config/chromium",
+	"~/.config/BraveSoftware",
+	"~/Library/Application Support/Google/Chrome",
+	"~/Library/Application Support/Firefox",
+	// The system's password hashes; a process's environment (Pi's, `/proc/self/environ`, holds the provider keys).
 	"/etc/shadow",
 	"/etc/gshadow",
-	// A process's environment: Pi's own (`/proc/self/environ`) holds the provider API keys it was started with.
 	"/proc/**/environ",
 ] as const;
 
@@ -137,7 +203,9 @@ export const GuardianReviewConfigSchema = Type.Object(
 				additionalProperties: false,
 			}),
 		),
-		protectedPaths: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 })),
+		protectedPaths: Type.Optional(
+			Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: MAX_PROTECTED_PATH_ENTRIES }),
+		),
 		trustedCommands: Type.Optional(Type.Array(TrustedCommandPattern, { maxItems: 100 })),
 		additionalDirectories: Type.Optional(
 			Type.Array(Type.String({ minLength: 1, maxLength: 400, pattern: AdditionalDirectoryPattern }), { maxItems: 32 }),
@@ -228,8 +296,34 @@ export const DEFAULT_GUARDIAN_REVIEW_CONFIG: GuardianReviewConfig = Object.freez
 }) as GuardianReviewConfig;
 
 /**
+ * The protected globs of a layer's `protectedPaths` entries: the defaults ({@link DEFAULT_PROTECTED_PATHS}), less
+ * each default an entry `!glob` names, plus every other entry. So `["secrets/"]` adds a glob and keeps every
+ * default, and `["!*.key"]` drops one default (Keynote files are `.key` too). An entry that names a glob both ways
+ * keeps it; `!` before a glob that is not a default changes nothing.
+ */
+export function protectedPathsWithDefaults(entries: readonly string[] | undefined): string[] {
+	const removed = new Set<string>();
+	const added: string[] = [];
+	for (const entry of entries ?? []) {
+		if (entry.startsWith("!")) removed.add(entry.slice(1));
+		else if (!added.includes(entry)) added.push(entry);
+	}
+	const kept = DEFAULT_PROTECTED_PATHS.filter((glob) => !removed.has(glob) || added.includes(glob));
+	return [...kept, ...added.filter((glob) => !(kept as readonly string[]).includes(glob))];
+}
+
+/**
+ * The `protectedPaths` entries that give `globs` back through {@link protectedPathsWithDefaults}: the globs, then
+ * `!glob` for each default they lack.
+ */
+function protectedPathEntries(globs: readonly string[]): string[] {
+	return [...globs, ...DEFAULT_PROTECTED_PATHS.filter((glob) => !globs.includes(glob)).map((glob) => `!${glob}`)];
+}
+
+/**
  * Applies the defaults to a validated layer. `tools` entries are added to the default scopes (a layer may set a
- * default tool to `off`); `protectedPaths` replaces the default list when given.
+ * default tool to `off`); `protectedPaths` entries add to the default globs, and `!glob` drops a default (see
+ * {@link protectedPathsWithDefaults}).
  */
 export function applyGuardianDefaults(input: GuardianReviewConfigInput | undefined): GuardianReviewConfig {
 	const layer = input ?? {};
@@ -237,7 +331,7 @@ export function applyGuardianDefaults(input: GuardianReviewConfigInput | undefin
 	return {
 		mode: layer.mode ?? defaults.mode,
 		tools: { ...defaults.tools, ...(layer.tools ?? {}) },
-		protectedPaths: [...(layer.protectedPaths ?? defaults.protectedPaths)],
+		protectedPaths: protectedPathsWithDefaults(layer.protectedPaths),
 		trustedCommands: [...(layer.trustedCommands ?? defaults.trustedCommands)],
 		additionalDirectories: [...(layer.additionalDirectories ?? defaults.additionalDirectories)],
 		floor: {
@@ -293,6 +387,16 @@ function strengthenToolScopes(globalValue: unknown, projectValue: unknown): unkn
 	return result;
 }
 
+const unionOfEntries = strengthenUnion();
+
+/** A project's `protectedPaths` may only add globs: its `!glob` entries (which would drop a default) are ignored. */
+function strengthenProtectedPaths(globalValue: unknown, projectValue: unknown): unknown {
+	const adds = Array.isArray(projectValue)
+		? projectValue.filter((entry) => !(typeof entry === "string" && entry.startsWith("!")))
+		: projectValue;
+	return unionOfEntries(globalValue, adds);
+}
+
 /**
  * The strengthen-only rules for a project layer. A project may raise `mode`, widen tool scopes, add protected
  * paths and hard-deny patterns, shorten the timeout, turn `onUnavailable` to `deny`, and turn on the review
@@ -302,7 +406,7 @@ function strengthenToolScopes(globalValue: unknown, projectValue: unknown): unkn
 export const GUARDIAN_STRENGTHEN_RULES = Object.freeze({
 	mode: strengthenByOrder(GUARDIAN_MODES),
 	tools: strengthenToolScopes,
-	protectedPaths: strengthenUnion(),
+	protectedPaths: strengthenProtectedPaths,
 	"floor.hardDeny": strengthenUnion(),
 	"reviewer.timeoutMs": strengthenNumber("lower"),
 	onUnavailable: strengthenByOrder(ON_UNAVAILABLE_POLICIES),
@@ -362,7 +466,7 @@ function toRaw(config: GuardianReviewConfig): GuardianReviewConfigInput {
 	const raw: Record<string, unknown> = {
 		mode: config.mode,
 		tools: cloneJson({ ...config.tools }),
-		protectedPaths: [...config.protectedPaths],
+		protectedPaths: protectedPathEntries(config.protectedPaths),
 		trustedCommands: [...config.trustedCommands],
 		additionalDirectories: [...config.additionalDirectories],
 		floor: { hardDeny: [...config.floor.hardDeny], readOnly: [...config.floor.readOnly] },

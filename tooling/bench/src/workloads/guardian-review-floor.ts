@@ -118,17 +118,27 @@ export function sessionWorkspaces(rows: readonly AgentBashCommand[]): Map<string
 
 /**
  * The tracked files matching a default protected glob in the replayed repositories, from each one's newest snapshot
- * (commits in SOURCES.md, "Protected names in the replayed repositories"): test certificates and a test app's `.env`.
- * The other checked repositories (sympy, astropy, xarray, pylint, pytest, seaborn) hold none; django, scikit-learn
- * and matplotlib were too large to fetch and count as holding none.
+ * (commits in SOURCES.md, "Protected names in the replayed repositories"): test certificates and keys, a test app's
+ * `.env` and test `.htpasswd` files. The other checked repositories (sympy, astropy, xarray, pylint, pytest,
+ * seaborn) hold none; django, scikit-learn and matplotlib were too large to fetch and count as holding none.
  */
 export const REPOSITORY_PROTECTED_FILES: Readonly<Record<string, readonly string[]>> = {
 	"psf/requests": [
+		"tests/certs/expired/ca/ca-private.key",
+		"tests/certs/expired/server/server.key",
 		"tests/certs/expired/server/server.pem",
+		"tests/certs/mtls/client/client.key",
 		"tests/certs/mtls/client/client.pem",
+		"tests/certs/valid/server/server.key",
 		"tests/certs/valid/server/server.pem",
 	],
-	"sphinx-doc/sphinx": ["tests/certs/cert.pem"],
+	"sphinx-doc/sphinx": [
+		"tests/certs/cert.pem",
+		"tests/roots/test-html_assets/extra/.htpasswd",
+		"tests/roots/test-html_assets/extra/subdir/.htpasswd",
+		"tests/roots/test-html_assets/static/.htpasswd",
+		"tests/roots/test-html_assets/static/subdir/.htpasswd",
+	],
 	"pallets/flask": ["tests/test_apps/.env"],
 };
 
