@@ -2,7 +2,12 @@
 // per-system figures, which must add up to the whole-corpus share the checks use.
 import { describe, expect, it } from "vitest";
 import type { AgentBashCommand } from "../src/corpora.ts";
-import { runFloorWorkload, sessionKey, sessionWorkspaces } from "../src/workloads/guardian-review-floor.ts";
+import {
+	reviewedCause,
+	runFloorWorkload,
+	sessionKey,
+	sessionWorkspaces,
+} from "../src/workloads/guardian-review-floor.ts";
 
 function row(system: string, session: string, seq: number, command: string): AgentBashCommand {
 	return { system, session, seq, command };
@@ -61,5 +66,35 @@ describe("runFloorWorkload", () => {
 					: figure("floor decides, no model call (trustedCommands = the projects' runners)");
 			expect(decided / total).toBeCloseTo(whole as number, 9);
 		}
+		// The reviewed commands by cause and the decided ones make the whole corpus; the bound is decided + other.
+		const decidedShare = figure("floor decides, no model call (default config)") as number;
+		const outside = figure("reviewed because it reads or writes outside the repository (default config)") as number;
+		const runs = figure(
+			"reviewed because it runs code, installs packages or runs git that changes history (default config)",
+		) as number;
+		const other = figure("reviewed for another reason (default config)") as number;
+		expect(decidedShare + outside + runs + other).toBeCloseTo(1, 9);
+		expect(
+			figure(
+				"for information: the most the default floor could decide without allowing code, installs, such git or paths outside the repository",
+			),
+		).toBeCloseTo(decidedShare + other, 9);
 	}, 120_000);
+});
+
+describe("reviewedCause", () => {
+	it.each<[string, string, string]>([
+		["cat /memory/notes.md", "outside-workspace", "outside"],
+		["cd /code/a/b && python -c 'print(1)'", "not-read-only", "runs"],
+		["python3.9 -m pip install x", "not-read-only", "runs"],
+		["git add -A && git commit -m x", "not-read-only", "runs"],
+		["sudo apt-get install -y x", "not-read-only", "runs"],
+		["./tests/runtests.py expressions", "not-read-only", "runs"],
+		["source venv/bin/activate && pytest", "dynamic", "runs"],
+		["rm -r build", "not-read-only", "other"],
+		["grep -R x -n || true", "protected-path", "other"],
+		["perl -0777 -pe 's/x/y/", "unparsed", "other"],
+	])("%j (%s) is %s", (command, reason, expected) => {
+		expect(reviewedCause(command, reason)).toBe(expected);
+	});
 });

@@ -212,8 +212,51 @@ function runsCode(command: string): boolean {
 	});
 }
 
+/**
+ * Commands a reviewed command may hold that the floor cannot allow without allowing code, installs or git that
+ * changes history or reaches the network (read-only git in a clean clone is allowed, so reviewed git is such git):
+ * the code runners above, package managers, `sudo`, `source`, git, and any command named by a path (a script).
+ */
+const RUNS_INSTALLS_OR_GIT = new Set([
+	...CODE_RUNNERS,
+	"pip",
+	"pip3",
+	"apt",
+	"apt-get",
+	"conda",
+	"uv",
+	"tox",
+	"sudo",
+	"source",
+	".",
+	"git",
+	"pylint",
+	"pyreverse",
+	"sphinx-build",
+]);
+
+/**
+ * Why a command the floor sent to review could not be decided without a model, for the bench's breakdown:
+ * `outside` (it reads or writes outside the repository), `runs` (it runs code, installs packages or runs git that
+ * changes history; see {@link RUNS_INSTALLS_OR_GIT}, any `python…` and any command named by a path), or `other`.
+ */
+export function reviewedCause(command: string, reason: string): "outside" | "runs" | "other" {
+	if (reason === "outside-workspace") return "outside";
+	const parsed = parseBashSyntax(command);
+	if (!parsed.ok) return "other";
+	const runs = simpleCommandsOf(parsed.tree).some((cmd) => {
+		const name = cmd.words[0]?.literal;
+		if (name === undefined) return false;
+		const base = name.slice(name.lastIndexOf("/") + 1);
+		return RUNS_INSTALLS_OR_GIT.has(base) || /^python\d/.test(base) || (name.includes("/") && base !== "");
+	});
+	return runs ? "runs" : "other";
+}
+
 interface ReplayShare {
 	decided: number;
+	/** Reviewed commands by {@link reviewedCause}. */
+	reviewedBy: { outside: number; runs: number; other: number };
 	allowed: number;
 	denied: number;
 	reviewedOutside: number;
@@ -237,6 +280,7 @@ function replay(
 		denied: 0,
 		reviewedOutside: 0,
 		allowedRunningCode: 0,
+		reviewedBy: { outside: 0, runs: 0, other: 0 },
 		denies: [],
 		latencies: [],
 		bySystem: new Map(),
@@ -276,7 +320,10 @@ function replay(
 			share.denied++;
 			share.decided++;
 			share.denies.push({ rule: decision.rule, command: row.command });
-		} else if (decision.kind === "review" && decision.reason === "outside-workspace") share.reviewedOutside++;
+		} else if (decision.kind === "review") {
+			if (decision.reason === "outside-workspace") share.reviewedOutside++;
+			share.reviewedBy[reviewedCause(row.command, decision.reason)]++;
+		}
 	}
 	return share;
 }
@@ -475,6 +522,21 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 		{
 			name: "reviewed because it reads or writes outside the repository (default config)",
 			value: byDefault.reviewedOutside / total,
+			unit: "percent",
+		},
+		{
+			name: "reviewed because it runs code, installs packages or runs git that changes history (default config)",
+			value: byDefault.reviewedBy.runs / total,
+			unit: "percent",
+		},
+		{
+			name: "reviewed for another reason (default config)",
+			value: byDefault.reviewedBy.other / total,
+			unit: "percent",
+		},
+		{
+			name: "for information: the most the default floor could decide without allowing code, installs, such git or paths outside the repository",
+			value: (byDefault.decided + byDefault.reviewedBy.other) / total,
 			unit: "percent",
 		},
 		{ name: "allowed by default although it runs code", value: byDefault.allowedRunningCode, unit: "count" },
