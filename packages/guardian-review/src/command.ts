@@ -7,6 +7,7 @@ import {
 	type GuardianReviewConfig,
 	type GuardianState,
 	grantAllowOnce,
+	type LoadedPiResources,
 	type ShellSetupFacts,
 } from "@pi-policy/policy-kernel/guardian";
 import type { AuditWriter, PolicyConfig } from "@pi-policy/policy-kernel/host";
@@ -28,6 +29,8 @@ export interface GuardianCommandHost {
 	reviewLogFailed(): boolean;
 	/** The judged shell Pi's bash tool runs commands in, for this working directory and config. */
 	shellSetup(cwd: string, config: GuardianReviewConfig): ShellSetupFacts;
+	/** What Pi loaded for the model to read at the last prompt (skills, context files), if a prompt ran. */
+	loadedResources(): LoadedPiResources | undefined;
 }
 
 /** The `/guardian` command definition. Never throws: a failure is reported as one line. */
@@ -61,6 +64,7 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 						pendingGrants: state.allowOnce.grants.filter((grant) => grant.expiresAt > host.now()).length,
 						shell: host.shellSetup(ctx.cwd, active),
 						additionalDirectories: active.additionalDirectories.length,
+						loadedResources: host.loadedResources(),
 					});
 					say(closed + status + (host.reviewLogFailed() ? "\nreview log: write failed" : ""));
 				} else if (sub === "on" || sub === "off" || sub === "observe") {

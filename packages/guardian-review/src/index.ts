@@ -346,6 +346,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				state = next;
 			},
 			reviewLogFailed: () => reviewLogFailed,
+			loadedResources: () => loadedResources,
 		}),
 	);
 

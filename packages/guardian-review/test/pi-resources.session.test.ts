@@ -269,6 +269,7 @@ describe("what Pi loads for the model to read, in a real session", () => {
 
 	it("reads a user's skill and the global AGENTS.md without review, on stock Pi's tools; the agent dir's keys, a .env in the skill and writes stay reviewed", async () => {
 		h = await sandbox.start({
+			ui: {},
 			tools: ["read", "bash", "edit", "write"],
 			skills: true,
 			agentDirFiles: {
@@ -301,6 +302,8 @@ describe("what Pi loads for the model to read, in a real session", () => {
 		expect(readFileSync(join(skillDir, "SKILL.md"), "utf8")).toBe(skill);
 		expect(h.reviewerRequests()).toHaveLength(3);
 		expect(verdictSources(h)).toEqual(["floor", "floor", "floor", "reviewer", "reviewer", "reviewer"]);
+		await h.command("/guardian status");
+		expect(h.ui?.notifications().at(-1)?.message).toContain("readable as Pi loaded them: 1 skill, 1 context file");
 		expectNoLeak(h, ["pdf-tools", "SKILL.md", "formats.md", "auth.json", "very-secret"]);
 	});
 

@@ -1,4 +1,5 @@
 // Session counters for `/guardian status`: decisions by source and outcome, and review latency.
+import type { LoadedPiResources } from "./pi-resources.js";
 import type { ShellSetupFacts } from "./shell-setup.js";
 
 /** Decision sources. */
@@ -73,6 +74,15 @@ function shellStatusLine(shell: ShellSetupFacts): string {
 	return `shell: custom, ${shell.cause ?? "unreadable-settings"} (every bash call goes to review)`;
 }
 
+/** The status line naming how many loaded skills and context files may be read without review (none: no line). */
+function loadedResourcesLine(loaded: LoadedPiResources | undefined): string[] {
+	const skills = loaded?.skills.length ?? 0;
+	const contextFiles = loaded?.contextFiles.length ?? 0;
+	if (skills + contextFiles === 0) return [];
+	const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+	return [`readable as Pi loaded them: ${plural(skills, "skill")}, ${plural(contextFiles, "context file")}`];
+}
+
 /**
  * The `/guardian status` text: mode, reviewer model, the share decided by the floor, counters by source and
  * outcome, breaker, median latency.
@@ -87,6 +97,8 @@ export function formatGuardianStatus(input: {
 	readonly shell?: ShellSetupFacts;
 	/** How many additional workspace directories the config names (a count, never the paths). */
 	readonly additionalDirectories?: number;
+	/** What Pi loaded for the model to read at the last prompt; only its counts are shown. */
+	readonly loadedResources?: LoadedPiResources;
 }): string {
 	const { stats } = input;
 	const bySource = (counts: Readonly<Record<DecisionSource, number>>) =>
@@ -112,6 +124,7 @@ export function formatGuardianStatus(input: {
 		...((input.additionalDirectories ?? 0) > 0
 			? [`workspace: the working directory and ${input.additionalDirectories} additional`]
 			: []),
+		...loadedResourcesLine(input.loadedResources),
 		`median review latency: ${latency === undefined ? "n/a" : `${Math.round(latency)} ms`} over ${stats.latenciesMs.length} reviews`,
 	].join("\n");
 }
