@@ -3,6 +3,7 @@
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { applyProjectLayer } from "../src/config.js";
 import {
 	ALLOW_ONCE_TTL_MS,
 	actionIdentityText,
@@ -18,7 +19,10 @@ import {
 	DEFAULT_TRANSCRIPT_BUDGET,
 	forcedToolChoiceFor,
 	formatGuardianStatus,
+	GUARDIAN_PROJECT_LOCKED_KEYS,
+	GUARDIAN_STRENGTHEN_RULES,
 	GuardianReviewConfigSchema,
+	guardianDefaultsLayer,
 	initialAllowOnceState,
 	initialBreakerState,
 	initialGuardianStats,
@@ -32,6 +36,7 @@ import {
 	reduceAllowOnce,
 	reduceBreaker,
 	resolveGuardianReviewConfig,
+	resolveGuardianReviewLayer,
 	resolveToolPath,
 	riskDenialReason,
 	type TranscriptEntry,
@@ -111,6 +116,21 @@ describe("resolveGuardianReviewConfig", () => {
 			...DEFAULT_PROTECTED_PATHS.filter((glob) => glob !== "*.p12"),
 			"deploy/",
 		]);
+		// The same through the extension's config lifecycle: global over the defaults layer, then the project's rule.
+		const lifecycle = (global: unknown, projectLayer: unknown) => {
+			const base = applyProjectLayer(guardianDefaultsLayer(), global, {}).value;
+			const merged = applyProjectLayer(base, projectLayer, {
+				strengthen: GUARDIAN_STRENGTHEN_RULES,
+				locked: GUARDIAN_PROJECT_LOCKED_KEYS,
+			}).value;
+			const resolved = resolveGuardianReviewLayer(merged);
+			return resolved.ok ? resolved.value.protectedPaths : undefined;
+		};
+		expect(lifecycle({ protectedPaths: ["secrets/"] }, undefined)).toEqual([...DEFAULT_PROTECTED_PATHS, "secrets/"]);
+		expect(
+			lifecycle({ protectedPaths: ["!*.key", "!*.p12"] }, { protectedPaths: ["!.env*", "*.key", "deploy/"] }),
+		).toEqual([...DEFAULT_PROTECTED_PATHS.filter((glob) => glob !== "*.p12"), "deploy/"]);
+		expect(lifecycle(undefined, { protectedPaths: ["!.env*"] })).toEqual([...DEFAULT_PROTECTED_PATHS]);
 		const tooMany = resolveGuardianReviewConfig(
 			{ protectedPaths: Array.from({ length: 257 }, (_, i) => `dir${i}/`) },
 			undefined,
