@@ -175,8 +175,7 @@ export function guardRunsPerFile(setup: GuardRunsSetup): GuardRuns {
 	const collected: CollectedOutput[] = [];
 	const open: Harness[] = [];
 	afterAll(async () => {
-		// Last started, first disposed: each session restores the environment it found.
-		for (const harness of open.splice(0).reverse()) await harness.dispose();
+		for (const harness of open.splice(0)) await harness.dispose();
 	});
 	return {
 		collected,

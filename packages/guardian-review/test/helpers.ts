@@ -167,8 +167,7 @@ export function guardianSandboxPerTest(setup: GuardianSandboxSetup = {}): Guardi
 		setup.seedHome?.(home);
 	});
 	afterEach(async () => {
-		// Last started, first disposed: each session restores the environment it found, so the order matters.
-		for (const harness of live.splice(0).reverse()) await harness.dispose();
+		for (const harness of live.splice(0)) await harness.dispose();
 		if (home !== undefined) await rm(home, { recursive: true, force: true });
 		home = undefined;
 	});

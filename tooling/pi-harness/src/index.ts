@@ -244,6 +244,43 @@ function toolNamesOf(context: TranscriptContext): string[] {
 	return names;
 }
 
+/** The environment each live harness set, in start order, over what the process had before the first of them. */
+const environmentLayers: Array<Readonly<Record<string, string | undefined>>> = [];
+const environmentBaseline = new Map<string, string | undefined>();
+
+/** Sets each of `keys` in `process.env` to its baseline under every live layer, the latest layer winning. */
+function applyEnvironmentLayers(keys: readonly string[]): void {
+	for (const key of keys) {
+		let value = environmentBaseline.get(key);
+		for (const layer of environmentLayers) if (Object.hasOwn(layer, key)) value = layer[key];
+		if (value === undefined) delete process.env[key];
+		else process.env[key] = value;
+	}
+}
+
+/**
+ * Sets `env` over the process environment for one harness's lifetime; the returned function takes it off again. Two
+ * harnesses may be disposed in any order: each removal recomputes the environment from what the process had before
+ * any harness and the layers still live, so none restores a value another one set.
+ */
+function overrideEnvironment(env: Readonly<Record<string, string | undefined>>): () => void {
+	for (const key of Object.keys(env)) {
+		if (!environmentBaseline.has(key)) environmentBaseline.set(key, process.env[key]);
+	}
+	const layer = { ...env };
+	const keys = Object.keys(layer);
+	environmentLayers.push(layer);
+	applyEnvironmentLayers(keys);
+	let removed = false;
+	return () => {
+		if (removed) return;
+		removed = true;
+		environmentLayers.splice(environmentLayers.indexOf(layer), 1);
+		applyEnvironmentLayers(keys);
+		if (environmentLayers.length === 0) environmentBaseline.clear();
+	};
+}
+
 /** Start a real Pi AgentSession with the faux provider, a temp cwd and agentDir, and the given extensions. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
 	const root = await mkdtemp(join(tmpdir(), "pi-harness-"));
@@ -256,7 +293,6 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 	const projectConfig = configFiles(options.projectConfig);
 	await writeTree(join(cwd, CONFIG_DIR_NAME), projectConfig);
 
-	const savedEnv = new Map<string, string | undefined>();
 	const env: Record<string, string | undefined> = {
 		PI_CODING_AGENT_DIR: agentDir,
 		PI_OFFLINE: "1",
@@ -264,17 +300,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 	};
 	// A test's own PATH still gets the adapter, so Pi's find tool works whatever PATH the test sets.
 	env.PATH = pathWithFdAdapter(env.PATH ?? process.env.PATH ?? "");
-	for (const [key, value] of Object.entries(env)) {
-		savedEnv.set(key, process.env[key]);
-		if (value === undefined) delete process.env[key];
-		else process.env[key] = value;
-	}
-	const restoreEnv = () => {
-		for (const [key, value] of savedEnv) {
-			if (value === undefined) delete process.env[key];
-			else process.env[key] = value;
-		}
-	};
+	const restoreEnv = overrideEnvironment(env);
 
 	try {
 		const faux = fauxProvider({ provider: "faux", models: options.models ?? [{ id: "faux-1" }] });

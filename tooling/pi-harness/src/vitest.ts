@@ -38,8 +38,7 @@ export function sessionPerTest<O>(
 	afterEach(async () => {
 		const open = live.splice(0);
 		current = undefined;
-		// Last started, first disposed: each session restores the environment it found, so the order matters.
-		for (const harness of open.reverse()) await harness.dispose();
+		for (const harness of open) await harness.dispose();
 	});
 	const track = <H extends Harness>(harness: H): H => {
 		live.push(harness);

@@ -1,6 +1,6 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import { callTool, callTools, type Harness, lastToolResultText, reply } from "../src/index.ts";
+import { callTool, callTools, createHarness, type Harness, lastToolResultText, reply } from "../src/index.ts";
 import { sessionPerTest } from "../src/vitest.ts";
 
 const sessions = sessionPerTest();
@@ -257,5 +257,23 @@ describe("pi-harness in a real AgentSession", () => {
 		harness = await sessions.start();
 		await harness.prompt("hello");
 		expect(harness.session.getLastAssistantText()).toBe("(harness: no scripted reply)");
+	});
+});
+
+describe("the environment a harness sets", () => {
+	it("is restored whatever order two harnesses are disposed in", async () => {
+		const before = { home: process.env.HOME, path: process.env.PATH, agentDir: process.env.PI_CODING_AGENT_DIR };
+		const first = await createHarness({ env: { HOME: "/tmp/harness-env-first", PATH: "/usr/bin:/bin" } });
+		const second = await createHarness({ env: { HOME: "/tmp/harness-env-second" } });
+		expect(process.env.HOME).toBe("/tmp/harness-env-second");
+		expect(process.env.PI_CODING_AGENT_DIR).toBe(second.agentDir);
+		// Disposing the first (older) one keeps the second's values, which are still live.
+		await first.dispose();
+		expect(process.env.HOME).toBe("/tmp/harness-env-second");
+		expect(process.env.PI_CODING_AGENT_DIR).toBe(second.agentDir);
+		await second.dispose();
+		expect({ home: process.env.HOME, path: process.env.PATH, agentDir: process.env.PI_CODING_AGENT_DIR }).toEqual(
+			before,
+		);
 	});
 });
