@@ -6,6 +6,7 @@ import type { Stats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import {
 	type FloorContext,
+	loadedResourcesKey,
 	protectedReadTest,
 	type SearchTreeRequest,
 	type SearchTreeVerdict,
@@ -82,9 +83,8 @@ export function createSearchTreeFacts(): {
 			const isProtected = protectedReadTest(context);
 			// The protected globs, the workspace and what Pi loaded for the model (readable wherever it lies) are part
 			// of the verdict: a config change or another prompt's skills must not reuse it.
-			const loaded = context.loadedResources;
-			const readable = loaded === undefined ? "" : [...loaded.folders, "", ...loaded.files].join("\u0000");
-			const place = `${context.cwd}\u0000${context.home}\u0000${context.protectedPaths.join("\u0000")}\u0000${readable}\u0001`;
+			const readable = loadedResourcesKey(context.loadedResources);
+			const place = `${context.cwd}\u0000${context.home}\u0000${readable}\u0000${context.protectedPaths.join("\u0000")}\u0000`;
 			for (const request of requests) {
 				const tree = searchTreeKey(request);
 				const key = place + tree;

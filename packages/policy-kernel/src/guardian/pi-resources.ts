@@ -143,7 +143,11 @@ const readTests = createListKeyedCache<(path: string) => boolean>(64);
 const resourceIds = new WeakMap<ReadableLoadedResources, number>();
 let nextResourceId = 1;
 
-function resourceKey(resources: ReadableLoadedResources | undefined): number {
+/**
+ * A number naming one {@link ReadableLoadedResources} object (0 for none), stable while the object lives: a cache of
+ * anything decided under it (the read test, a tree listing) keys on it instead of on its lists.
+ */
+export function loadedResourcesKey(resources: ReadableLoadedResources | undefined): number {
 	if (resources === undefined) return 0;
 	let id = resourceIds.get(resources);
 	if (id === undefined) {
@@ -171,7 +175,7 @@ function protectedTestWithout(context: PathContext, excluded: readonly string[])
  */
 export function protectedReadTest(context: PathContext): (path: string) => boolean {
 	const loaded = context.loadedResources;
-	const key = `${context.cwd}\u0000${context.home}\u0000${resourceKey(loaded)}`;
+	const key = `${context.cwd}\u0000${context.home}\u0000${loadedResourcesKey(loaded)}`;
 	return readTests(context.protectedPaths, key, () => {
 		const all = protectedPathTest(context);
 		const others = protectedTestWithout(context, PI_RESOURCE_PROTECTED_PATHS);

@@ -272,7 +272,9 @@ export function planToolCall(state: GuardianState, facts: ToolCallFacts): Pipeli
 	const scope = resolveToolScope(facts.config, toolName, facts.tool, facts.input);
 	if (scope === "off") return { state, effects: [], next: { kind: "done", resolution: ALLOW } };
 	const scoped: GuardianReviewConfig = { ...facts.config, tools: Object.fromEntries([[toolName, scope]]) };
-	const readOnlyTool = isUnconfiguredReadOnlyTool(facts.config, toolName, facts.tool, facts.input);
+	// Only a read-only tool's own scope is `protected-only` without a config key (`resolveToolScope`).
+	const readOnlyTool =
+		scope === "protected-only" && isUnconfiguredReadOnlyTool(facts.config, toolName, facts.tool, facts.input);
 	const floorContext = readOnlyTool ? { ...facts.floorContext, readOnlyTool } : facts.floorContext;
 	const floor = decideFloor(toolName, facts.input, scoped, floorContext);
 	if (floor.kind === "out-of-scope") return { state, effects: [], next: { kind: "done", resolution: ALLOW } };

@@ -201,15 +201,24 @@ const CODE_RUNNERS = new Set([
 	"make",
 ]);
 
-function runsCode(command: string): boolean {
+/**
+ * Each simple command of `command`: its name, the name's last path part, and whether it is only a version probe
+ * (`python --version`, which runs no workspace code). Undefined when the command does not parse.
+ */
+function simpleCommandNames(command: string): Array<{ name: string; base: string; versionProbe: boolean }> | undefined {
 	const parsed = parseBashSyntax(command);
-	if (!parsed.ok) return false;
-	return simpleCommandsOf(parsed.tree).some((cmd) => {
+	if (!parsed.ok) return undefined;
+	return simpleCommandsOf(parsed.tree).flatMap((cmd) => {
 		const name = cmd.words[0]?.literal;
+		if (name === undefined) return [];
 		const versionProbe =
 			cmd.words.length === 2 && (cmd.words[1]?.literal === "--version" || cmd.words[1]?.literal === "-V");
-		return name !== undefined && !versionProbe && CODE_RUNNERS.has(name.slice(name.lastIndexOf("/") + 1));
+		return [{ name, base: name.slice(name.lastIndexOf("/") + 1), versionProbe }];
 	});
+}
+
+function runsCode(command: string): boolean {
+	return (simpleCommandNames(command) ?? []).some(({ base, versionProbe }) => !versionProbe && CODE_RUNNERS.has(base));
 }
 
 /**
@@ -242,14 +251,11 @@ const RUNS_INSTALLS_OR_GIT = new Set([
  */
 export function reviewedCause(command: string, reason: string): "outside" | "runs" | "other" {
 	if (reason === "outside-workspace") return "outside";
-	const parsed = parseBashSyntax(command);
-	if (!parsed.ok) return "other";
-	const runs = simpleCommandsOf(parsed.tree).some((cmd) => {
-		const name = cmd.words[0]?.literal;
-		if (name === undefined) return false;
-		const base = name.slice(name.lastIndexOf("/") + 1);
-		return RUNS_INSTALLS_OR_GIT.has(base) || /^python\d/.test(base) || (name.includes("/") && base !== "");
-	});
+	const commands = simpleCommandNames(command);
+	if (commands === undefined) return "other";
+	const runs = commands.some(
+		({ base, name }) => RUNS_INSTALLS_OR_GIT.has(base) || /^python\d/.test(base) || (name.includes("/") && base !== ""),
+	);
 	return runs ? "runs" : "other";
 }
 
