@@ -1,16 +1,22 @@
 // Looks in the trees a recursive read walks (`grep -r x sub`, `rg x`, `diff -r a b`) for entries the floor
 // protects, so that such a read is allowed only when the tree holds no `.env`, key or history file the reader would
-// read. The kernel names the trees (floorFactRequestsOf) and decides; this module only lists folders: asynchronously,
-// bounded in entries and depth, and cached until a tool call that may have changed them has run.
+// read. The kernel names the trees (floorFactRequestsOf) and decides; this module only lists folders and reads the
+// config files of the git folders it meets (a `.git/` is read only when its config holds no credential, decision
+// 0019): asynchronously, bounded in entries, depth and bytes, and cached until a tool call that may have changed
+// them has run.
 import type { Stats } from "node:fs";
-import { lstat, readdir } from "node:fs/promises";
+import { lstat, readdir, readFile } from "node:fs/promises";
 import {
 	type FloorContext,
+	type GitConfigSecretsVerdict,
+	judgeGitConfigSecrets,
 	loadedResourcesKey,
-	protectedReadTest,
+	MAX_GIT_CONFIG_CHARS,
 	type SearchTreeRequest,
 	type SearchTreeVerdict,
 	searchTreeKey,
+	type TreeEntryKind,
+	treeEntryTest,
 } from "@pi-policy/policy-kernel/guardian";
 
 /** At most this many entries are listed in one tree; a larger tree is `unknown` (its read goes to review). */
@@ -20,15 +26,32 @@ export const MAX_SEARCH_TREE_DEPTH = 64;
 /** At most this many verdicts are kept; the cache starts over beyond it. */
 const MAX_CACHED_TREES = 128;
 
+/** The kernel's test for one entry of a tree (see `treeEntryTest`). */
+export type TreeEntryTest = (path: string, isDirectory: boolean, insideGitFolder: boolean) => TreeEntryKind;
+
+/** What a git folder's config file holds for a reader, read within the kernel's size bound. Never throws. */
+async function readGitConfigSecrets(path: string): Promise<GitConfigSecretsVerdict> {
+	try {
+		const info = await lstat(path);
+		if (!info.isFile() || info.size > MAX_GIT_CONFIG_CHARS * 4) return "unknown";
+		const text = await readFile(path, "utf8");
+		return text.length > MAX_GIT_CONFIG_CHARS ? "unknown" : judgeGitConfigSecrets(text);
+	} catch {
+		return "unknown";
+	}
+}
+
 /**
  * What `request`'s tree holds, as the reader would walk it: every entry below the root (hidden ones too, unless the
  * reader skips them), links below the root skipped unless the reader follows them (then `unknown`: the target may be
- * anywhere). A missing root holds nothing; a root that is a file was judged by its name; a root that is a link is
- * `unknown`. Errors other than a missing entry make the verdict `unknown`. Never throws.
+ * anywhere). A git folder the kernel's test opens is walked too, and each of its config files read: a credential
+ * makes the tree `protected`, a config that cannot be judged `unknown`. A missing root holds nothing; a root that is
+ * a file was judged by its name; a root that is a link is `unknown`. Errors other than a missing entry make the
+ * verdict `unknown`. Never throws.
  */
 export async function readSearchTreeVerdict(
 	request: SearchTreeRequest,
-	isProtected: (path: string) => boolean,
+	entryKind: TreeEntryTest,
 ): Promise<SearchTreeVerdict> {
 	try {
 		let root: Stats;
@@ -41,20 +64,26 @@ export async function readSearchTreeVerdict(
 		if (root.isSymbolicLink()) return "unknown";
 		if (!root.isDirectory()) return "none";
 		let entries = 0;
-		const pending: { path: string; depth: number }[] = [{ path: request.root, depth: 0 }];
+		const pending: { path: string; depth: number; inGit: boolean }[] = [{ path: request.root, depth: 0, inGit: false }];
 		for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
 			for (const entry of await readdir(next.path, { withFileTypes: true })) {
 				if (++entries > MAX_SEARCH_TREE_ENTRIES) return "unknown";
 				if (request.skipsHidden && entry.name.startsWith(".")) continue;
 				const path = next.path === "/" ? `/${entry.name}` : `${next.path}/${entry.name}`;
-				if (isProtected(path)) return "protected";
+				const kind = entryKind(path, entry.isDirectory(), next.inGit);
+				if (kind === "protected") return "protected";
+				if (kind === "git-config") {
+					const secrets = await readGitConfigSecrets(path);
+					if (secrets !== "none") return secrets === "found" ? "protected" : "unknown";
+					continue;
+				}
 				if (entry.isSymbolicLink()) {
 					if (request.followsLinks) return "unknown";
 					continue;
 				}
 				if (!entry.isDirectory()) continue;
 				if (next.depth + 1 > MAX_SEARCH_TREE_DEPTH) return "unknown";
-				pending.push({ path, depth: next.depth + 1 });
+				pending.push({ path, depth: next.depth + 1, inGit: next.inGit || kind === "git-folder" });
 			}
 		}
 		return "none";
@@ -80,7 +109,7 @@ export function createSearchTreeFacts(): {
 		async forTrees(requests, context) {
 			const facts = new Map<string, SearchTreeVerdict>();
 			if (requests.length === 0) return facts;
-			const isProtected = protectedReadTest(context);
+			const entryKind = treeEntryTest(context);
 			// The protected globs, the workspace and what Pi loaded for the model (readable wherever it lies) are part
 			// of the verdict: a config change or another prompt's skills must not reuse it.
 			const readable = loadedResourcesKey(context.loadedResources);
@@ -91,7 +120,7 @@ export function createSearchTreeFacts(): {
 				let verdict = cached.get(key);
 				if (verdict === undefined) {
 					if (cached.size >= MAX_CACHED_TREES) cached.clear();
-					verdict = readSearchTreeVerdict(request, isProtected);
+					verdict = readSearchTreeVerdict(request, entryKind);
 					cached.set(key, verdict);
 				}
 				facts.set(tree, await verdict);

@@ -3,7 +3,6 @@
 // make `git status` run a program. The shell reads the config asynchronously and caches it until a call that may
 // have changed files has run. `git add` and `git stash` are index writes, allowed only when the hooks folder holds
 // no active hook as well.
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,6 +15,7 @@ import {
 	type GuardianHarnessOptions,
 	guardianSandboxPerTest,
 	resultTexts,
+	runGit,
 	verdict,
 	verdictSources,
 } from "./helpers.ts";
@@ -23,18 +23,8 @@ import {
 let h: GuardianHarness | undefined;
 const sandbox = guardianSandboxPerTest();
 
-const gitEnv = () => ({
-	...process.env,
-	HOME: sandbox.home,
-	GIT_CONFIG_NOSYSTEM: "1",
-	GIT_AUTHOR_NAME: "t",
-	GIT_AUTHOR_EMAIL: "t@example.invalid",
-	GIT_COMMITTER_NAME: "t",
-	GIT_COMMITTER_EMAIL: "t@example.invalid",
-});
-
 function git(cwd: string, ...args: string[]): void {
-	execFileSync("git", args, { cwd, env: gitEnv(), stdio: "ignore" });
+	runGit(sandbox.home, cwd, ...args);
 }
 
 async function startInRepo(options: GuardianHarnessOptions = {}): Promise<GuardianHarness> {

@@ -1,5 +1,6 @@
 // Test helpers: a harness where the faux provider plays both the agent (faux-1) and the reviewer (faux-reviewer).
 
+import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -197,4 +198,24 @@ export function guardianSandboxPerTest(setup: GuardianSandboxSetup = {}): Guardi
 /** Where each verdict came from (`floor`, `reviewer`, `cache`, …), in order. */
 export function verdictSources(harness: GuardianHarness): string[] {
 	return harness.verdicts.map((v) => (v as { source: string }).source);
+}
+
+/**
+ * Runs git in `cwd` with HOME set to `home`, no system config and a fixed author, so a test's repository is the
+ * same on every machine. Output is discarded; a failing git throws.
+ */
+export function runGit(home: string, cwd: string, ...args: string[]): void {
+	execFileSync("git", args, {
+		cwd,
+		env: {
+			...process.env,
+			HOME: home,
+			GIT_CONFIG_NOSYSTEM: "1",
+			GIT_AUTHOR_NAME: "t",
+			GIT_AUTHOR_EMAIL: "t@example.invalid",
+			GIT_COMMITTER_NAME: "t",
+			GIT_COMMITTER_EMAIL: "t@example.invalid",
+		},
+		stdio: "ignore",
+	});
 }

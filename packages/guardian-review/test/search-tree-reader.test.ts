@@ -7,7 +7,7 @@ import {
 	applyGuardianDefaults,
 	floorContextFor,
 	floorFactRequestsOf,
-	protectedPathTest,
+	treeEntryTest,
 } from "@pi-policy/policy-kernel/guardian";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -37,7 +37,7 @@ function files(entries: Record<string, string>): void {
 
 const context = () => floorContextFor(applyGuardianDefaults({ mode: "enforce" }), workspace, home);
 const verdictOf = (root: string, skipsHidden = false, followsLinks = false) =>
-	readSearchTreeVerdict({ root: join(workspace, root), skipsHidden, followsLinks }, protectedPathTest(context()));
+	readSearchTreeVerdict({ root: join(workspace, root), skipsHidden, followsLinks }, treeEntryTest(context()));
 
 describe("readSearchTreeVerdict", () => {
 	it("finds protected entries at any depth: .env files, keys, nested repositories", async () => {
@@ -48,8 +48,53 @@ describe("readSearchTreeVerdict", () => {
 		expect(await verdictOf("a/b/c")).toBe("protected");
 		files({ "k/deploy/server.pem": "key", "k/id_ed25519": "key" });
 		expect(await verdictOf("k")).toBe("protected");
-		files({ "vendor/lib/.git/config": "[core]" });
+		files({ "vendor/lib/.git/config": "[core]", "vendor/lib/.git/deploy.pem": "key" });
 		expect(await verdictOf("vendor")).toBe("protected");
+	});
+
+	it("walks a git folder whose config files hold no credential; any credential, include or odd config protects it", async () => {
+		const clone = '[core]\n\tbare = false\n[remote "origin"]\n\turl = https://github.com/o/r.git\n';
+		files({
+			"src/a.py": "x",
+			".git/HEAD": "ref: refs/heads/main\n",
+			".git/config": clone,
+			".git/refs/heads/main": "0".repeat(40),
+			".git/hooks/pre-commit.sample": "#!/bin/sh",
+			".git/modules/sub/config": clone,
+		});
+		expect(await verdictOf(".")).toBe("none");
+		// A submodule's config with a token in its URL.
+		files({ ".git/modules/sub/config": '[remote "origin"]\n\turl = https://ghp_x@github.com/o/s.git\n' });
+		expect(await verdictOf(".")).toBe("protected");
+		files({ ".git/modules/sub/config": clone });
+		// actions/checkout's persisted header in the repository's own config.
+		files({ ".git/config": `${clone}[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic eA==\n` });
+		expect(await verdictOf(".")).toBe("protected");
+		files({ ".git/config": `${clone}[include]\n\tpath = extra\n` });
+		expect(await verdictOf(".")).toBe("unknown");
+		files({ ".git/config": '[remote "origin\n' });
+		expect(await verdictOf(".")).toBe("unknown");
+		files({ ".git/config": clone, ".git/config.worktree": "[credential]\n\thelper = store\n" });
+		expect(await verdictOf(".")).toBe("protected");
+		rmSync(join(workspace, ".git", "config.worktree"));
+		expect(await verdictOf(".")).toBe("none");
+		// Other protected names stay protected inside the git folder, and so does the root's own `.env`.
+		files({ ".git/client.key": "key" });
+		expect(await verdictOf(".")).toBe("protected");
+		rmSync(join(workspace, ".git", "client.key"));
+		files({ ".env": "SECRET=1" });
+		expect(await verdictOf(".")).toBe("protected");
+	});
+
+	it("does not open a git folder that is a link, nor a config file that is a link", async () => {
+		files({ "real/.git/HEAD": "ref: refs/heads/main\n", "real/.git/config": "[core]\n", "elsewhere/cfg": "[core]\n" });
+		mkdirSync(join(workspace, "linked"));
+		symlinkSync(join(workspace, "real", ".git"), join(workspace, "linked", ".git"));
+		expect(await verdictOf("real")).toBe("none");
+		expect(await verdictOf("linked")).toBe("protected");
+		rmSync(join(workspace, "real", ".git", "config"));
+		symlinkSync(join(workspace, "elsewhere", "cfg"), join(workspace, "real", ".git", "config"));
+		expect(await verdictOf("real")).toBe("unknown");
 	});
 
 	it("skips hidden entries for a reader that does (rg), but not unhidden keys", async () => {

@@ -19,8 +19,8 @@ const CWD = "/home/dev/project";
 const config = applyGuardianDefaults({ mode: "enforce" });
 const clean = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHooks: "none" });
 
-function decide(command: string, context: FloorContext = clean): string {
-	return outcome(decideBashFloor(command, "always", withCleanTrees(command, context)));
+function decide(command: string, context: FloorContext = clean, trees: SearchTreeVerdict = "none"): string {
+	return outcome(decideBashFloor(command, "always", withCleanTrees(command, context, trees)));
 }
 
 const reviewed = (command: string) => expect(decide(command)).toMatch(/^review:/);
@@ -187,12 +187,6 @@ describe("globs and recursive searches that reach protected files", () => {
 		["grep '' *.*"],
 		["echo ../.ssh/*"],
 		["printf '%s\\n' ../.aws/*"],
-		// GNU grep -r reads `.git/` and `.env` below the workspace root.
-		["grep -r SECRET ."],
-		["grep -rn TODO"],
-		["grep -r --include=.env x ."],
-		["grep -d recurse x ."],
-		["rg --hidden -uu x"],
 		["sh -c 'cat .?/.?/etc/passwd'"],
 	])("reviews %j", reviewed);
 
@@ -202,8 +196,6 @@ describe("globs and recursive searches that reach protected files", () => {
 		["ls *.md", "review:protected-path"],
 		["grep -rn TODO src", "allow:read-only"],
 		["rg -n foo", "allow:read-only"],
-		// An include glob does not help at the root: `--include=config` meets `.git/config`.
-		["grep -rn foo --include='test_*.py' .", "review:protected-path"],
 		["grep -rn foo --include='*.py' src", "allow:read-only"],
 	])("%j → %s", decides);
 
@@ -223,16 +215,52 @@ describe("globs and recursive searches that reach protected files", () => {
 	});
 });
 
+describe("a recursive search of the workspace root is judged by what its tree holds (decision 0019)", () => {
+	// GNU grep -r reads `.git/` and `.env` below the workspace root whatever its include globs (`--include=config`
+	// meets `.git/config`): the shell lists the whole tree, opening `.git/` only when its config holds no credential.
+	it.each<[string]>([
+		["grep -r SECRET ."],
+		["grep -rn TODO"],
+		["grep -r --include=.env x ."],
+		["grep -r --include=config x ."],
+		["grep -rn foo --include='test_*.py' ."],
+		["grep -d recurse x ."],
+		["grep --dir recurse SECRET"],
+		["rg --hidden -uu x"],
+		["grep -r SECRET {,}."],
+		["cd src && grep -rn x .."],
+		["grep -rn x ../project"],
+	])("%j: the shell lists the workspace root, hidden entries included; only `none` allows it", (command) => {
+		const trees = floorFactRequestsOf(command, clean).searchTrees;
+		expect(trees.map((tree) => [tree.root, tree.skipsHidden])).toContainEqual([CWD, false]);
+		expect(decide(command)).toMatch(/^allow:/);
+		expect(decide(command, clean, "protected")).toBe("review:protected-path");
+		expect(decide(command, clean, "unknown")).toBe("review:protected-path");
+		expect(outcome(decideBashFloor(command, "always", clean))).toBe("review:protected-path");
+	});
+
+	it.each<[string]>([
+		// Above the root, and globs that may expand to `..` or a protected folder, stay in review unlisted.
+		["grep -r x .."],
+		["grep -r x .*"],
+		["grep -rn x ../.."],
+		["cd src && grep -rn x ../.."],
+		["grep -r x *"],
+		["rg --hidden x /"],
+	])("reviews %j whatever the trees hold", (command) => {
+		expect(decide(command)).toMatch(/^review:/);
+	});
+});
+
 describe("found by a second review of the fixes", () => {
 	it.each<[string]>([
 		// A world whose status is unknown both runs and skips the next pipeline.
 		["true || cd a/b && echo x >> ../../../.bashrc"],
 		["true || cd a/b && cat ../../../.ssh/id_rsa"],
-		// Brace words that expand to options, or to the workspace root.
+		// Brace words that expand to options.
 		["sort README.md {,}-o../.bashrc"],
 		["rg x {,}--pre=sh x.sh"],
 		["find README.md {.,}-exec sh x.sh ';'"],
-		["grep -r SECRET {,}."],
 		// Recursive reads of the root by other commands; git searching untracked files.
 		["diff -ruN e ."],
 		["git diff --no-index e ."],
@@ -252,8 +280,6 @@ describe("found by a second review of the fixes", () => {
 		// Options the search scan does not know, and prefixes of --directories.
 		["grep -r --after-context 1 SECRET"],
 		["rg -uu --engine default SECRET"],
-		["grep --dir recurse SECRET"],
-		["grep -r --include=config x ."],
 		["sort --files0-from=list"],
 		["jq -nf ../.ssh/id_rsa"],
 		["jq --run-tests ../.aws/credentials"],

@@ -267,8 +267,19 @@ describe("decideFloor scopes", () => {
 			kind: "review",
 			reason: "protected-path",
 		});
-		// The root and above are not listed: ripgrep --hidden reads `.git/` there.
-		expect(grepToolSearchTree("grep", { pattern: "x" }, context)).toBeUndefined();
+		// The workspace root is listed like any folder (its `.git/` is opened only when its config holds no
+		// credential, decision 0019); above it nothing is listed.
+		const rootTree = grepToolSearchTree("grep", { pattern: "x" }, context);
+		expect(rootTree).toEqual({ root: context.cwd, skipsHidden: false, followsLinks: false });
+		if (rootTree !== undefined) {
+			const atRoot = (verdict: "none" | "protected") =>
+				decideFloor("grep", { pattern: "x" }, config, {
+					...context,
+					searchTrees: new Map([[searchTreeKey(rootTree), verdict]]),
+				});
+			expect(atRoot("none")).toEqual({ kind: "allow", rule: "no-protected-path" });
+			expect(atRoot("protected")).toEqual({ kind: "review", reason: "protected-path" });
+		}
 		expect(grepToolSearchTree("grep", { pattern: "x", path: ".." }, context)).toBeUndefined();
 		expect(grepToolSearchTree("read", { path: "src" }, context)).toBeUndefined();
 	});

@@ -491,8 +491,9 @@ function namedOrDefaultPaths(
 /**
  * The tree Pi's `grep` tool reads: it runs ripgrep with `--hidden` below its `path` (default the working directory),
  * so `.git/config` or an unignored `.env` below it is read although the call names neither. Undefined for another
- * tool, a call without a usable path, or a root at or above the workspace (the floor reviews that one unlisted,
- * as it does `rg --hidden x .`: it reads `.git/`).
+ * tool, a call without a usable path, or a root above the workspace (the floor reviews that one unlisted). The
+ * workspace root is listed like any folder; its `.git/` is opened only when its config holds no credential
+ * (decision 0019).
  */
 export function grepToolSearchTree(
 	toolName: string,
@@ -506,7 +507,8 @@ export function grepToolSearchTree(
 
 /** The tree a grep tool call rooted at `root` (absolute, normalized) reads; see {@link grepToolSearchTree}. */
 function grepTreeAt(root: string, context: FloorContext): SearchTreeRequest | undefined {
-	if (isWithin(root, normalizeAbsolutePath(context.cwd))) return undefined;
+	const workspace = normalizeAbsolutePath(context.cwd);
+	if (root !== workspace && isWithin(root, workspace)) return undefined;
 	return { root, skipsHidden: false, followsLinks: false };
 }
 
@@ -2310,14 +2312,11 @@ function judgeSearch(
 	// With no path, rg and a recursive grep search the working directory.
 	if (scan.roots.length === 0 && (ripgrep || recursive)) judgeReadPath(".", state, judge, true);
 	if (recursive) {
-		// A recursive search of the workspace root (or above) reads `.git/` and `.env` whatever its include globs
-		// (`--include=config` meets `.git/config`). An option the scan does not know may have taken the next word, so
-		// the roots are then unknown.
-		if (
-			scan.uncertain ||
-			scan.roots.length === 0 ||
-			scan.roots.some((root) => reachesWorkspaceRoot(root, state, judge))
-		) {
+		// A search of the workspace root is judged by its tree like any other (the lister opens `.git/` only when
+		// its config holds no credential, decision 0019); above the root, or where a glob may expand to `..` or a
+		// protected folder, it is reviewed. An option the scan does not know may have taken the next word, so the
+		// roots are then unknown.
+		if (scan.uncertain || scan.roots.some((root) => reachesAboveWorkspace(root, state, judge))) {
 			throw new Review("protected-path");
 		}
 	}
@@ -2532,6 +2531,20 @@ function reachesWorkspaceRoot(root: BashWord, state: WalkState, judge: Judge): b
 	return paths.some(
 		(path) => (root.expansions.includes("glob") && mayMatchProtected(path, judge)) || isRootOrAbove(path, state, judge),
 	);
+}
+
+/**
+ * A recursive search root that reaches past what the tree lister can judge: a folder above the workspace root, an
+ * unknown one, or a glob that may expand to a protected folder or to `..` (`.*`).
+ */
+function reachesAboveWorkspace(root: BashWord, state: WalkState, judge: Judge): boolean {
+	const paths = pathsOfWord(root);
+	if (paths === undefined) return true;
+	return paths.some((path) => {
+		if (root.expansions.includes("glob") && mayMatchProtected(path, judge)) return true;
+		const resolved = resolveIn(path === "" ? "." : path, state, judge);
+		return resolved === undefined || (resolved !== judge.workspace && isWithin(resolved, judge.workspace));
+	});
 }
 
 /** True when a folder path (`""` is `.`) is the workspace root, a folder above it, or unknown. */

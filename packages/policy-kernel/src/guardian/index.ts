@@ -7,6 +7,7 @@ export * from "./breaker.js";
 export * from "./config.js";
 export * from "./floor.js";
 export * from "./git-config.js";
+export * from "./git-folder.js";
 export * from "./paths.js";
 export * from "./pi-resources.js";
 export * from "./pipeline.js";

@@ -1,0 +1,99 @@
+// A recursive read of a repository (`grep -rn x .`, `rg --hidden x`) walks its `.git` folder too. The default
+// protected list names `.git/` because writes there run programs (hooks, config keys); for reads, what a git
+// folder holds is the project's own history and bookkeeping, except where its config carries a credential: a token
+// in a remote URL, an `http.extraHeader` (actions/checkout persists one), a credential helper that stores or prints
+// secrets. So the shell's tree lister opens a git folder for reads when every config file in it is free of
+// credentials, judged here from the text. See docs/decisions/0019-git-folder-reads.md. Pure.
+
+import { parseGitConfig } from "./git-config.js";
+import { baseName, type PathContext } from "./paths.js";
+import { protectedReadTest } from "./pi-resources.js";
+
+/** The default protected glob that covers every git folder (writes there run programs: hooks, config keys). */
+export const GIT_FOLDER_GLOB = ".git/";
+
+/** The files of a git folder git reads as config, at any depth (submodules keep theirs in `.git/modules/<name>/`). */
+export const GIT_FOLDER_CONFIG_NAMES: readonly string[] = Object.freeze(["config", "config.worktree"]);
+
+/**
+ * What a git config file holds for a reader: `none` when no entry carries a credential, `found` when one may,
+ * `unknown` when the text does not parse or includes other files (which may lie in the folder under any name).
+ */
+export const GIT_CONFIG_SECRETS_VERDICTS = ["none", "found", "unknown"] as const;
+/** One of {@link GIT_CONFIG_SECRETS_VERDICTS}. */
+export type GitConfigSecretsVerdict = (typeof GIT_CONFIG_SECRETS_VERDICTS)[number];
+
+/** Key names that hold a secret in some tool's repository config (`github.token`, `hub.oauthtoken`). */
+const SECRET_KEY_WORDS = ["token", "password", "passwd", "secret", "apikey", "auth"];
+
+/** `http` keys that carry a credential or name a file holding one (a cookie jar, a client key). */
+const HTTP_CREDENTIAL_KEYS = new Set(["extraheader", "cookiefile", "sslkey", "sslcert", "proxy"]);
+
+/**
+ * True when `text` holds a URL with user information (`https://TOKEN@host`, `https://user:pass@host`); `git@` alone
+ * names no secret. One pass: each `://` is followed to the next `/`, blank or `@`.
+ */
+function hasUserInfo(text: string | undefined): boolean {
+	if (text === undefined) return false;
+	for (let at = text.indexOf("://"); at >= 0; at = text.indexOf("://", at + 3)) {
+		let end = at + 3;
+		while (end < text.length && text[end] !== "/" && text[end] !== "@" && !/\s/.test(text[end] as string)) end++;
+		if (text[end] === "@" && text.slice(at + 3, end) !== "git") return true;
+	}
+	return false;
+}
+
+/**
+ * Judges one git config file's text for a reader (see {@link GitConfigSecretsVerdict}). `found` for: user
+ * information in any URL, in a value or a subsection (`[url "https://TOKEN@host/"]`); an `http` key that carries or
+ * points at a credential (`extraHeader`, `cookieFile`, `sslKey`, `sslCert`, `proxy`); any credential helper (it may
+ * store secrets in a file of its choosing, or print them); any key whose name says token, password, secret or auth.
+ * Pure; never throws.
+ */
+export function judgeGitConfigSecrets(text: string): GitConfigSecretsVerdict {
+	const parsed = parseGitConfig(text);
+	if (!parsed.ok) return "unknown";
+	let includes = false;
+	for (const entry of parsed.value) {
+		if ((entry.section === "include" || entry.section === "includeif") && entry.key === "path") includes = true;
+		if (hasUserInfo(entry.value) || hasUserInfo(entry.subsection)) return "found";
+		if (entry.section === "http" && HTTP_CREDENTIAL_KEYS.has(entry.key)) return "found";
+		if (entry.section === "credential" && entry.key === "helper" && entry.value !== undefined && entry.value !== "")
+			return "found";
+		if (SECRET_KEY_WORDS.some((word) => entry.key.includes(word))) return "found";
+	}
+	return includes ? "unknown" : "none";
+}
+
+/**
+ * How the shell's tree lister treats one entry of a tree a recursive read walks: `readable`; `protected` (the tree
+ * is then protected); `git-folder`, a `.git` folder protected only by {@link GIT_FOLDER_GLOB}, whose entries are
+ * walked with `insideGitFolder`; `git-config`, a config file in such a folder, readable only when
+ * {@link judgeGitConfigSecrets} finds no credential in it.
+ */
+export type TreeEntryKind = "readable" | "protected" | "git-folder" | "git-config";
+
+/**
+ * The lister's test for one entry (absolute, normalized `path`; whether it is a directory, not following links;
+ * whether it lies in a git folder being walked): the read test of {@link protectedReadTest}, except that a git
+ * folder protected by nothing but {@link GIT_FOLDER_GLOB} is walked rather than refused. Inside it every entry is
+ * judged by the other globs (`.git/deploy.key` stays protected) and each config file by its text. A user list
+ * without the exact `.git/` entry, or with another glob that covers git folders, keeps them protected whole.
+ */
+export function treeEntryTest(
+	context: PathContext,
+): (path: string, isDirectory: boolean, insideGitFolder: boolean) => TreeEntryKind {
+	const all = protectedReadTest(context);
+	const withoutGitFolder = protectedReadTest({
+		...context,
+		protectedPaths: context.protectedPaths.filter((glob) => glob !== GIT_FOLDER_GLOB),
+	});
+	return (path, isDirectory, insideGitFolder) => {
+		if (insideGitFolder) {
+			if (withoutGitFolder(path)) return "protected";
+			return !isDirectory && GIT_FOLDER_CONFIG_NAMES.includes(baseName(path)) ? "git-config" : "readable";
+		}
+		if (!all(path)) return "readable";
+		return isDirectory && baseName(path) === ".git" && !withoutGitFolder(path) ? "git-folder" : "protected";
+	};
+}

@@ -1,0 +1,106 @@
+// Decision 0019: a recursive read walks a git folder only when its config holds no credential. The kernel judges
+// the config text and tells the shell's lister how to treat each entry; the lister itself is tested on real folders
+// in guardian-review (search-tree-reader.test.ts) and in a real session (git-folder-reads.session.test.ts).
+import { describe, expect, it } from "vitest";
+import {
+	applyGuardianDefaults,
+	floorContextFor,
+	judgeGitConfigSecrets,
+	MAX_GIT_CONFIG_CHARS,
+	treeEntryTest,
+} from "../src/guardian/index.js";
+
+const CLONED = `[core]
+	repositoryformatversion = 0
+	filemode = true
+	bare = false
+[remote "origin"]
+	url = https://github.com/django/django.git
+	fetch = +refs/heads/*:refs/remotes/origin/*
+	promisor = true
+	partialclonefilter = blob:none
+[branch "main"]
+	remote = origin
+	merge = refs/heads/main
+`;
+
+describe("judgeGitConfigSecrets", () => {
+	it.each<[string, string]>([
+		["a fresh clone's config", CLONED],
+		["an ssh remote as git@", '[remote "origin"]\n\turl = ssh://git@github.com/o/r.git\n'],
+		["an scp-like remote", '[remote "origin"]\n\turl = git@github.com:o/r.git\n'],
+		["an empty file", ""],
+		["user settings that name no secret", "[user]\n\tname = Dev\n\temail = dev@example.com\n"],
+	])("none: %s", (_, text) => {
+		expect(judgeGitConfigSecrets(text)).toBe("none");
+	});
+
+	it.each<[string, string]>([
+		["a token as the user", '[remote "origin"]\n\turl = https://ghp_abc123@github.com/o/r.git\n'],
+		["user and password", '[remote "origin"]\n\tpushurl = https://me:hunter2@example.com/r.git\n'],
+		[
+			"a token in a url subsection",
+			'[url "https://x-access-token:tok@github.com/"]\n\tinsteadOf = https://github.com/\n',
+		],
+		[
+			"actions/checkout's persisted header",
+			'[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3M=\n',
+		],
+		["a cookie file", "[http]\n\tcookiefile = .git/cookies\n"],
+		["a client key", "[http]\n\tsslKey = .git/client.key\n"],
+		["a credential helper that stores", "[credential]\n\thelper = store --file .git/creds\n"],
+		["a credential helper that prints", '[credential]\n\thelper = "!f() { echo password=x; }; f"\n'],
+		["a tool's token key", "[github]\n\ttoken = abc\n"],
+		["a tool's password key", "[sendemail]\n\tsmtpPass = x\n[gitreview]\n\tpassword = y\n"],
+	])("found: %s", (_, text) => {
+		expect(judgeGitConfigSecrets(text)).toBe("found");
+	});
+
+	it("is unknown for text it cannot parse, text over the bound, and includes (the included file may lie anywhere)", () => {
+		expect(judgeGitConfigSecrets('[remote "origin\n\turl = x\n')).toBe("unknown");
+		expect(judgeGitConfigSecrets(`[core]\n\tx = ${"a".repeat(MAX_GIT_CONFIG_CHARS)}\n`)).toBe("unknown");
+		expect(judgeGitConfigSecrets("[include]\n\tpath = extra.conf\n")).toBe("unknown");
+		expect(judgeGitConfigSecrets('[includeIf "gitdir:~/w/"]\n\tpath = w.conf\n')).toBe("unknown");
+	});
+
+	it("scans a long value in one pass (no regex backtracking)", () => {
+		const long = `[core]\n\tx = ${"a://b".repeat(40_000)}\n`;
+		expect(judgeGitConfigSecrets(long)).toBe("none");
+		expect(judgeGitConfigSecrets(`${long}[remote "o"]\n\turl = https://t@h/r\n`)).toBe("found");
+	});
+});
+
+describe("treeEntryTest", () => {
+	const HOME = "/home/dev";
+	const CWD = "/home/dev/project";
+	const test = treeEntryTest(floorContextFor(applyGuardianDefaults({ mode: "enforce" }), CWD, HOME));
+
+	it("opens a git folder protected only by `.git/`, and reads its config files by their text", () => {
+		expect(test(`${CWD}/.git`, true, false)).toBe("git-folder");
+		expect(test(`${CWD}/vendor/lib/.git`, true, false)).toBe("git-folder");
+		expect(test(`${CWD}/.git/config`, false, true)).toBe("git-config");
+		expect(test(`${CWD}/.git/modules/sub/config`, false, true)).toBe("git-config");
+		expect(test(`${CWD}/.git/worktrees/w/config.worktree`, false, true)).toBe("git-config");
+		expect(test(`${CWD}/.git/HEAD`, false, true)).toBe("readable");
+		expect(test(`${CWD}/.git/objects`, true, true)).toBe("readable");
+	});
+
+	it("keeps everything else protected: a `.git` file or link, entries other globs cover, other protected names", () => {
+		expect(test(`${CWD}/.git`, false, false)).toBe("protected");
+		expect(test(`${CWD}/.git/deploy.key`, false, true)).toBe("protected");
+		expect(test(`${CWD}/.git/.env`, false, true)).toBe("protected");
+		expect(test(`${CWD}/.env`, false, false)).toBe("protected");
+		expect(test(`${CWD}/certs/server.pem`, false, false)).toBe("protected");
+		expect(test(`${CWD}/src/app.py`, false, false)).toBe("readable");
+		// A config directory is not a config file.
+		expect(test(`${CWD}/.git/config`, true, true)).toBe("readable");
+	});
+
+	it("keeps git folders protected whole when the user's list covers them by another glob", () => {
+		const strictWith = (glob: string) =>
+			treeEntryTest(floorContextFor(applyGuardianDefaults({ mode: "enforce", protectedPaths: [glob] }), CWD, HOME));
+		expect(strictWith(".git")(`${CWD}/.git`, true, false)).toBe("protected");
+		expect(strictWith(`${CWD}/.git`)(`${CWD}/.git`, true, false)).toBe("protected");
+		expect(strictWith(`${CWD}/.git`)(`${CWD}/.git/HEAD`, false, true)).toBe("protected");
+	});
+});
