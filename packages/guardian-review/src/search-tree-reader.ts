@@ -9,6 +9,7 @@ import { lstat, readdir, readFile } from "node:fs/promises";
 import {
 	type FloorContext,
 	type GitConfigSecretsVerdict,
+	globPartMayMatchName,
 	judgeGitConfigSecrets,
 	loadedResourcesKey,
 	MAX_GIT_CONFIG_CHARS,
@@ -42,8 +43,8 @@ async function readGitConfigSecrets(path: string): Promise<GitConfigSecretsVerdi
 }
 
 /**
- * What `request`'s tree holds, as the reader would walk it: every entry below the root (hidden ones too, unless the
- * reader skips them), links below the root skipped unless the reader follows them (then `unknown`: the target may be
+ * What `request`'s tree holds, as the reader would walk it: every entry below the root, or for a glob word each
+ * entry its parts can reach (hidden ones too, unless the reader skips them), links below the root skipped unless the reader follows them (then `unknown`: the target may be
  * anywhere). A git folder the kernel's test opens is walked too, and each of its config files read: a credential
  * makes the tree `protected`, a config that cannot be judged `unknown`. A missing root holds nothing; a root that is
  * a file was judged by its name; a root that is a link is `unknown`. Errors other than a missing entry make the
@@ -69,6 +70,9 @@ export async function readSearchTreeVerdict(
 			for (const entry of await readdir(next.path, { withFileTypes: true })) {
 				if (++entries > MAX_SEARCH_TREE_ENTRIES) return "unknown";
 				if (request.skipsHidden && entry.name.startsWith(".")) continue;
+				// A glob word reaches only the entries whose names match its part for this level.
+				const part = request.pattern?.[next.depth];
+				if (part !== undefined && !globPartMayMatchName(part, entry.name)) continue;
 				const path = next.path === "/" ? `/${entry.name}` : `${next.path}/${entry.name}`;
 				const kind = entryKind(path, entry.isDirectory(), next.inGit);
 				if (kind === "protected") return "protected";
@@ -82,6 +86,8 @@ export async function readSearchTreeVerdict(
 					continue;
 				}
 				if (!entry.isDirectory()) continue;
+				// A glob word's expansions end at its last part.
+				if (request.pattern !== undefined && next.depth + 1 >= request.pattern.length) continue;
 				if (next.depth + 1 > MAX_SEARCH_TREE_DEPTH) return "unknown";
 				pending.push({ path, depth: next.depth + 1, inGit: next.inGit || kind === "git-folder" });
 			}

@@ -114,6 +114,27 @@ describe("readSearchTreeVerdict", () => {
 		expect(await verdictOf("linked")).toBe("unknown");
 	});
 
+	it("reaches only the entries a glob word's parts match, level by level, where a link is unknown", async () => {
+		files({ "src/a.py": "x", "src/deep/er/id_rsa": "key", "src/.hidden.pem": "key", "src/notes/server.pem": "key" });
+		const globVerdict = (...pattern: string[]) =>
+			readSearchTreeVerdict(
+				{ root: join(workspace, "src"), skipsHidden: true, followsLinks: true, pattern },
+				treeEntryTest(context()),
+			);
+		expect(await globVerdict("*.py")).toBe("none");
+		expect(await globVerdict("*", "*.md")).toBe("none");
+		expect(await globVerdict("*", "*")).toBe("protected");
+		expect(await globVerdict("d*", "*", "*")).toBe("protected");
+		expect(await globVerdict("d*", "*", "*.py")).toBe("none");
+		files({ "src/id_utils.py": "x" });
+		expect(await globVerdict("*.py")).toBe("protected");
+		expect(await globVerdict("a*.py")).toBe("none");
+		rmSync(join(workspace, "src", "id_utils.py"));
+		symlinkSync(home, join(workspace, "src", "home"));
+		expect(await globVerdict("*.py")).toBe("none");
+		expect(await globVerdict("h*")).toBe("unknown");
+	});
+
 	it("a missing root holds nothing; a file root was judged by its name", async () => {
 		files({ "a.py": "x" });
 		expect(await verdictOf("no-such-folder")).toBe("none");

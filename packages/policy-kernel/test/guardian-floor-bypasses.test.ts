@@ -7,6 +7,7 @@ import {
 	type FloorContext,
 	floorContextFor,
 	floorFactRequestsOf,
+	globPartMayMatchName,
 	globPartsMayMeet,
 	isPrintOnlySedScript,
 	MAX_SEARCH_TREES,
@@ -21,6 +22,14 @@ const clean = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHooks: 
 
 function decide(command: string, context: FloorContext = clean, trees: SearchTreeVerdict = "none"): string {
 	return outcome(decideBashFloor(command, "always", withCleanTrees(command, context, trees)));
+}
+
+/** A command the shell must list first: allowed with every tree `none`, reviewed with any other fact or none at all. */
+function expectOnlyAListedNoneAllows(command: string): void {
+	expect(decide(command)).toMatch(/^allow:/);
+	expect(decide(command, clean, "protected")).toBe("review:protected-path");
+	expect(decide(command, clean, "unknown")).toBe("review:protected-path");
+	expect(outcome(decideBashFloor(command, "always", clean))).toBe("review:protected-path");
 }
 
 const reviewed = (command: string) => expect(decide(command)).toMatch(/^review:/);
@@ -180,20 +189,23 @@ describe("globs and recursive searches that reach protected files", () => {
 		["cat sub/.gi[t]/config"],
 		["cat .e[n]v.local"],
 		["cat .e*.local"],
-		["cat i?_rsa"],
-		["cat *_rsa"],
-		["cat *.pe?"],
-		["cat k*"],
 		["grep '' *.*"],
+		// Globs the shell's listing cannot bound: hidden parts, `..` after a wildcard, brackets, trusted commands.
+		["cat .*"],
+		["cat src/*/../../.ssh/id_rsa"],
+		["cat src/*/.env"],
+		["cat [k]ey.pem"],
+		["cat ~/notes/*.txt"],
+		["shopt -s dotglob; cat src/*"],
+		["shopt -s nocaseglob; cat src/*.PY"],
+		["GLOBIGNORE=x cat src/*.py"],
 		["echo ../.ssh/*"],
 		["printf '%s\\n' ../.aws/*"],
 		["sh -c 'cat .?/.?/etc/passwd'"],
 	])("reviews %j", reviewed);
 
 	it.each<[string, string]>([
-		["cat src/*.py", "review:protected-path"],
 		["cat src/test_*.py", "allow:read-only"],
-		["ls *.md", "review:protected-path"],
 		["grep -rn TODO src", "allow:read-only"],
 		["rg -n foo", "allow:read-only"],
 		["grep -rn foo --include='*.py' src", "allow:read-only"],
@@ -215,6 +227,54 @@ describe("globs and recursive searches that reach protected files", () => {
 	});
 });
 
+describe("a glob word that could meet a protected glob is judged by what it can expand to (decision 0020)", () => {
+	// `src/*.py` could expand to `src/id_rsa.py` (`id_*`): the shell lists the entries of the glob's literal folder
+	// that its parts reach, level by level, links making it unknown; the floor allows only when none is protected.
+	it.each<[string, string, string[]]>([
+		["cat src/*.py", `${CWD}/src`, ["*.py"]],
+		["ls *.md", CWD, ["*.md"]],
+		["ls -d */", CWD, ["*"]],
+		["wc -l pkg/*/tests/*.py", `${CWD}/pkg`, ["*", "tests", "*.py"]],
+		["cat i?_rsa", CWD, ["i?_rsa"]],
+		["cat *_rsa", CWD, ["*_rsa"]],
+		["cat *.pe?", CWD, ["*.pe?"]],
+		["cat k*", CWD, ["k*"]],
+		["cd src && head -n 5 *.py", `${CWD}/src`, ["*.py"]],
+	])("%j: lists %s where %j reaches; only `none` allows it", (command, root, pattern) => {
+		const trees = floorFactRequestsOf(command, clean).searchTrees;
+		expect(trees).toContainEqual({ root, skipsHidden: true, followsLinks: true, pattern });
+		expectOnlyAListedNoneAllows(command);
+	});
+
+	it("a move earlier in the command makes the listing stale", () => {
+		expect(decide("mv a b && cat src/*.py")).toBe("review:protected-path");
+	});
+
+	it.each<[string, string, boolean]>([
+		["*.py", "app.py", true],
+		["*.py", "app.pyc", false],
+		["*.py", ".hidden.py", false],
+		["i?_rsa", "id_rsa", true],
+		["i?_rsa", "i_rsa", false],
+		["*a*b", "xxaxxb", true],
+		["*a*b", "xxaxxbx", false],
+		["a*", "a", true],
+		["k*", "key.pem", true],
+		["tests", "tests", true],
+		["tests", "Tests", false],
+		// Outside ASCII what `?` matches depends on the locale: such a name is always listed.
+		["?.pem", "\u{1F600}.pem", true],
+		["x", "\u00e9", true],
+	])("globPartMayMatchName(%j, %j) is %s", (part, name, matches) => {
+		expect(globPartMayMatchName(part, name)).toBe(matches);
+	});
+
+	it("matches a long adversarial part against a long name in linear-ish time (no regex)", () => {
+		const part = `${"*a".repeat(60)}*b`;
+		expect(globPartMayMatchName(part, "a".repeat(255))).toBe(false);
+	});
+});
+
 describe("a recursive search of the workspace root is judged by what its tree holds (decision 0019)", () => {
 	// GNU grep -r reads `.git/` and `.env` below the workspace root whatever its include globs (`--include=config`
 	// meets `.git/config`): the shell lists the whole tree, opening `.git/` only when its config holds no credential.
@@ -233,10 +293,7 @@ describe("a recursive search of the workspace root is judged by what its tree ho
 	])("%j: the shell lists the workspace root, hidden entries included; only `none` allows it", (command) => {
 		const trees = floorFactRequestsOf(command, clean).searchTrees;
 		expect(trees.map((tree) => [tree.root, tree.skipsHidden])).toContainEqual([CWD, false]);
-		expect(decide(command)).toMatch(/^allow:/);
-		expect(decide(command, clean, "protected")).toBe("review:protected-path");
-		expect(decide(command, clean, "unknown")).toBe("review:protected-path");
-		expect(outcome(decideBashFloor(command, "always", clean))).toBe("review:protected-path");
+		expectOnlyAListedNoneAllows(command);
 	});
 
 	it.each<[string]>([

@@ -331,11 +331,18 @@ export interface SearchTreeRequest {
 	readonly root: string;
 	readonly skipsHidden: boolean;
 	readonly followsLinks: boolean;
+	/**
+	 * For a glob word (`src/*.py`, listed from its literal folder `src`): its parts below the root, one per level
+	 * (`["*.py"]`). The reader reaches only entries whose names match the part of their level
+	 * ({@link globPartMayMatchName}), and nothing deeper than the last part. Missing: every entry at every level.
+	 */
+	readonly pattern?: readonly string[];
 }
 
 /** The key of a {@link SearchTreeRequest} in `FloorContext.searchTrees`. */
 export function searchTreeKey(request: SearchTreeRequest): string {
-	return `${request.skipsHidden ? "visible" : "all"}${request.followsLinks ? "+links" : ""}:${request.root}`;
+	const pattern = request.pattern === undefined ? "" : `+glob${JSON.stringify(request.pattern)}`;
+	return `${request.skipsHidden ? "visible" : "all"}${request.followsLinks ? "+links" : ""}${pattern}:${request.root}`;
 }
 
 /** Facts the shell gathers for the floor (I/O results, passed in as values). */
@@ -1707,12 +1714,32 @@ function judgeReadPath(path: string, state: WalkState, judge: Judge, read: boole
 	const resolved = resolveIn(path, state, judge);
 	if (resolved === undefined) throw new Review("dynamic");
 	const pathClass = classifyResolved(resolved, judge, !strict);
-	// `glob`: the shell may expand it (a quoted `'a*b'` is one literal name).
-	if (pathClass === "protected" || (glob && mayMatchProtected(path, judge))) throw new Review("protected-path");
-	if (read && pathClass === "outside") {
-		const scope = judge.context.readScope ?? "outside-workspace";
-		if (scope === "outside-workspace" || scope === "always") throw new Review("outside-workspace");
+	if (pathClass === "protected") throw new Review("protected-path");
+	const scope = judge.context.readScope ?? "outside-workspace";
+	const reviewedOutside = read && pathClass === "outside" && (scope === "outside-workspace" || scope === "always");
+	// `glob`: the shell may expand it (a quoted `'a*b'` is one literal name). When its parts could meet a protected
+	// glob (`src/*.py` meets `id_*`), the shell lists what it can expand to (decision 0020).
+	if (glob && mayMatchProtected(path, judge)) {
+		const reach = strict || reviewedOutside ? undefined : globReachOf(path);
+		if (reach === undefined) throw new Review("protected-path");
+		judgeSearchTree(reach.folder, true, true, state, judge, reach.pattern);
 	}
+	if (reviewedOutside) throw new Review("outside-workspace");
+}
+
+/**
+ * Where a glob word can expand to, as a tree the shell can list: its literal folder and its parts below it
+ * (`src/*.py` → `src`, `["*.py"]`). Undefined when bash could reach further or into hidden entries: any part from
+ * the first wildcard on that starts with `.` (`.*` meets `.git`, and `..` before bash 5.2; `..` or `.env` after a
+ * wildcard), a bracket expression (`[.]` and `[!a]` rules vary).
+ */
+function globReachOf(path: string): { folder: string; pattern: string[] } | undefined {
+	const parts = path.split("/");
+	const first = parts.findIndex((part) => hasGlobCharacter(part));
+	if (first < 0) return undefined;
+	const below = parts.slice(first).filter((part) => part !== "");
+	if (below.some((part) => part.startsWith(".") || part.includes("["))) return undefined;
+	return { folder: literalFolderOf(path), pattern: below };
 }
 
 /**
@@ -2380,11 +2407,13 @@ function judgeSearchTree(
 	followsLinks: boolean,
 	state: WalkState,
 	judge: Judge,
+	pattern?: readonly string[],
 ): void {
 	const root = resolveIn(path, state, judge);
 	if (root === undefined) throw new Review("dynamic");
 	if (judge.movedFiles) throw new Review("protected-path");
-	const request: SearchTreeRequest = { root, skipsHidden, followsLinks };
+	const request: SearchTreeRequest =
+		pattern === undefined ? { root, skipsHidden, followsLinks } : { root, skipsHidden, followsLinks, pattern };
 	const key = searchTreeKey(request);
 	if (judge.requests !== undefined) {
 		judge.requests.searchTrees.set(key, request);

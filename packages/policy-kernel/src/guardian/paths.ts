@@ -260,6 +260,36 @@ export function globMatches(glob: string, text: string): boolean {
 }
 
 /**
+ * True when bash could expand the glob part `part` (`*`, `?` and literal characters; no brackets) to the file name
+ * `name`, as a shell's listing needs it to tell which entries a glob word reaches. A leading `.` must be matched by
+ * a literal one. A name with a character outside ASCII always counts as matched: what `?` matches there depends on
+ * the locale. One pass with one saved `*` position (no regex), so at most `part.length * name.length` steps. Pure.
+ */
+export function globPartMayMatchName(part: string, name: string): boolean {
+	for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) > 0x7f) return true;
+	if (name.startsWith(".") && !part.startsWith(".")) return false;
+	let p = 0;
+	let n = 0;
+	let star = -1;
+	let resume = 0;
+	while (n < name.length) {
+		const c = part[p];
+		if (c === "*") {
+			star = p++;
+			resume = n;
+		} else if (c !== undefined && (c === "?" || c === name[n])) {
+			p++;
+			n++;
+		} else if (star >= 0) {
+			p = star + 1;
+			n = ++resume;
+		} else return false;
+	}
+	while (part[p] === "*") p++;
+	return p === part.length;
+}
+
+/**
  * True when the absolute, normalized `path` matches a protected glob:
  * - `~/x` or `/x`: anchored at home or the root; matches the path itself and anything under it;
  * - `name/` (a trailing slash): any directory component named like `name`, and anything under it;

@@ -12,6 +12,7 @@ import {
 	floorContextFor,
 	floorFactRequestsOf,
 	type GuardianReviewConfig,
+	globPartMayMatchName,
 	type SearchTreeRequest,
 	type SearchTreeVerdict,
 	searchTreeKey,
@@ -150,7 +151,8 @@ function repositoryOf(session: string): string {
 
 /**
  * The shell's verdict on a tree the command reads, replayed: `protected` when one of the repository's protected
- * files lies below the root (and is not hidden there, for a reader that skips hidden entries), else `none`.
+ * files lies below the root (and is not hidden there, for a reader that skips hidden entries; where its parts
+ * match, for a glob word's listing), else `none`.
  */
 export function replayedTreeVerdict(tree: SearchTreeRequest, workspace: string, session: string): SearchTreeVerdict {
 	for (const file of REPOSITORY_PROTECTED_FILES[repositoryOf(session)] ?? []) {
@@ -158,6 +160,12 @@ export function replayedTreeVerdict(tree: SearchTreeRequest, workspace: string, 
 		if (path !== tree.root && !path.startsWith(tree.root === "/" ? "/" : `${tree.root}/`)) continue;
 		const below = path.slice(tree.root.length).split("/").filter(Boolean);
 		if (tree.skipsHidden && below.some((part) => part.startsWith("."))) continue;
+		// A glob word's listing reaches only the entries its parts match, level by level, and nothing deeper.
+		const pattern = tree.pattern;
+		if (pattern !== undefined) {
+			if (below.length > pattern.length) continue;
+			if (!below.every((part, level) => globPartMayMatchName(pattern[level] as string, part))) continue;
+		}
 		return "protected";
 	}
 	return "none";
