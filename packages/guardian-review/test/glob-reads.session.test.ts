@@ -19,12 +19,13 @@ const files = {
 };
 
 describe("glob words judged by what they can expand to (decision 0020)", () => {
-	it("allows cat src/*.py, ls *.md docs/*.md and head over a wildcard folder with no reviewer call", async () => {
+	it("allows cat src/*.py, ls *.md docs/*.md, head over a wildcard folder and grep -rn over a glob with no reviewer call", async () => {
 		const h = await sandbox.start({ tools: STOCK_TOOLS, files });
 		h.agent(
 			callTool("bash", { command: "cat src/*.py" }),
 			callTool("bash", { command: "ls *.md docs/*.md" }),
 			callTool("bash", { command: "head -n 1 */*.md" }),
+			callTool("bash", { command: "grep -rn body src/*.py" }),
 			"done",
 		);
 		await h.prompt("show me the sources");
@@ -33,8 +34,10 @@ describe("glob words judged by what they can expand to (decision 0020)", () => {
 			expect.objectContaining({ decision: "allow", source: "floor", tool: "bash" }),
 			expect.objectContaining({ decision: "allow", source: "floor", tool: "bash" }),
 			expect.objectContaining({ decision: "allow", source: "floor", tool: "bash" }),
+			expect.objectContaining({ decision: "allow", source: "floor", tool: "bash" }),
 		]);
-		const [sources, listing, heads] = resultTexts(h);
+		const [sources, listing, heads, matches] = resultTexts(h);
+		expect(matches).toContain("src/util.py:2:");
 		expect(sources).toContain("app body");
 		expect(sources).toContain("util body");
 		expect(listing).toContain("docs/guide.md");

@@ -246,6 +246,23 @@ describe("a glob word that could meet a protected glob is judged by what it can 
 		expectOnlyAListedNoneAllows(command);
 	});
 
+	it("a recursive search of a glob root lists the glob's literal folder whole", () => {
+		const command = "grep -rn AltAz astropy/coordinates/builtin_frames/*.py";
+		const trees = floorFactRequestsOf(command, clean).searchTrees;
+		expect(trees).toContainEqual({
+			root: `${CWD}/astropy/coordinates/builtin_frames`,
+			skipsHidden: false,
+			followsLinks: false,
+		});
+		expectOnlyAListedNoneAllows(command);
+	});
+
+	it("a glob outside the workspace is reviewed as an outside read, unlisted", () => {
+		expect(decide("ls -d /memory/*/")).toBe("review:outside-workspace");
+		expect(floorFactRequestsOf("ls -d /memory/*/", clean).searchTrees).toEqual([]);
+		expect(decide("cat ~/.ssh/*")).toBe("review:protected-path");
+	});
+
 	it("a move earlier in the command makes the listing stale", () => {
 		expect(decide("mv a b && cat src/*.py")).toBe("review:protected-path");
 	});

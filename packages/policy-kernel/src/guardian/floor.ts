@@ -1716,15 +1716,15 @@ function judgeReadPath(path: string, state: WalkState, judge: Judge, read: boole
 	const pathClass = classifyResolved(resolved, judge, !strict);
 	if (pathClass === "protected") throw new Review("protected-path");
 	const scope = judge.context.readScope ?? "outside-workspace";
-	const reviewedOutside = read && pathClass === "outside" && (scope === "outside-workspace" || scope === "always");
+	if (read && pathClass === "outside" && (scope === "outside-workspace" || scope === "always"))
+		throw new Review("outside-workspace");
 	// `glob`: the shell may expand it (a quoted `'a*b'` is one literal name). When its parts could meet a protected
 	// glob (`src/*.py` meets `id_*`), the shell lists what it can expand to (decision 0020).
 	if (glob && mayMatchProtected(path, judge)) {
-		const reach = strict || reviewedOutside ? undefined : globReachOf(path);
+		const reach = strict ? undefined : globReachOf(path);
 		if (reach === undefined) throw new Review("protected-path");
 		judgeSearchTree(reach.folder, true, true, state, judge, reach.pattern);
 	}
-	if (reviewedOutside) throw new Review("outside-workspace");
 }
 
 /**
@@ -2564,13 +2564,14 @@ function reachesWorkspaceRoot(root: BashWord, state: WalkState, judge: Judge): b
 
 /**
  * A recursive search root that reaches past what the tree lister can judge: a folder above the workspace root, an
- * unknown one, or a glob that may expand to a protected folder or to `..` (`.*`).
+ * unknown one, or a glob whose parts could reach hidden entries or `..` (`.*`; see {@link globReachOf}). Any other
+ * glob root is walked whole from its literal folder, which holds every tree it can expand to.
  */
 function reachesAboveWorkspace(root: BashWord, state: WalkState, judge: Judge): boolean {
 	const paths = pathsOfWord(root);
 	if (paths === undefined) return true;
 	return paths.some((path) => {
-		if (root.expansions.includes("glob") && mayMatchProtected(path, judge)) return true;
+		if (root.expansions.includes("glob") && hasGlobCharacter(path) && globReachOf(path) === undefined) return true;
 		const resolved = resolveIn(path === "" ? "." : path, state, judge);
 		return resolved === undefined || (resolved !== judge.workspace && isWithin(resolved, judge.workspace));
 	});
