@@ -95,6 +95,29 @@ describe("a recursive search of the workspace root (decision 0019)", () => {
 		expect(resultTexts(env).join("\n")).not.toContain("needle-secret-value");
 	});
 
+	it("judges Pi's grep tool at the root the same way, when it is turned on", async () => {
+		const options: GuardianHarnessOptions = {
+			tools: [...STOCK_TOOLS, "grep"],
+			guardian: { tools: { grep: "protected-only" } },
+		};
+		const clean = await startInRepo(() => {}, options);
+		clean.agent(callTool("grep", { pattern: "needle" }), "done");
+		await clean.prompt("where is needle?");
+		expect(clean.reviewerRequests()).toHaveLength(0);
+		expect(clean.verdicts).toEqual([expect.objectContaining({ decision: "allow", source: "floor" })]);
+		expect(resultTexts(clean)[0]).toContain("app.py");
+
+		const header = await startInRepo(
+			(cwd) => git(cwd, "config", "http.https://github.com/.extraheader", `AUTHORIZATION: basic ${HEADER_TOKEN}`),
+			options,
+		);
+		header.agent(callTool("grep", { pattern: "AUTHORIZATION" }), "done");
+		header.reviewer(verdict("deny", { risk_level: "high" }));
+		await header.prompt("find the header");
+		expect(header.reviewerRequests()).toHaveLength(1);
+		expect(resultTexts(header).join("\n")).not.toContain(HEADER_TOKEN);
+	});
+
 	it("keeps reviewing what the lister cannot judge: above the root, and a glob that may expand to ..", async () => {
 		const h = await startInRepo();
 		h.agent(
