@@ -523,6 +523,61 @@ describe("sed, jq, find and pip forms that run, write, read or reach further", (
 	])("%j → %s", decides);
 });
 
+describe("find -exec with a reader is a read of every tree it walks (decision 0021)", () => {
+	// Links count as followed (any link makes the tree unknown): find hands the reader a link, which opens its target.
+	const tree = (root: string) => ({ root: `${CWD}${root}`, skipsHidden: false, followsLinks: true });
+
+	it.each<[string, readonly { root: string; skipsHidden: boolean; followsLinks: boolean }[]]>([
+		["find src -name '*.py' -exec grep -l KEY {} +", [tree("/src")]],
+		["find . -exec cat {} \\;", [tree("")]],
+		["find -exec cat {} +", [tree("")]],
+		["find -L src -exec head -5 {} ';'", [tree("/src")]],
+		["find -H src -exec head -5 {} ';'", [tree("/src")]],
+		["find src -follow -exec wc -l {} +", [tree("/src")]],
+		["find a b -exec cat {} +", [tree("/a"), tree("/b")]],
+		["cd src && find . -exec cat {} +", [tree("/src")]],
+		// The workspace root is listed like any tree (decision 0019), from below it too.
+		["cd src && find .. -exec cat {} +", [tree("")]],
+		// Without -exec, find prints names and reads no file: no tree to list.
+		["find src -name '*.py'", []],
+	])("%j asks the shell about %j", (command, expected) => {
+		expect(floorFactRequestsOf(command, clean).searchTrees).toEqual(expected);
+	});
+
+	it.each<[string]>([
+		["find src -name '*.py' -exec grep -l KEY {} +"],
+		["find . -type f -exec cat {} +"],
+		["find src -exec sed -n '1,5p' {} \\;"],
+		["find src -exec cat {} \\; -exec head -1 {} \\;"],
+		["find src -name x -exec echo {} ';'"],
+	])("%j is allowed only when the shell found no protected entry in the tree", expectOnlyAListedNoneAllows);
+
+	it.each<[string, string]>([
+		// Readers only: anything else find runs is reviewed, as is a reader that writes or runs.
+		["find . -exec rm {} \\;", "review:not-read-only"],
+		["find . -exec sh -c 'cat \"$1\"' _ {} \\;", "review:not-read-only"],
+		["find . -exec env cat {} +", "review:not-read-only"],
+		["find . -exec sed -i s/a/b/ {} +", "review:not-read-only"],
+		["find . -exec sed -n 'w /tmp/x' {} +", "review:writes"],
+		["find . -exec grep -P x {} +", "review:not-read-only"],
+		// GNU find fills in `{}` inside a longer word too.
+		["find . -exec cat {}.bak \\;", "review:not-read-only"],
+		// No terminator: find refuses to run, and the floor does not guess the clause.
+		["find . -exec cat {}", "review:not-read-only"],
+		// -execdir runs in each found file's folder, -ok asks on a terminal Pi does not give it.
+		["find . -execdir cat {} +", "review:not-read-only"],
+		["find . -ok cat {} \\;", "review:not-read-only"],
+		// The reader's other words are judged where find runs.
+		["find src -exec cat .env \\;", "review:protected-path"],
+		["find src -exec cat /etc/passwd \\;", "review:outside-workspace"],
+		["find src -exec grep -f ~/.ssh/id_rsa {} +", "review:protected-path"],
+		// Roots above or outside the workspace, or protected.
+		["find .. -exec cat {} +", "review:outside-workspace"],
+		["find ~/.ssh -exec cat {} +", "review:protected-path"],
+		["find /etc -exec cat {} +", "review:outside-workspace"],
+	])("%j → %s", decides);
+});
+
 describe("files this command writes and git's view of them", () => {
 	it.each<[string]>([
 		// The facts were read before the command: a bare repository it writes is never checked.

@@ -2692,14 +2692,61 @@ const RG_VALUE_OPTIONS = new Set([
 	"--max-filesize",
 ]);
 
-/** find: paths before the expression; actions that write or run anything send it to review. */
+/**
+ * Commands `find -exec` may run on what it finds without a model: readers that write nothing and run nothing. Their
+ * words are still judged by the vocabulary (`sed -n` with a print-only script, grep without `-P`).
+ */
+const FIND_EXEC_READERS = new Set([
+	"cat",
+	"head",
+	"tail",
+	"grep",
+	"egrep",
+	"fgrep",
+	"wc",
+	"ls",
+	"file",
+	"stat",
+	"echo",
+	"nl",
+	"sed",
+	"md5sum",
+	"sha1sum",
+	"sha256sum",
+	"du",
+	"basename",
+	"dirname",
+	"realpath",
+]);
+
+/** The word find's `{}` stands for in an `-exec` clause, judged as each root in turn. */
+function literalWord(value: string): BashWord {
+	return { text: value, value, literal: value, quoted: false, expansions: [], substitutions: [] };
+}
+
+/**
+ * find: paths before the expression; actions that write or run anything send it to review, except `-exec READER
+ * … {} ;` (or `{} +`) with a reader of {@link FIND_EXEC_READERS}: the files it hands the reader all lie below the
+ * roots, so each root is a tree the shell lists (hidden entries included, and links followed: the reader opens a
+ * link's target), and the reader's words are judged with `{}` read as the root (decision 0021).
+ */
 function judgeFind(args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
 	noDynamic(args);
 	let inExpression = false;
 	let pathsSeen = false;
+	const roots: BashWord[] = [];
+	const clauses: BashWord[][] = [];
 	for (let i = 0; i < args.length; i++) {
 		const arg = args[i] as BashWord;
 		const value = arg.value;
+		if (value === "-exec") {
+			const end = findExecEnd(args, i + 1);
+			if (end === undefined) return "not-read-only";
+			clauses.push(args.slice(i + 1, end));
+			inExpression = true;
+			i = end;
+			continue;
+		}
 		if (FIND_ACTIONS_THAT_WRITE_OR_RUN.has(value) || value === "-files0-from") return "not-read-only";
 		// Options before the paths: -H -L -P, -D DEBUGOPTS, -Olevel.
 		if (
@@ -2714,9 +2761,62 @@ function judgeFind(args: readonly BashWord[], state: WalkState, judge: Judge): V
 		}
 		if (!inExpression && !value.startsWith("-") && value !== "!" && value !== "(") pathsSeen = true;
 		if (!inExpression && (value.startsWith("-") || value === "!" || value === "(")) inExpression = true;
-		if (!inExpression) judgeOperandWord(arg, state, judge, true);
+		if (!inExpression) {
+			judgeOperandWord(arg, state, judge, true);
+			roots.push(arg);
+		}
 	}
+	if (clauses.length > 0) judgeFindExec(clauses, roots.length > 0 ? roots : [literalWord(".")], state, judge);
 	return "allowed";
+}
+
+/** The index of the `;` that ends an `-exec` clause starting at `start`, or of a `+` right after `{}`. */
+function findExecEnd(args: readonly BashWord[], start: number): number | undefined {
+	for (let i = start; i < args.length; i++) {
+		const value = (args[i] as BashWord).value;
+		if (value === ";") return i;
+		if (value === "+" && i > start && (args[i - 1] as BashWord).value === "{}") return i;
+	}
+	return undefined;
+}
+
+/**
+ * The `-exec` clauses of one find: each must run a reader on `{}` words (GNU find also fills in `{}` inside a
+ * longer word, such as `{}.out`, which is reviewed), that reader must stay read-only for every root, and every
+ * root is a tree the shell lists.
+ */
+function judgeFindExec(
+	clauses: readonly BashWord[][],
+	roots: readonly BashWord[],
+	state: WalkState,
+	judge: Judge,
+): void {
+	for (const clause of clauses) {
+		const name = clause[0]?.literal;
+		if (name === undefined || !FIND_EXEC_READERS.has(name)) throw new Review("not-read-only");
+		if (clause.some((word) => word.value !== "{}" && word.value.includes("{}"))) throw new Review("not-read-only");
+	}
+	for (const root of roots) {
+		if (reachesAboveWorkspace(root, state, judge)) throw new Review("protected-path");
+		// find hands the reader a link it meets, and the reader opens its target: any link makes the tree unknown.
+		judgeSearchTreeWord(root, false, true, state, judge);
+		for (const clause of clauses) {
+			const readerArgs = clause.slice(1).map((word) => (word.value === "{}" ? root : word));
+			// The reader must not write: `sed -i` would be a workspace write of every file found.
+			const outer = judge.rule;
+			judge.rule = "read-only";
+			let verdict: VocabularyVerdict;
+			let wrote: boolean;
+			try {
+				verdict = judgeVocabulary(clause[0]?.literal as string, readerArgs, state, judge);
+			} finally {
+				wrote = judge.rule !== "read-only";
+				judge.rule = outer;
+			}
+			if (wrote) throw new Review("not-read-only");
+			if (verdict !== "allowed") throw new Review(verdict);
+		}
+	}
 }
 
 /** sed: print-only scripts (no `w`, `e`, `r`, in-place edits or script files). */

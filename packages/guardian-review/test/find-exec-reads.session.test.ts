@@ -1,0 +1,81 @@
+// Real Pi sessions (stock Pi's four tools, faux agent and reviewer): `find … -exec READER {} +` reads every file
+// find meets below its roots (decision 0021). The shell lists each root, hidden entries included, and counts any link
+// as unknown, since the reader opens a link's target. With nothing protected there the read needs no reviewer call;
+// with a key below the root, or a link in the tree, it is reviewed, and a denial keeps the key out of the session.
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { callTool, expectNoLeak, guardianSandboxPerTest, resultTexts, verdict } from "./helpers.ts";
+
+const sandbox = guardianSandboxPerTest();
+const STOCK_TOOLS = ["read", "bash", "edit", "write"];
+const KEY_TEXT = "-----BEGIN PRIVATE KEY-----\nMIIEfindexecsessionkey\n-----END PRIVATE KEY-----\n";
+
+const files = {
+	"src/app.py": "def app():\n    return 'app body'\n",
+	"src/pkg/util.py": "def util():\n    return 'util body'\n",
+	"README.md": "# readme\n",
+	"docs/guide.md": "# guide\n",
+	"certs/ca.crt": "public certificate\n",
+	"certs/server.key": KEY_TEXT,
+};
+
+describe("find -exec with a reader, judged by the trees it walks (decision 0021)", () => {
+	it("allows find -exec grep, head and cat over folders with nothing protected, with no reviewer call", async () => {
+		const h = await sandbox.start({ tools: STOCK_TOOLS, files });
+		h.agent(
+			callTool("bash", { command: "find src -name '*.py' -exec grep -n body {} +" }),
+			callTool("bash", { command: "find docs -name '*.md' -exec head -n 1 {} \\;" }),
+			callTool("bash", { command: "cd src && find . -type f -exec cat {} +" }),
+			"done",
+		);
+		await h.prompt("show me the sources");
+		expect(h.reviewerRequests()).toHaveLength(0);
+		expect(h.verdicts).toEqual([
+			expect.objectContaining({ decision: "allow", source: "floor", tool: "bash" }),
+			expect.objectContaining({ decision: "allow", source: "floor", tool: "bash" }),
+			expect.objectContaining({ decision: "allow", source: "floor", tool: "bash" }),
+		]);
+		const [matches, heads, sources] = resultTexts(h);
+		expect(matches).toContain("src/pkg/util.py:2:");
+		expect(heads).toContain("# guide");
+		expect(sources).toContain("app body");
+		expect(sources).toContain("util body");
+	});
+
+	it("reviews find -exec cat over a folder holding a key, and a denial keeps the key out", async () => {
+		const h = await sandbox.start({ tools: STOCK_TOOLS, files });
+		h.agent(callTool("bash", { command: "find certs -type f -exec cat {} +" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "reads a private key" }));
+		await h.prompt("show the certificates");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "bash" })]);
+		expect(resultTexts(h).join("\n")).not.toContain("MIIEfindexecsessionkey");
+		expectNoLeak(h, ["MIIEfindexecsessionkey"]);
+	});
+
+	it("reviews a tree holding a link under an innocent name, which cat would follow to a key", async () => {
+		const h = await sandbox.start({ tools: STOCK_TOOLS, files });
+		const keyOutside = join(sandbox.home, "outside.key");
+		writeFileSync(keyOutside, KEY_TEXT);
+		mkdirSync(join(h.cwd, "notes"));
+		writeFileSync(join(h.cwd, "notes", "a.txt"), "note a\n");
+		symlinkSync(keyOutside, join(h.cwd, "notes", "b.txt"));
+		h.agent(callTool("bash", { command: "find notes -exec cat {} +" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "follows a link to a key" }));
+		await h.prompt("show the notes");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "bash" })]);
+		expectNoLeak(h, ["MIIEfindexecsessionkey"]);
+	});
+
+	it("reviews find -exec with a command that is not a reader", async () => {
+		const h = await sandbox.start({ tools: STOCK_TOOLS, files });
+		h.agent(callTool("bash", { command: "find src -name '*.py' -exec rm {} +" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "medium", rationale: "deletes sources" }));
+		await h.prompt("clean up");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "bash" })]);
+		expect(existsSync(join(h.cwd, "src", "app.py"))).toBe(true);
+	});
+});
