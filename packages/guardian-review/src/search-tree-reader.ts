@@ -13,6 +13,7 @@ import {
 	judgeGitConfigSecrets,
 	loadedResourcesKey,
 	MAX_GIT_CONFIG_CHARS,
+	nameSplitsInXargs,
 	type SearchTreeRequest,
 	type SearchTreeVerdict,
 	searchTreeKey,
@@ -45,7 +46,8 @@ async function readGitConfigSecrets(path: string): Promise<GitConfigSecretsVerdi
 /**
  * What `request`'s tree holds, as the reader would walk it: every entry below the root, or for a glob word each
  * entry its parts can reach (hidden ones too, unless the reader skips them), links below the root skipped unless the reader follows them (then `unknown`: the target may be
- * anywhere). A git folder the kernel's test opens is walked too, and each of its config files read: a credential
+ * anywhere), and, for paths that reach the reader through xargs (`splitsNames`), a name xargs would split makes it
+ * `unknown` too. A git folder the kernel's test opens is walked too, and each of its config files read: a credential
  * makes the tree `protected`, a config that cannot be judged `unknown`. A missing root holds nothing; a root that is
  * a file was judged by its name; a root that is a link is `unknown`. Errors other than a missing entry make the
  * verdict `unknown`. Never throws.
@@ -73,6 +75,8 @@ export async function readSearchTreeVerdict(
 				// A glob word reaches only the entries whose names match its part for this level.
 				const part = request.pattern?.[next.depth];
 				if (part !== undefined && !globPartMayMatchName(part, entry.name)) continue;
+				// Paths xargs reads as text: a name it would split is other paths (`x .env` is `x` and `.env`).
+				if (request.splitsNames === true && nameSplitsInXargs(entry.name)) return "unknown";
 				const path = next.path === "/" ? `/${entry.name}` : `${next.path}/${entry.name}`;
 				const kind = entryKind(path, entry.isDirectory(), next.inGit);
 				if (kind === "protected") return "protected";

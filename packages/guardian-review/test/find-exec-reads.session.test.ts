@@ -1,11 +1,12 @@
-// Real Pi sessions (stock Pi's four tools, faux agent and reviewer): `find … -exec READER {} +` reads every file
-// find meets below its roots (decision 0021). The shell lists each root, hidden entries included, and counts any link
-// as unknown, since the reader opens a link's target. With nothing protected there the read needs no reviewer call;
-// with a key below the root, or a link in the tree, it is reviewed, and a denial keeps the key out of the session.
+// Real Pi sessions (stock Pi's four tools, faux agent and reviewer): `find … -exec READER {} +` and
+// `find … | xargs READER` read every file find meets below its roots (decision 0021). The shell lists each root,
+// hidden entries included, and counts any link as unknown, since the reader opens a link's target; for xargs, a name
+// it would split counts as unknown too. With nothing protected there the read needs no reviewer call; otherwise it
+// is reviewed, and a denial keeps the key out of the session.
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callTool, expectNoLeak, guardianSandboxPerTest, resultTexts, verdict } from "./helpers.ts";
+import { callTool, expectNoLeak, guardianSandboxPerTest, resultTexts, verdict, verdictSources } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest();
 const STOCK_TOOLS = ["read", "bash", "edit", "write"];
@@ -77,5 +78,45 @@ describe("find -exec with a reader, judged by the trees it walks (decision 0021)
 		expect(h.reviewerRequests()).toHaveLength(1);
 		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "bash" })]);
 		expect(existsSync(join(h.cwd, "src", "app.py"))).toBe(true);
+	});
+
+	it("allows find | xargs grep and find -print0 | xargs -0 cat with no reviewer call", async () => {
+		const h = await sandbox.start({ tools: STOCK_TOOLS, files });
+		h.agent(
+			callTool("bash", { command: "find src -name '*.py' | grep -v test | xargs grep -n body" }),
+			callTool("bash", { command: "find docs -type f -print0 | xargs -0 cat" }),
+			"done",
+		);
+		await h.prompt("search the sources");
+		expect(h.reviewerRequests()).toHaveLength(0);
+		expect(verdictSources(h)).toEqual(["floor", "floor"]);
+		const [matches, docs] = resultTexts(h);
+		expect(matches).toContain("src/pkg/util.py:2:");
+		expect(docs).toContain("# guide");
+	});
+
+	it("reviews find | xargs cat over a name xargs would split into a key's path, and a denial keeps the key out", async () => {
+		const h = await sandbox.start({ tools: STOCK_TOOLS, files: { ...files, id_rsa: KEY_TEXT } });
+		mkdirSync(join(h.cwd, "notes"));
+		// xargs splits this name at its blank: `notes/a` and `id_rsa`, the key at the project root.
+		writeFileSync(join(h.cwd, "notes", "a id_rsa"), "an innocent note\n");
+		h.agent(callTool("bash", { command: "find notes -type f | xargs cat" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "reads a private key" }));
+		await h.prompt("show the notes");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "bash" })]);
+		expectNoLeak(h, ["MIIEfindexecsessionkey"]);
+	});
+
+	it("allows the same folder through -print0 and xargs -0, which pass the name whole", async () => {
+		const h = await sandbox.start({ tools: STOCK_TOOLS, files: { ...files, id_rsa: KEY_TEXT } });
+		mkdirSync(join(h.cwd, "notes"));
+		writeFileSync(join(h.cwd, "notes", "a id_rsa"), "an innocent note\n");
+		h.agent(callTool("bash", { command: "find notes -type f -print0 | xargs -0 cat" }), "done");
+		await h.prompt("show the notes");
+		expect(h.reviewerRequests()).toHaveLength(0);
+		expect(verdictSources(h)).toEqual(["floor"]);
+		expect(resultTexts(h).join("\n")).toContain("an innocent note");
+		expectNoLeak(h, ["MIIEfindexecsessionkey"]);
 	});
 });

@@ -135,6 +135,24 @@ describe("readSearchTreeVerdict", () => {
 		expect(await globVerdict("h*")).toBe("unknown");
 	});
 
+	it("for paths xargs splits, a name with a blank, quote or backslash at any depth is unknown", async () => {
+		files({ "notes/a.txt": "x", "notes/deep/b.txt": "y" });
+		const splitVerdict = () =>
+			readSearchTreeVerdict(
+				{ root: join(workspace, "notes"), skipsHidden: false, followsLinks: true, splitsNames: true },
+				treeEntryTest(context()),
+			);
+		expect(await splitVerdict()).toBe("none");
+		for (const name of ["a id_rsa", "it's", 'say"hi"', "back\\slash", "tab\there"]) {
+			files({ [`notes/deep/${name}`]: "z" });
+			expect(await splitVerdict()).toBe("unknown");
+			// The same tree read without xargs holds nothing protected.
+			expect(await verdictOf("notes", false, true)).toBe("none");
+			rmSync(join(workspace, "notes", "deep", name));
+		}
+		expect(await splitVerdict()).toBe("none");
+	});
+
 	it("a missing root holds nothing; a file root was judged by its name", async () => {
 		files({ "a.py": "x" });
 		expect(await verdictOf("no-such-folder")).toBe("none");

@@ -11,6 +11,7 @@ import {
 	globPartsMayMeet,
 	isPrintOnlySedScript,
 	MAX_SEARCH_TREES,
+	nameSplitsInXargs,
 	type SearchTreeVerdict,
 } from "../src/guardian/index.js";
 import { outcome, withCleanTrees } from "./floor-outcome.js";
@@ -576,6 +577,90 @@ describe("find -exec with a reader is a read of every tree it walks (decision 00
 		["find ~/.ssh -exec cat {} +", "review:protected-path"],
 		["find /etc -exec cat {} +", "review:outside-workspace"],
 	])("%j → %s", decides);
+});
+
+describe("xargs after a find that prints only paths reads every tree the find walks (decision 0021)", () => {
+	const tree = (root: string, splitsNames = true) => ({
+		root: `${CWD}${root}`,
+		skipsHidden: false,
+		followsLinks: true,
+		...(splitsNames ? { splitsNames: true } : {}),
+	});
+
+	it.each<[string, readonly object[]]>([
+		["find src -name '*.py' | xargs grep -l KEY", [tree("/src")]],
+		["find . -name '*.py' | grep -v test | xargs grep -n KEY", [tree("")]],
+		["find -name '*.py' | xargs wc -l", [tree("")]],
+		["find src -print0 | xargs -0 cat", [tree("/src", false)]],
+		["find a b | xargs -I{} head -5 {}", [tree("/a"), tree("/b")]],
+		["cd src && find . | head -20 | sort | uniq | xargs cat", [tree("/src")]],
+	])("%j asks the shell about %j", (command, expected) => {
+		expect(floorFactRequestsOf(command, clean).searchTrees).toEqual(expected);
+	});
+
+	it.each<[string]>([
+		["find src -name '*.py' | xargs grep -l KEY"],
+		["find src -name '*.py' | xargs grep -l KEY | grep -v test"],
+		["find src -type f | grep -v __pycache__ | xargs grep -n KEY"],
+		["find src -print0 | xargs -0 cat"],
+		["find src 2>/dev/null | xargs -r -n 1 -P 4 grep -l KEY"],
+		["find src | xargs -I{} head -5 {}"],
+		["find src | tail -n +2 | sort -u | xargs"],
+		["find . -path ./tests -prune -o -name '*.py' -print | xargs grep -l KEY"],
+	])("%j is allowed only when the shell found no protected entry in the tree", expectOnlyAListedNoneAllows);
+
+	it.each<[string, string]>([
+		// Only paths find printed, whole: nothing else feeds xargs.
+		["cat list | xargs cat", "review:not-read-only"],
+		["ls | xargs cat", "review:not-read-only"],
+		["git ls-files | xargs cat", "review:not-read-only"],
+		["xargs cat < list", "review:not-read-only"],
+		["find src -printf '%p\\n' | xargs cat", "review:not-read-only"],
+		["find src -ls | xargs cat", "review:not-read-only"],
+		["find src -exec cat {} + | xargs cat", "review:not-read-only"],
+		["find src 2>&1 | xargs cat", "review:not-read-only"],
+		// Filters that change a line: a part of a path is another path.
+		["find src | grep -o '[^ ]*$' | xargs cat", "review:not-read-only"],
+		["find src | grep -n x | xargs cat", "review:not-read-only"],
+		["find src | grep x other.txt | xargs cat", "review:not-read-only"],
+		["find src | sed 's/^/\\//' | xargs cat", "review:not-read-only"],
+		["find src | head -c 20 | xargs cat", "review:not-read-only"],
+		["find src | cut -c 3- | xargs cat", "review:not-read-only"],
+		["find src | uniq -c | xargs cat", "review:not-read-only"],
+		// NUL on one side only, and a root xargs would split.
+		["find src -print0 | xargs cat", "review:not-read-only"],
+		["find src | xargs -0 cat", "review:not-read-only"],
+		["find src -print0 | sort -z | xargs -0 cat", "review:not-read-only"],
+		["find 'my dir' | xargs cat", "review:not-read-only"],
+		// Readers only, and only xargs options that batch.
+		["find src | xargs rm", "review:not-read-only"],
+		["find src | xargs sh -c 'cat \"$@\"' _", "review:not-read-only"],
+		["find src | xargs sed -i s/a/b/", "review:not-read-only"],
+		["find src | xargs -I{} cp {} /tmp", "review:not-read-only"],
+		["find src | xargs -I{} cat {}.bak", "review:not-read-only"],
+		["find src | xargs -a list cat", "review:not-read-only"],
+		["find src | xargs -p cat", "review:not-read-only"],
+		["find src | xargs -d , cat", "review:not-read-only"],
+		// The reader's other words, and roots above or outside the workspace.
+		["find src | xargs cat .env", "review:protected-path"],
+		["find src | xargs -I{} cat ~/.ssh/id_rsa", "review:protected-path"],
+		["find .. | xargs cat", "review:outside-workspace"],
+		["find /etc | xargs cat", "review:outside-workspace"],
+	])("%j → %s", decides);
+
+	it.each<[string, boolean]>([
+		["plain.py", false],
+		["ünïcode.txt", false],
+		["a b.py", true],
+		["x .env", true],
+		["tab\there", true],
+		["new\nline", true],
+		["it's", true],
+		['say"hi"', true],
+		["back\\slash", true],
+	])("nameSplitsInXargs(%j) is %s", (name, splits) => {
+		expect(nameSplitsInXargs(name)).toBe(splits);
+	});
 });
 
 describe("files this command writes and git's view of them", () => {

@@ -337,12 +337,31 @@ export interface SearchTreeRequest {
 	 * ({@link globPartMayMatchName}), and nothing deeper than the last part. Missing: every entry at every level.
 	 */
 	readonly pattern?: readonly string[];
+	/**
+	 * True when the reader gets each entry's path as text that xargs splits (`find src | xargs cat`): an entry whose
+	 * name would split ({@link nameSplitsInXargs}) makes the verdict `unknown`, since its parts are other paths.
+	 */
+	readonly splitsNames?: true;
 }
 
 /** The key of a {@link SearchTreeRequest} in `FloorContext.searchTrees`. */
 export function searchTreeKey(request: SearchTreeRequest): string {
 	const pattern = request.pattern === undefined ? "" : `+glob${JSON.stringify(request.pattern)}`;
-	return `${request.skipsHidden ? "visible" : "all"}${request.followsLinks ? "+links" : ""}${pattern}:${request.root}`;
+	const split = request.splitsNames === true ? "+split" : "";
+	return `${request.skipsHidden ? "visible" : "all"}${request.followsLinks ? "+links" : ""}${split}${pattern}:${request.root}`;
+}
+
+/**
+ * True when xargs, reading names separated by newlines (its default), would not pass `name` through whole: it
+ * splits at blanks and newlines and takes quotes and backslashes as quoting, so `x .env` becomes `x` and `.env`.
+ * One pass over the name.
+ */
+export function nameSplitsInXargs(name: string): boolean {
+	for (const c of name) {
+		if (c === " " || c === "\t" || c === "\n" || c === "\v" || c === "\f" || c === "\r") return true;
+		if (c === "'" || c === '"' || c === "\\") return true;
+	}
+	return false;
 }
 
 /** Facts the shell gathers for the floor (I/O results, passed in as values). */
@@ -1223,6 +1242,18 @@ const RULE_RANK = { "read-only": 0, "trusted-command": 1, "workspace-write": 2 }
 /** The virtual working directory while judging one simple command; undefined once a `cd` went somewhere unknown. */
 interface WalkState {
 	cwd: string | undefined;
+	/** What this command reads on stdin when it is the paths a `find` printed earlier in the pipeline. */
+	foundNames?: FoundNames;
+}
+
+/**
+ * The stdin of a pipeline stage when it is the paths a `find` printed (`find src -name '*.py' | grep -v test |
+ * xargs grep -n x`), passed through filters that only drop or reorder whole lines: the find's roots, judged in the
+ * stage's own directory (a pipeline's parts share it), and whether find ended each path with NUL (`-print0`).
+ */
+interface FoundNames {
+	readonly roots: readonly BashWord[];
+	readonly nulSeparated: boolean;
 }
 
 /**
@@ -1363,8 +1394,8 @@ function judgePipeline(pipeline: BashPipeline, cwd: string | undefined, judge: J
 		// Every part of a pipeline runs in a subshell: none moves the shell. The parts run side by side, so when
 		// one writes a file, they are judged again with git anywhere in them counted as after the write.
 		const wroteBefore = judge.wroteFiles;
-		for (const command of pipeline.commands) judgeCommand(command, cwd, judge);
-		if (!wroteBefore && judge.wroteFiles) for (const command of pipeline.commands) judgeCommand(command, cwd, judge);
+		judgePipelineParts(pipeline.commands, cwd, judge);
+		if (!wroteBefore && judge.wroteFiles) judgePipelineParts(pipeline.commands, cwd, judge);
 		outcomes = [{ cwd, status: "any" }];
 	}
 	if (!pipeline.negated) return outcomes;
@@ -1374,9 +1405,23 @@ function judgePipeline(pipeline: BashPipeline, cwd: string | undefined, judge: J
 	}));
 }
 
-function judgeCommand(command: BashCommand, cwd: string | undefined, judge: Judge): ShellWorld[] {
+/** The parts of a pipeline in order, each told when its stdin is the paths a `find` before it printed. */
+function judgePipelineParts(commands: readonly BashCommand[], cwd: string | undefined, judge: Judge): void {
+	let names: FoundNames | undefined;
+	commands.forEach((command, index) => {
+		judgeCommand(command, cwd, judge, names);
+		names = index === 0 ? foundNamesPrintedBy(command) : names && keepsWholeLines(command, names) ? names : undefined;
+	});
+}
+
+function judgeCommand(
+	command: BashCommand,
+	cwd: string | undefined,
+	judge: Judge,
+	foundNames?: FoundNames,
+): ShellWorld[] {
 	if (command.kind === "simple") {
-		const state: WalkState = { cwd };
+		const state: WalkState = foundNames === undefined ? { cwd } : { cwd, foundNames };
 		judgeSimple(command, state, judge);
 		// Only a `cd` moves the directory, and it may fail.
 		if (state.cwd === cwd) return [{ cwd, status: "any" }];
@@ -2178,6 +2223,8 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			return judgeSearch(args, options, state, judge, true);
 		case "find":
 			return judgeFind(args, state, judge);
+		case "xargs":
+			return judgeXargs(args, state, judge);
 		case "sed":
 			return judgeSed(args, state, judge);
 		case "jq":
@@ -2370,13 +2417,15 @@ function judgeSearchTreeWord(
 	followsLinks: boolean,
 	state: WalkState,
 	judge: Judge,
+	splitsNames = false,
 ): void {
 	const paths = pathsOfWord(word);
 	if (paths === undefined) throw new Review("dynamic");
 	const glob = word.expansions.includes("glob");
 	for (const path of paths) {
-		if (glob && hasGlobCharacter(path)) judgeSearchTree(literalFolderOf(path), false, followsLinks, state, judge);
-		else judgeSearchTree(path, skipsHidden, followsLinks, state, judge);
+		if (glob && hasGlobCharacter(path)) {
+			judgeSearchTree(literalFolderOf(path), false, followsLinks, state, judge, undefined, splitsNames);
+		} else judgeSearchTree(path, skipsHidden, followsLinks, state, judge, undefined, splitsNames);
 	}
 }
 
@@ -2408,12 +2457,18 @@ function judgeSearchTree(
 	state: WalkState,
 	judge: Judge,
 	pattern?: readonly string[],
+	splitsNames = false,
 ): void {
 	const root = resolveIn(path, state, judge);
 	if (root === undefined) throw new Review("dynamic");
 	if (judge.movedFiles) throw new Review("protected-path");
-	const request: SearchTreeRequest =
-		pattern === undefined ? { root, skipsHidden, followsLinks } : { root, skipsHidden, followsLinks, pattern };
+	const request: SearchTreeRequest = {
+		root,
+		skipsHidden,
+		followsLinks,
+		...(pattern === undefined ? {} : { pattern }),
+		...(splitsNames ? { splitsNames: true } : {}),
+	};
 	const key = searchTreeKey(request);
 	if (judge.requests !== undefined) {
 		judge.requests.searchTrees.set(key, request);
@@ -2797,26 +2852,221 @@ function judgeFindExec(
 		if (clause.some((word) => word.value !== "{}" && word.value.includes("{}"))) throw new Review("not-read-only");
 	}
 	for (const root of roots) {
-		if (reachesAboveWorkspace(root, state, judge)) throw new Review("protected-path");
-		// find hands the reader a link it meets, and the reader opens its target: any link makes the tree unknown.
-		judgeSearchTreeWord(root, false, true, state, judge);
+		judgeFoundTree(root, false, state, judge);
 		for (const clause of clauses) {
 			const readerArgs = clause.slice(1).map((word) => (word.value === "{}" ? root : word));
-			// The reader must not write: `sed -i` would be a workspace write of every file found.
-			const outer = judge.rule;
-			judge.rule = "read-only";
-			let verdict: VocabularyVerdict;
-			let wrote: boolean;
-			try {
-				verdict = judgeVocabulary(clause[0]?.literal as string, readerArgs, state, judge);
-			} finally {
-				wrote = judge.rule !== "read-only";
-				judge.rule = outer;
-			}
-			if (wrote) throw new Review("not-read-only");
-			if (verdict !== "allowed") throw new Review(verdict);
+			judgeReaderOfFound(clause[0]?.literal as string, readerArgs, state, judge);
 		}
 	}
+}
+
+/**
+ * A root whose entries find hands a reader: a tree the shell lists, hidden entries included. find hands the reader
+ * a link it meets, and the reader opens its target, so any link makes the tree unknown. With `splitsNames`, the
+ * paths reach the reader through xargs, and a name xargs would split makes it unknown too.
+ */
+function judgeFoundTree(root: BashWord, splitsNames: boolean, state: WalkState, judge: Judge): void {
+	if (reachesAboveWorkspace(root, state, judge)) throw new Review("protected-path");
+	judgeSearchTreeWord(root, false, true, state, judge, splitsNames);
+}
+
+/**
+ * A reader run on what find found (`{}` or xargs's items read as a root): judged by the vocabulary on a clean slate,
+ * and reviewed if it would write, since `sed -i` would edit every file found.
+ */
+function judgeReaderOfFound(name: string, args: readonly BashWord[], state: WalkState, judge: Judge): void {
+	const outer = judge.rule;
+	judge.rule = "read-only";
+	let verdict: VocabularyVerdict;
+	let wrote: boolean;
+	try {
+		verdict = judgeVocabulary(name, args, state, judge);
+	} finally {
+		wrote = judge.rule !== "read-only";
+		judge.rule = outer;
+	}
+	if (wrote) throw new Review("not-read-only");
+	if (verdict !== "allowed") throw new Review(verdict);
+}
+
+/**
+ * find actions that print something other than the found paths one per line (or per NUL with `-print0`), or run
+ * or write: a find with one of them is no source of names for xargs.
+ */
+const FIND_ACTIONS_NOT_PRINTING_PATHS = new Set([...FIND_ACTIONS_THAT_WRITE_OR_RUN, "-printf", "-ls", "-files0-from"]);
+
+/** Redirects that leave a pipeline part's stdout alone: only stderr thrown away (`2>/dev/null`). */
+function onlyDiscardsErrors(redirects: readonly BashRedirect[]): boolean {
+	return redirects.every(
+		(redirect) => redirect.fd === 2 && redirect.op === ">" && redirect.target.value === "/dev/null",
+	);
+}
+
+/** The literal words of a plain simple command (no assignment, no expansion, stderr at most discarded). */
+function plainWords(command: BashCommand): readonly BashWord[] | undefined {
+	if (command.kind !== "simple" || command.assignments.length > 0 || !onlyDiscardsErrors(command.redirects)) {
+		return undefined;
+	}
+	return command.words.every((word) => word.literal !== undefined) ? command.words : undefined;
+}
+
+/**
+ * What a pipeline's first part prints when it is a `find` that prints only found paths: its roots (`.` when it
+ * names none) and whether they end in NUL. Undefined for anything else.
+ */
+function foundNamesPrintedBy(command: BashCommand): FoundNames | undefined {
+	const words = plainWords(command);
+	if (words === undefined || words[0]?.literal !== "find") return undefined;
+	const args = words.slice(1);
+	const roots: BashWord[] = [];
+	let inExpression = false;
+	let print0 = false;
+	let print = false;
+	for (let i = 0; i < args.length; i++) {
+		const value = (args[i] as BashWord).value;
+		if (FIND_ACTIONS_NOT_PRINTING_PATHS.has(value)) return undefined;
+		if (value === "-print0") print0 = true;
+		if (value === "-print") print = true;
+		if (inExpression) continue;
+		if (value === "-D") {
+			i++;
+			continue;
+		}
+		if (value === "-H" || value === "-L" || value === "-P" || value === "--" || /^-O\d*$/.test(value)) continue;
+		if (value.startsWith("-") || value === "!" || value === "(") inExpression = true;
+		else roots.push(args[i] as BashWord);
+	}
+	if (print && print0) return undefined;
+	return { roots: roots.length > 0 ? roots : [literalWord(".")], nulSeparated: print0 };
+}
+
+/** grep options that keep each line whole (no `-o`, `-n`, `-c`, `-H`, `-l`, `-b`): it only drops lines. */
+const WHOLE_LINE_GREP_BUNDLE = /^-[viEFGwxsy]+$/;
+const WHOLE_LINE_GREP_LONG = new Set([
+	"--invert-match",
+	"--ignore-case",
+	"--extended-regexp",
+	"--fixed-strings",
+	"--basic-regexp",
+	"--word-regexp",
+	"--line-regexp",
+	"--no-messages",
+]);
+
+/**
+ * True when a pipeline part passes found paths on unchanged, only dropping or reordering whole lines: `grep PATTERN`
+ * and `grep -v PATTERN` on stdin, `head`/`tail -n N`, `sort` and `uniq` with no file and no option that changes a
+ * line. NUL-separated names pass through none of them.
+ */
+function keepsWholeLines(command: BashCommand, names: FoundNames): boolean {
+	const words = plainWords(command);
+	const name = words?.[0]?.literal;
+	if (words === undefined || name === undefined || names.nulSeparated) return false;
+	const args = words.slice(1).map((word) => word.value);
+	switch (name) {
+		case "grep":
+		case "egrep":
+		case "fgrep": {
+			let patterns = 0;
+			for (let i = 0; i < args.length; i++) {
+				const value = args[i] as string;
+				if (value === "-e") {
+					patterns++;
+					i++;
+				} else if (WHOLE_LINE_GREP_BUNDLE.test(value) || WHOLE_LINE_GREP_LONG.has(value)) continue;
+				else if (value.startsWith("-")) return false;
+				// A word after the pattern (or after `-e` patterns) is a file grep would read instead of stdin.
+				else if (patterns !== 0) return false;
+				else patterns = -1;
+			}
+			// One pattern operand, or patterns given with -e: any other word would be a file to read instead of stdin.
+			return patterns !== 0;
+		}
+		case "head":
+		case "tail":
+			return isLineCount(args, name === "tail");
+		case "sort":
+			return args.every((value) => /^-[urfVnbd]+$/.test(value));
+		case "uniq":
+			return args.every((value) => /^-[udi]+$/.test(value));
+		default:
+			return false;
+	}
+}
+
+/** `-n N`, `-nN`, `--lines=N` or `-N` (and `+N` for tail), or nothing: a count of lines, no file. */
+function isLineCount(args: readonly string[], tail: boolean): boolean {
+	const count = tail ? /^\+?\d{1,9}$/ : /^\d{1,9}$/;
+	if (args.length === 0) return true;
+	if (args.length === 2 && args[0] === "-n") return count.test(args[1] as string);
+	if (args.length !== 1) return false;
+	const only = args[0] as string;
+	if (only.startsWith("--lines=")) return count.test(only.slice("--lines=".length));
+	if (only.startsWith("-n")) return count.test(only.slice(2));
+	return /^-\d{1,9}$/.test(only);
+}
+
+/** xargs options that only change how items are batched, run or echoed; each with its value, if it takes one. */
+const XARGS_COUNT_OPTIONS = new Set(["-n", "-L", "-P", "-s"]);
+const XARGS_COUNT_LONG = ["--max-args=", "--max-lines=", "--max-procs=", "--max-chars="];
+const XARGS_FLAGS = new Set(["-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit"]);
+
+/**
+ * xargs after a `find` that printed only paths: each item is a path find found below one of its roots, so the
+ * command is judged as a reader of those trees, as `find -exec` is (decision 0021). The names must reach it whole:
+ * `-0` exactly when find printed with `-print0`, and otherwise every listed name free of blanks, quotes and
+ * backslashes (`SearchTreeRequest.splitsNames`), and every root too. The reader is one of `find -exec`'s (`echo`
+ * when none is named); with `-I R` each word `R` stands for a path. Reading items from a file (`-a`), asking on a
+ * terminal (`-p`, `-o`) and any option the floor does not know are reviewed, and so is xargs fed by anything else.
+ */
+function judgeXargs(args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
+	noDynamic(args);
+	const names = state.foundNames;
+	if (names === undefined) return "not-read-only";
+	let nul = false;
+	let replace: string | undefined;
+	let i = 0;
+	for (; i < args.length; i++) {
+		const value = (args[i] as BashWord).value;
+		if (!value.startsWith("-")) break;
+		if (value === "--") {
+			i++;
+			break;
+		}
+		if (value === "-0" || value === "--null") nul = true;
+		else if (XARGS_FLAGS.has(value)) continue;
+		else if (XARGS_COUNT_OPTIONS.has(value) && /^\d{1,9}$/.test(args[i + 1]?.value ?? "")) i++;
+		else if (/^-[nLPs]\d{1,9}$/.test(value)) continue;
+		else if (
+			XARGS_COUNT_LONG.some((option) => value.startsWith(option) && /^\d{1,9}$/.test(value.slice(option.length)))
+		)
+			continue;
+		else if (value === "-I" && args[i + 1] !== undefined) replace = (args[++i] as BashWord).value;
+		else if (value.startsWith("-I") && value.length > 2) replace = value.slice(2);
+		else if (value.startsWith("--replace=") && value.length > "--replace=".length)
+			replace = value.slice("--replace=".length);
+		else return "not-read-only";
+	}
+	if (nul !== names.nulSeparated) return "not-read-only";
+	const reader = args[i]?.literal ?? "echo";
+	if (!FIND_EXEC_READERS.has(reader)) return "not-read-only";
+	const readerWords = args.slice(i + 1);
+	if (replace !== undefined) {
+		const token = replace;
+		if (token === "" || readerWords.some((word) => word.value !== token && word.value.includes(token))) {
+			return "not-read-only";
+		}
+	}
+	for (const root of names.roots) {
+		if (!nul && nameSplitsInXargs(root.value)) return "not-read-only";
+		judgeFoundTree(root, !nul, state, judge);
+		const readerArgs =
+			replace === undefined
+				? [...readerWords, root]
+				: readerWords.map((word) => (word.value === replace ? root : word));
+		judgeReaderOfFound(reader, readerArgs, state, judge);
+	}
+	return "allowed";
 }
 
 /** sed: print-only scripts (no `w`, `e`, `r`, in-place edits or script files). */
