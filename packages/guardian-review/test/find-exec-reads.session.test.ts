@@ -108,6 +108,19 @@ describe("find -exec with a reader, judged by the trees it walks (decision 0021)
 		expectNoLeak(h, ["MIIEfindexecsessionkey"]);
 	});
 
+	it("reviews xargs whose stdin a redirect takes from a file instead of the find, and a denial keeps the key out", async () => {
+		const h = await sandbox.start({
+			tools: STOCK_TOOLS,
+			files: { ...files, id_rsa: KEY_TEXT, "list.txt": "id_rsa\n" },
+		});
+		h.agent(callTool("bash", { command: "find src -name '*.py' | xargs cat < list.txt" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "reads a private key named in a list" }));
+		await h.prompt("show the sources");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "bash" })]);
+		expectNoLeak(h, ["MIIEfindexecsessionkey"]);
+	});
+
 	it("allows the same folder through -print0 and xargs -0, which pass the name whole", async () => {
 		const h = await sandbox.start({ tools: STOCK_TOOLS, files: { ...files, id_rsa: KEY_TEXT } });
 		mkdirSync(join(h.cwd, "notes"));

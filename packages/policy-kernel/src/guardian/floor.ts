@@ -9,6 +9,7 @@ import {
 	type BashLoop,
 	type BashPipeline,
 	type BashRedirect,
+	type BashRedirectOp,
 	type BashSimpleCommand,
 	type BashStatement,
 	type BashWord,
@@ -1394,8 +1395,8 @@ function judgePipeline(pipeline: BashPipeline, cwd: string | undefined, judge: J
 		// Every part of a pipeline runs in a subshell: none moves the shell. The parts run side by side, so when
 		// one writes a file, they are judged again with git anywhere in them counted as after the write.
 		const wroteBefore = judge.wroteFiles;
-		judgePipelineParts(pipeline.commands, cwd, judge);
-		if (!wroteBefore && judge.wroteFiles) judgePipelineParts(pipeline.commands, cwd, judge);
+		judgePipelineParts(pipeline, cwd, judge);
+		if (!wroteBefore && judge.wroteFiles) judgePipelineParts(pipeline, cwd, judge);
 		outcomes = [{ cwd, status: "any" }];
 	}
 	if (!pipeline.negated) return outcomes;
@@ -1405,14 +1406,26 @@ function judgePipeline(pipeline: BashPipeline, cwd: string | undefined, judge: J
 	}));
 }
 
-/** The parts of a pipeline in order, each told when its stdin is the paths a `find` before it printed. */
-function judgePipelineParts(commands: readonly BashCommand[], cwd: string | undefined, judge: Judge): void {
+/**
+ * The parts of a pipeline in order, each told when its stdin is the paths a `find` before it printed: joined by `|`
+ * (not `|&`, which adds error messages), and with no redirect of its own that replaces that stdin.
+ */
+function judgePipelineParts(pipeline: BashPipeline, cwd: string | undefined, judge: Judge): void {
 	let names: FoundNames | undefined;
-	commands.forEach((command, index) => {
+	pipeline.commands.forEach((command, index) => {
+		if (index > 0 && pipeline.operators[index - 1] !== "|") names = undefined;
+		if (names !== undefined && !keepsStdin(command)) names = undefined;
 		judgeCommand(command, cwd, judge, names);
 		names = index === 0 ? foundNamesPrintedBy(command) : names && keepsWholeLines(command, names) ? names : undefined;
 	});
 }
+
+/** Output redirects only, none of them on fd 0: the command still reads the pipe (`xargs cat < list` does not). */
+function keepsStdin(command: BashCommand): boolean {
+	return command.redirects.every((redirect) => OUTPUT_REDIRECTS.has(redirect.op) && redirect.fd !== 0);
+}
+
+const OUTPUT_REDIRECTS: ReadonlySet<BashRedirectOp> = new Set([">", ">>", ">|", "&>", "&>>", ">&"]);
 
 function judgeCommand(
 	command: BashCommand,
@@ -2748,8 +2761,10 @@ const RG_VALUE_OPTIONS = new Set([
 ]);
 
 /**
- * Commands `find -exec` may run on what it finds without a model: readers that write nothing and run nothing. Their
- * words are still judged by the vocabulary (`sed -n` with a print-only script, grep without `-P`).
+ * Commands `find -exec` and xargs may run on what find found without a model: readers that write nothing, run
+ * nothing and take every found path as a file or as plain text. Their words are still judged by the vocabulary
+ * (grep without `-P`). Not sed: a path in its script's place would be a script (`src/rxrw/tmp/x` is
+ * `s r c/ r x r w/tmp/x`, which writes), and the floor judges the words with each root in place of the paths.
  */
 const FIND_EXEC_READERS = new Set([
 	"cat",
@@ -2764,7 +2779,6 @@ const FIND_EXEC_READERS = new Set([
 	"stat",
 	"echo",
 	"nl",
-	"sed",
 	"md5sum",
 	"sha1sum",
 	"sha256sum",
