@@ -6,7 +6,15 @@
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callTool, expectNoLeak, guardianSandboxPerTest, resultTexts, verdict, verdictSources } from "./helpers.ts";
+import {
+	callTool,
+	expectNoLeak,
+	expectOneReviewerDenial,
+	guardianSandboxPerTest,
+	resultTexts,
+	verdict,
+	verdictSources,
+} from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest();
 const STOCK_TOOLS = ["read", "bash", "edit", "write"];
@@ -49,8 +57,7 @@ describe("find -exec with a reader, judged by the trees it walks (decision 0021)
 		h.agent(callTool("bash", { command: "find certs -type f -exec cat {} +" }), "done");
 		h.reviewer(verdict("deny", { risk_level: "high", rationale: "reads a private key" }));
 		await h.prompt("show the certificates");
-		expect(h.reviewerRequests()).toHaveLength(1);
-		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "bash" })]);
+		expectOneReviewerDenial(h);
 		expect(resultTexts(h).join("\n")).not.toContain("MIIEfindexecsessionkey");
 		expectNoLeak(h, ["MIIEfindexecsessionkey"]);
 	});
@@ -65,8 +72,7 @@ describe("find -exec with a reader, judged by the trees it walks (decision 0021)
 		h.agent(callTool("bash", { command: "find notes -exec cat {} +" }), "done");
 		h.reviewer(verdict("deny", { risk_level: "high", rationale: "follows a link to a key" }));
 		await h.prompt("show the notes");
-		expect(h.reviewerRequests()).toHaveLength(1);
-		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "bash" })]);
+		expectOneReviewerDenial(h);
 		expectNoLeak(h, ["MIIEfindexecsessionkey"]);
 	});
 
@@ -75,8 +81,7 @@ describe("find -exec with a reader, judged by the trees it walks (decision 0021)
 		h.agent(callTool("bash", { command: "find src -name '*.py' -exec rm {} +" }), "done");
 		h.reviewer(verdict("deny", { risk_level: "medium", rationale: "deletes sources" }));
 		await h.prompt("clean up");
-		expect(h.reviewerRequests()).toHaveLength(1);
-		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "bash" })]);
+		expectOneReviewerDenial(h);
 		expect(existsSync(join(h.cwd, "src", "app.py"))).toBe(true);
 	});
 
@@ -103,8 +108,7 @@ describe("find -exec with a reader, judged by the trees it walks (decision 0021)
 		h.agent(callTool("bash", { command: "find notes -type f | xargs cat" }), "done");
 		h.reviewer(verdict("deny", { risk_level: "high", rationale: "reads a private key" }));
 		await h.prompt("show the notes");
-		expect(h.reviewerRequests()).toHaveLength(1);
-		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "bash" })]);
+		expectOneReviewerDenial(h);
 		expectNoLeak(h, ["MIIEfindexecsessionkey"]);
 	});
 
@@ -116,8 +120,7 @@ describe("find -exec with a reader, judged by the trees it walks (decision 0021)
 		h.agent(callTool("bash", { command: "find src -name '*.py' | xargs cat < list.txt" }), "done");
 		h.reviewer(verdict("deny", { risk_level: "high", rationale: "reads a private key named in a list" }));
 		await h.prompt("show the sources");
-		expect(h.reviewerRequests()).toHaveLength(1);
-		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "bash" })]);
+		expectOneReviewerDenial(h);
 		expectNoLeak(h, ["MIIEfindexecsessionkey"]);
 	});
 

@@ -3,7 +3,14 @@
 // glob's folder to the glob's depth; with no protected entry there the read needs no reviewer call, and with one it
 // is reviewed and a denial keeps the key out of the session.
 import { describe, expect, it } from "vitest";
-import { callTool, expectNoLeak, guardianSandboxPerTest, resultTexts, verdict } from "./helpers.ts";
+import {
+	callTool,
+	expectNoLeak,
+	expectOneReviewerDenial,
+	guardianSandboxPerTest,
+	resultTexts,
+	verdict,
+} from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest();
 const STOCK_TOOLS = ["read", "bash", "edit", "write"];
@@ -49,8 +56,7 @@ describe("glob words judged by what they can expand to (decision 0020)", () => {
 		h.agent(callTool("bash", { command: "cat certs/*" }), "done");
 		h.reviewer(verdict("deny", { risk_level: "high", rationale: "reads a private key" }));
 		await h.prompt("show the certificates");
-		expect(h.reviewerRequests()).toHaveLength(1);
-		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool: "bash" })]);
+		expectOneReviewerDenial(h);
 		expect(resultTexts(h).join("\n")).not.toContain("MIIEglobsessionkey");
 		expectNoLeak(h, ["MIIEglobsessionkey"]);
 	});

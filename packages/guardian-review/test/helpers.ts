@@ -15,7 +15,7 @@ import {
 	type ModelRequest,
 	reply,
 } from "@pi-policy/pi-harness";
-import { afterEach, beforeEach } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import { createGuardianReview, type GuardianReviewOptions } from "../src/index.ts";
 
 export const REVIEWER_MODEL = "faux/faux-reviewer";
@@ -193,6 +193,12 @@ export function guardianSandboxPerTest(setup: GuardianSandboxSetup = {}): Guardi
 			return harness;
 		},
 	};
+}
+
+/** The session asked the reviewer once, about one call, and the reviewer denied it. */
+export function expectOneReviewerDenial(harness: GuardianHarness, tool = "bash"): void {
+	expect(harness.reviewerRequests()).toHaveLength(1);
+	expect(harness.verdicts).toEqual([expect.objectContaining({ decision: "deny", source: "reviewer", tool })]);
 }
 
 /** Where each verdict came from (`floor`, `reviewer`, `cache`, …), in order. */
