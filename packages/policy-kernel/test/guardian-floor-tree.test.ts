@@ -134,6 +134,38 @@ describe("sed -i is an edit of the named files, judged like the edit tool", () =
 		expect(decide("sed -i 's/a/b/' ~/.ssh/config", anywhere)).toBe("review:protected-path");
 	});
 
+	it.each<[string, string]>([
+		// `r FILE` and `R FILE` read FILE into the output: FILE is judged as a read, to the end of its line.
+		["sed -i '68r tests/constraints/test_patch.py' tests/constraints/tests.py", "allow:workspace-write"],
+		["sed -i '165,186d' src/reports.py && sed -i '164r new_report.py' src/reports.py", "allow:workspace-write"],
+		["sed -i '1R lines.txt' f.py", "allow:workspace-write"],
+		// Only in an in-place edit: printing a file through sed stays in review, as the peers count it.
+		["sed -n '1r notes.md' f.py", "review:writes"],
+		["sed 'R input' f.py", "review:writes"],
+		["sed -i -e '1r a.py' -e '2r b.py' f.py", "allow:workspace-write"],
+		// GNU sed takes `;w out` as part of the file name: a read of a file named `x.py;w out`, no write.
+		["sed -i '1r x.py;w out' f.py", "allow:workspace-write"],
+		["sed -i '1r .env' f.py", "review:protected-path"],
+		["sed -i '1r ~/.ssh/id_rsa' f.py", "review:protected-path"],
+		["sed -i '1r /etc/passwd' f.py", "review:outside-workspace"],
+		["sed -i '1r ../other/x.py' f.py", "review:outside-workspace"],
+		["cd src && sed -i '1r ../.env' f.py", "review:protected-path"],
+		["sed -i '1r' f.py", "review:writes"],
+		["sed -i -e '1r a.py' -e 'w out' f.py", "review:writes"],
+		["sed -i '1r a.py\nw out' f.py", "review:writes"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command)).toBe(expected);
+	});
+
+	it("collects r and R file names only for a caller that judges them", () => {
+		const reads: string[] = [];
+		expect(isPrintOnlySedScript("68r  tests/x.py", true, reads)).toBe(true);
+		expect(isPrintOnlySedScript("1{R a b.txt\n}", false, reads)).toBe(true);
+		expect(reads).toEqual(["tests/x.py", "a b.txt"]);
+		expect(isPrintOnlySedScript("68r tests/x.py", true)).toBe(false);
+		expect(isPrintOnlySedScript("1r", true, [])).toBe(false);
+	});
+
 	it("reads a/i/c text to the first unescaped newline, and only for in-place edits", () => {
 		expect(isPrintOnlySedScript("1a\\\nadded; w /tmp/x\n5p", true)).toBe(true);
 		expect(isPrintOnlySedScript("1a\\\nadded\nw /tmp/x", true)).toBe(false);
@@ -219,7 +251,7 @@ describe("rm, touch, cp and mv on named workspace files are workspace writes", (
 describe("flags that write, execute or reach the network send the command to review", () => {
 	it.each<[string, string]>([
 		["sed -i 's/a/b/w out' f", "review:writes"],
-		["sed -i '1r /etc/passwd' f", "review:writes"],
+		["sed -i '1r /etc/passwd' f", "review:outside-workspace"],
 		["sed -i -f script.sed f", "review:writes"],
 		["sed 's/a/b/w out' f", "review:writes"],
 		["sed -n '1e id' f", "review:writes"],

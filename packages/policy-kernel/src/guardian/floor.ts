@@ -3148,6 +3148,8 @@ function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	}
 	if (scripts.length === 0) return "unparsed";
 	if (inPlace !== undefined) return judgeSedInPlace(scripts, files, inPlace, state, judge);
+	// `r FILE` only in an in-place edit: printing a file through a sed script is no agent's way to read, and the
+	// peers' read-only checkers count it as not read-only.
 	for (const script of scripts) if (!isPrintOnlySedScript(script)) return "writes";
 	readAll(files, state, judge);
 	return "allowed";
@@ -3155,7 +3157,7 @@ function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 
 /**
  * `sed -i`: an edit of the named files, judged like the edit tool. The script may only edit the stream (the
- * print-only commands plus `a`, `i` and `c` text); each file, and its backup when a suffix is given, is a write
+ * print-only commands plus `a`, `i` and `c` text, and `r`/`R FILE` with FILE judged as a read); each file, and its backup when a suffix is given, is a write
  * path: an unprotected workspace file is a workspace write, anything else is reviewed. A suffix naming another
  * directory or the file's base name (`/`, `*`) is reviewed.
  */
@@ -3166,8 +3168,11 @@ function judgeSedInPlace(
 	state: WalkState,
 	judge: Judge,
 ): VocabularyVerdict {
-	for (const script of scripts) if (!isPrintOnlySedScript(script, true)) return "writes";
+	const reads: string[] = [];
+	for (const script of scripts) if (!isPrintOnlySedScript(script, true, reads)) return "writes";
 	if (files.length === 0) return "writes";
+	// `r FILE`/`R FILE` read FILE into the edited file (`sed -i '68r patch.py' f.py`): FILE is a read.
+	for (const path of reads) judgeReadPath(path, state, judge, true, false);
 	if (suffix.includes("/") || suffix.includes("*")) return "writes";
 	for (const file of files) {
 		judgeWritePath(file, state, judge);
@@ -3195,11 +3200,12 @@ const SED_SAFE_LONG = new Set([
 
 /**
  * True when a sed script only prints and edits the stream: commands from `p P = l q Q d D n N y s`,
- * blocks, labels and branches, with `s` flags among `g p i I m M` and digits. `w`, `W`, `r`, `R`, `e`, `F`, `v`,
+ * blocks, labels and branches, with `s` flags among `g p i I m M` and digits. `w`, `W`, `e`, `F`, `v`,
  * the hold-space commands and the `s` flags `w` and `e` are refused; so are the text commands `a`, `i` and `c`
- * unless `allowText` (an in-place edit, whose output is the file). One linear scan.
+ * unless `allowText` (an in-place edit, whose output is the file), and `r`/`R FILE` (which read FILE into the
+ * output) unless `reads` is given: each FILE is then pushed there for the caller to judge as a read. One linear scan.
  */
-export function isPrintOnlySedScript(script: string, allowText = false): boolean {
+export function isPrintOnlySedScript(script: string, allowText = false, reads?: string[]): boolean {
 	let i = 0;
 	const n = script.length;
 	const skipBlank = () => {
@@ -3293,6 +3299,15 @@ export function isPrintOnlySedScript(script: string, allowText = false): boolean
 		if ("pP=lqQdDnN{}".includes(command)) {
 			if (command === "q" || command === "Q" || command === "l")
 				while (i < n && (script[i] as string) >= "0" && (script[i] as string) <= "9") i++;
+			continue;
+		}
+		if (reads !== undefined && (command === "r" || command === "R")) {
+			// The file name runs from the first non-blank to the end of the line, `;` and `}` included.
+			while (script[i] === " " || script[i] === "\t") i++;
+			const start = i;
+			while (i < n && script[i] !== "\n") i++;
+			if (i === start) return false;
+			reads.push(script.slice(start, i));
 			continue;
 		}
 		if (allowText && (command === "a" || command === "i" || command === "c")) {
