@@ -1,6 +1,6 @@
 // Real Pi sessions (faux agent and reviewer) for the floor over the bash syntax tree (issue 13): read-only chains and
 // `cd sub && grep` decided with no reviewer call, rm/touch/cp/mv on named workspace files allowed, a heredoc into the workspace allowed and into ~/.bashrc reviewed,
-// ripgrep's program-running flags reviewed, shell history reviewed, recursive searches judged by what the tree holds,
+// `sed -i` inserting a workspace file allowed and inserting `.env` reviewed, ripgrep's program-running flags reviewed, shell history reviewed, recursive searches judged by what the tree holds,
 // and a 1 MiB command decided without a hang.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -90,6 +90,23 @@ describe("the floor over the syntax tree, in a real session", () => {
 		expect(existsSync(join(sandboxHome, ".bashrc"))).toBe(false);
 		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
 		expectNoLeak(h, ["notes.md", ".bashrc", "hello notes"]);
+	});
+
+	it("allows `sed -i '1r patch.py' f.py` with no reviewer call, and reviews `sed -i '1r .env' f.py`", async () => {
+		h = await start({
+			files: { "f.py": "first\nlast\n", "patch.py": "inserted\n", ".env": "API_TOKEN=sed-read-env-secret\n" },
+		});
+		h.agent(
+			callTool("bash", { command: "sed -i '1r patch.py' f.py" }),
+			callTool("bash", { command: "sed -i '1r .env' f.py" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "copies the .env into a source file" }));
+		await h.prompt("insert the patch");
+		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(readFileSync(join(h.cwd, "f.py"), "utf8")).toBe("first\ninserted\nlast\n");
+		expectNoLeak(h, ["sed-read-env-secret"]);
 	});
 
 	it("reviews a write past a cd that may fail and a heredoc that bash ends early; neither takes effect", async () => {
