@@ -124,6 +124,20 @@ describe("find -exec with a reader, judged by the trees it walks (decision 0021)
 		expectNoLeak(h, ["MIIEfindexecsessionkey"]);
 	});
 
+	it.each<[string]>([
+		// The name is written by the command itself, after the shell listed the tree.
+		['mkdir notes && touch "notes/a id_rsa" && find notes -type f | xargs cat'],
+		// GNU xargs drops -I when -L follows it: id_rsa is then a plain word.
+		["find src -name '*.py' | xargs -I id_rsa -L 1 cat id_rsa"],
+	])("reviews %j, and a denial keeps the key out", async (command) => {
+		const h = await sandbox.start({ tools: STOCK_TOOLS, files: { ...files, id_rsa: KEY_TEXT } });
+		h.agent(callTool("bash", { command }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "reads a private key" }));
+		await h.prompt("show the notes");
+		expectOneReviewerDenial(h);
+		expectNoLeak(h, ["MIIEfindexecsessionkey"]);
+	});
+
 	it("allows the same folder through -print0 and xargs -0, which pass the name whole", async () => {
 		const h = await sandbox.start({ tools: STOCK_TOOLS, files: { ...files, id_rsa: KEY_TEXT } });
 		mkdirSync(join(h.cwd, "notes"));

@@ -674,6 +674,61 @@ describe("xargs after a find that prints only paths reads every tree the find wa
 	});
 });
 
+describe("found by a review of decision 0021 (each run in GNU findutils 4.9 and bash 5.2 first)", () => {
+	it.each<[string, string]>([
+		// GNU xargs drops an earlier `-I` when `-L` follows it: `.env` is then a plain word, read by cat.
+		["find src | xargs -I .env -L 1 cat .env", "review:not-read-only"],
+		["find src | xargs -I /home/dev/.ssh/id_rsa -L1 cat /home/dev/.ssh/id_rsa", "review:not-read-only"],
+		["find src -print0 | xargs -0 --replace=.env --max-lines=1 cat .env", "review:not-read-only"],
+		["find src | xargs -I {} -n 1 cat {}", "review:not-read-only"],
+		// A name written earlier in the command was not in the listing, and xargs splits it into other paths.
+		['touch "src/x .env"; find src | xargs cat', "review:writes"],
+		['mkdir -p "src/x ../.ssh"; find src | xargs grep -r .', "review:writes"],
+		['find src | xargs cat > "src/x .env"', "review:writes"],
+		['find src | xargs cat & touch "src/x .env"', "review:writes"],
+		// file: an abbreviated --compile writes a .mgc file, -z runs decompressors from PATH, -p resets access times.
+		["find src -name mymagic -exec file --co -m {} \\;", "review:writes"],
+		["find src -name mymagic | xargs file --co -m", "review:writes"],
+		["find src -exec file -z {} +", "review:not-read-only"],
+		["find src -name '*.zst' | xargs file -z", "review:not-read-only"],
+		["file --comp -m magic", "review:writes"],
+		["file -Z x.gz", "review:not-read-only"],
+		["file --uncompress x.gz", "review:not-read-only"],
+		["file -p x", "review:writes"],
+		// find printing fixed text instead of paths.
+		["find --help | xargs cat", "review:not-read-only"],
+		["find -D help src | xargs cat", "review:not-read-only"],
+		["find src -version | xargs cat", "review:not-read-only"],
+	])("%j → %s", decides);
+
+	it.each<[string]>([["find src -name nomatch | xargs grep -r KEY"], ["find src -quit | xargs grep -r KEY"]])(
+		"%j: with no input and no -r, xargs runs grep -r with no path, which searches the working directory",
+		(command) => {
+			expect(floorFactRequestsOf(command, clean).searchTrees).toContainEqual({
+				root: CWD,
+				skipsHidden: false,
+				followsLinks: false,
+			});
+			expectOnlyAListedNoneAllows(command);
+		},
+	);
+
+	it.each<[string, string]>([
+		// With -r, or with -I (which runs nothing without input), only the paths are read.
+		["find src -name nomatch | xargs -r grep -r KEY", "allow:read-only"],
+		["find src | xargs -I{} grep -r KEY {}", "allow:read-only"],
+		// A write whose name xargs would not split, and writes after the read, leave it allowed.
+		["find src | xargs grep -l KEY > found.txt", "allow:workspace-write"],
+		['find src | xargs cat; touch "src/x .env"', "allow:workspace-write"],
+		// -print0 and xargs -0 pass names whole, so a written name with a blank is harmless.
+		['touch "src/x .env"; find src -print0 | xargs -0 cat', "allow:workspace-write"],
+		["file -m magic x", "allow:read-only"],
+	])("%j → %s", (command, expected) => {
+		const verdict = outcome(decideBashFloor(command, "always", withCleanTrees(command, clean, "none")));
+		expect(verdict).toBe(expected);
+	});
+});
+
 describe("files this command writes and git's view of them", () => {
 	it.each<[string]>([
 		// The facts were read before the command: a bare repository it writes is never checked.

@@ -1282,6 +1282,13 @@ class Judge {
 	movedFiles = false;
 	/** True once a recursive read was judged in a concurrent part: a later move may come first in time. */
 	concurrentTreeRead = false;
+	/**
+	 * True once the walk passed a write whose path xargs would split (`touch "src/x .env"`): a tree listed before the
+	 * command ran may now hold that name, so xargs reading find's paths is reviewed after it.
+	 */
+	wroteSplittingName = false;
+	/** True once xargs read find's paths in a concurrent part: a later write of a splitting name may come first. */
+	concurrentSplitRead = false;
 	readonly workspace: string;
 	readonly home: string;
 	readonly isProtected: (path: string) => boolean;
@@ -1930,6 +1937,10 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	judge.wroteFiles = true;
 	// git in a `&` statement or a `<(…)` before this may still be running: the write may come first.
 	if (judge.concurrentGit) throw new Review("git-config");
+	if (nameSplitsInXargs(path)) {
+		judge.wroteSplittingName = true;
+		if (judge.concurrentSplitRead) throw new Review("writes");
+	}
 }
 
 function judgeRedirects(redirects: readonly BashRedirect[], state: WalkState, judge: Judge): void {
@@ -2209,7 +2220,30 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			readAll(args, state, judge);
 			return "allowed";
 		case "file":
-			if (anyOption(options, (o) => shortFlag(o, "C") || o === "--compile")) return "writes";
+			// `--co` is `--compile` (getopt takes any unique prefix); `-p` resets the access time of what it reads.
+			if (
+				anyOption(
+					options,
+					(o) =>
+						shortFlag(o, "C") ||
+						shortFlag(o, "p") ||
+						longOptionOrPrefix(o, "--compile") ||
+						longOptionOrPrefix(o, "--preserve-date"),
+				)
+			)
+				return "writes";
+			// `-z`/`-Z` look inside compressed files by running their decompressors (`zstd`, `lz4`) from PATH.
+			if (
+				anyOption(
+					options,
+					(o) =>
+						shortFlag(o, "z") ||
+						shortFlag(o, "Z") ||
+						longOptionOrPrefix(o, "--uncompress") ||
+						longOptionOrPrefix(o, "--uncompress-noreport"),
+				)
+			)
+				return "not-read-only";
 			// `-f LIST` reads the files a list names.
 			if (anyOption(options, (o) => shortFlag(o, "f") || longOptionOrPrefix(o, "--files-from"))) return "not-read-only";
 			readAll(args, state, judge);
@@ -2881,6 +2915,11 @@ function judgeFindExec(
  */
 function judgeFoundTree(root: BashWord, splitsNames: boolean, state: WalkState, judge: Judge): void {
 	if (reachesAboveWorkspace(root, state, judge)) throw new Review("protected-path");
+	if (splitsNames) {
+		// The listing predates the command: a name this command wrote before may split (`touch "src/x .env"`).
+		if (judge.wroteSplittingName) throw new Review("writes");
+		if (judge.concurrent > 0) judge.concurrentSplitRead = true;
+	}
 	judgeSearchTreeWord(root, false, true, state, judge, splitsNames);
 }
 
@@ -2908,6 +2947,9 @@ function judgeReaderOfFound(name: string, args: readonly BashWord[], state: Walk
  * or write: a find with one of them is no source of names for xargs.
  */
 const FIND_ACTIONS_NOT_PRINTING_PATHS = new Set([...FIND_ACTIONS_THAT_WRITE_OR_RUN, "-printf", "-ls", "-files0-from"]);
+
+/** find words that print fixed text (usage, version, the debug options' list) or debug output. */
+const FIND_PRINTING_TEXT = new Set(["-help", "--help", "-version", "--version", "-D"]);
 
 /** Redirects that leave a pipeline part's stdout alone: only stderr thrown away (`2>/dev/null`). */
 function onlyDiscardsErrors(redirects: readonly BashRedirect[]): boolean {
@@ -2938,14 +2980,11 @@ function foundNamesPrintedBy(command: BashCommand): FoundNames | undefined {
 	let print = false;
 	for (let i = 0; i < args.length; i++) {
 		const value = (args[i] as BashWord).value;
-		if (FIND_ACTIONS_NOT_PRINTING_PATHS.has(value)) return undefined;
+		// `--help`, `-version` and `-D help` print fixed text, which xargs would read as names.
+		if (FIND_ACTIONS_NOT_PRINTING_PATHS.has(value) || FIND_PRINTING_TEXT.has(value)) return undefined;
 		if (value === "-print0") print0 = true;
 		if (value === "-print") print = true;
 		if (inExpression) continue;
-		if (value === "-D") {
-			i++;
-			continue;
-		}
 		if (value === "-H" || value === "-L" || value === "-P" || value === "--" || /^-O\d*$/.test(value)) continue;
 		if (value.startsWith("-") || value === "!" || value === "(") inExpression = true;
 		else roots.push(args[i] as BashWord);
@@ -3023,7 +3062,7 @@ function isLineCount(args: readonly string[], tail: boolean): boolean {
 /** xargs options that only change how items are batched, run or echoed; each with its value, if it takes one. */
 const XARGS_COUNT_OPTIONS = new Set(["-n", "-L", "-P", "-s"]);
 const XARGS_COUNT_LONG = ["--max-args=", "--max-lines=", "--max-procs=", "--max-chars="];
-const XARGS_FLAGS = new Set(["-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit"]);
+const XARGS_FLAGS = new Set(["-t", "--verbose", "-x", "--exit"]);
 
 /**
  * xargs after a `find` that printed only paths: each item is a path find found below one of its roots, so the
@@ -3039,6 +3078,9 @@ function judgeXargs(args: readonly BashWord[], state: WalkState, judge: Judge): 
 	if (names === undefined) return "not-read-only";
 	let nul = false;
 	let replace: string | undefined;
+	let noRunIfEmpty = false;
+	/** `-L`/`-n` given: GNU xargs drops an earlier `-I` when `-L` follows it (and R is then a plain word). */
+	let batchesByCount = false;
 	let i = 0;
 	for (; i < args.length; i++) {
 		const value = (args[i] as BashWord).value;
@@ -3048,20 +3090,25 @@ function judgeXargs(args: readonly BashWord[], state: WalkState, judge: Judge): 
 			break;
 		}
 		if (value === "-0" || value === "--null") nul = true;
+		else if (value === "-r" || value === "--no-run-if-empty") noRunIfEmpty = true;
 		else if (XARGS_FLAGS.has(value)) continue;
-		else if (XARGS_COUNT_OPTIONS.has(value) && /^\d{1,9}$/.test(args[i + 1]?.value ?? "")) i++;
-		else if (/^-[nLPs]\d{1,9}$/.test(value)) continue;
-		else if (
+		else if (XARGS_COUNT_OPTIONS.has(value) && /^\d{1,9}$/.test(args[i + 1]?.value ?? "")) {
+			if (value === "-n" || value === "-L") batchesByCount = true;
+			i++;
+		} else if (/^-[nLPs]\d{1,9}$/.test(value)) {
+			if (value[1] === "n" || value[1] === "L") batchesByCount = true;
+		} else if (
 			XARGS_COUNT_LONG.some((option) => value.startsWith(option) && /^\d{1,9}$/.test(value.slice(option.length)))
-		)
-			continue;
-		else if (value === "-I" && args[i + 1] !== undefined) replace = (args[++i] as BashWord).value;
+		) {
+			if (value.startsWith("--max-args=") || value.startsWith("--max-lines=")) batchesByCount = true;
+		} else if (value === "-I" && args[i + 1] !== undefined) replace = (args[++i] as BashWord).value;
 		else if (value.startsWith("-I") && value.length > 2) replace = value.slice(2);
 		else if (value.startsWith("--replace=") && value.length > "--replace=".length)
 			replace = value.slice("--replace=".length);
 		else return "not-read-only";
 	}
 	if (nul !== names.nulSeparated) return "not-read-only";
+	if (replace !== undefined && batchesByCount) return "not-read-only";
 	const reader = args[i]?.literal ?? "echo";
 	if (!FIND_EXEC_READERS.has(reader)) return "not-read-only";
 	const readerWords = args.slice(i + 1);
@@ -3071,6 +3118,9 @@ function judgeXargs(args: readonly BashWord[], state: WalkState, judge: Judge): 
 			return "not-read-only";
 		}
 	}
+	// With no input and no `-r`, xargs still runs the reader once with none of find's paths (`xargs grep -r x` then
+	// searches the working directory); with `-I` it runs nothing.
+	if (replace === undefined && !noRunIfEmpty) judgeReaderOfFound(reader, readerWords, state, judge);
 	for (const root of names.roots) {
 		if (!nul && nameSplitsInXargs(root.value)) return "not-read-only";
 		judgeFoundTree(root, !nul, state, judge);
