@@ -129,6 +129,8 @@ describe("find -exec with a reader, judged by the trees it walks (decision 0021)
 		['mkdir notes && touch "notes/a id_rsa" && find notes -type f | xargs cat'],
 		// GNU xargs drops -I when -L follows it: id_rsa is then a plain word.
 		["find src -name '*.py' | xargs -I id_rsa -L 1 cat id_rsa"],
+		// grep reads a word before its -e patterns as a file: that file's lines reach xargs, not find's paths.
+		["printf 'id_rsa\\n' > src/list.txt; find src | grep src/list.txt -e . -e . | xargs cat"],
 	])("reviews %j, and a denial keeps the key out", async (command) => {
 		const h = await sandbox.start({ tools: STOCK_TOOLS, files: { ...files, id_rsa: KEY_TEXT } });
 		h.agent(callTool("bash", { command }), "done");

@@ -729,6 +729,32 @@ describe("found by a review of decision 0021 (each run in GNU findutils 4.9 and 
 	});
 });
 
+describe("found by a second review of decision 0021", () => {
+	it.each<[string, string]>([
+		// A pipeline's parts run side by side: a write in a later part may land while find still walks, also when the
+		// command wrote something before the pipeline (which used to skip the second pass).
+		['touch src/a; find node_modules src | xargs cat >&2 | touch "src/x .env"', "review:writes"],
+		['true > src/a; find node_modules src | xargs cat >&2 | mkdir "src/x .env"', "review:writes"],
+		["touch src/a; find node_modules src -exec cat {} + >&2 | mv config src/cfg", "review:protected-path"],
+		["touch src/a; grep -r x src >&2 | mv config src/cfg", "review:protected-path"],
+		["bash -c 'touch src/a; find src | xargs cat >&2 | touch \"src/x .env\"'", "review:writes"],
+		// A loop's next pass runs after this pass's write, also when the command wrote before the loop.
+		['touch a; for i in 1 2; do find src | xargs cat; touch "src/x .env"; done', "review:writes"],
+		["touch a; for i in 1 2; do grep -r KEY sub; mv conf sub/conf; done", "review:protected-path"],
+		// grep takes a word before its -e patterns as a file: its lines, not find's, would reach xargs.
+		["find src | grep src/list -e . -e . | xargs cat", "review:not-read-only"],
+		["find src | egrep src/list -e . | xargs cat", "review:not-read-only"],
+		["find src | head -n 5 | grep list -e x | xargs -r cat", "review:not-read-only"],
+	])("%j → %s", decides);
+
+	it.each<[string, string]>([
+		["find src | grep -e a -e b | xargs cat", "allow:read-only"],
+		["find src | grep -v -e test | xargs cat", "allow:read-only"],
+		["touch src/a; find src | xargs cat", "allow:workspace-write"],
+		["for i in 1 2; do find src | xargs cat; done", "allow:read-only"],
+	])("%j → %s", decides);
+});
+
 describe("files this command writes and git's view of them", () => {
 	it.each<[string]>([
 		// The facts were read before the command: a bare repository it writes is never checked.

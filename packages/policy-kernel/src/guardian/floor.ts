@@ -1274,6 +1274,11 @@ class Judge {
 	rule: "read-only" | "workspace-write" | "trusted-command" = "read-only";
 	/** True once the walk passed a file write (not git's own index writes): later git cannot trust the facts. */
 	wroteFiles = false;
+	/**
+	 * Writes and moves the walk has passed so far, git's index writes included: a pipeline or loop whose parts wrote
+	 * is judged again, so a part that runs beside or after a write sees it even when the command wrote before.
+	 */
+	writeCount = 0;
 	/** Above 0 while judging a `&` statement or a `<(…)`: parts that run beside what follows them. */
 	concurrent = 0;
 	/** True once git was judged in such a part: a write after it may come first in time. */
@@ -1401,9 +1406,9 @@ function judgePipeline(pipeline: BashPipeline, cwd: string | undefined, judge: J
 	else {
 		// Every part of a pipeline runs in a subshell: none moves the shell. The parts run side by side, so when
 		// one writes a file, they are judged again with git anywhere in them counted as after the write.
-		const wroteBefore = judge.wroteFiles;
+		const writesBefore = judge.writeCount;
 		judgePipelineParts(pipeline, cwd, judge);
-		if (!wroteBefore && judge.wroteFiles) judgePipelineParts(pipeline, cwd, judge);
+		if (judge.writeCount > writesBefore) judgePipelineParts(pipeline, cwd, judge);
 		outcomes = [{ cwd, status: "any" }];
 	}
 	if (!pipeline.negated) return outcomes;
@@ -1483,12 +1488,12 @@ function judgeCompoundParts(command: BashIf | BashLoop | BashFor, cwd: string | 
 			if (!isLoopVariableName(command.variable)) throw new Review("environment");
 			for (const word of command.items ?? []) judgeOperandWord(word, { cwd }, judge, true);
 		}
-		// A loop runs its body again: a write in one pass comes before git in the next.
-		const wroteBefore = judge.wroteFiles;
-		for (let pass = 0; pass < (wroteBefore ? 1 : 2); pass++) {
+		// A loop runs its body again: a write in one pass comes before git, a tree read or xargs in the next.
+		const writesBefore = judge.writeCount;
+		for (let pass = 0; pass < 2; pass++) {
 			if (command.kind !== "for") judgePart(command.condition);
 			judgePart(command.body);
-			if (!judge.wroteFiles) break;
+			if (judge.writeCount === writesBefore) break;
 		}
 	}
 	return stays;
@@ -1935,6 +1940,7 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	if (scope === "outside-workspace" && pathClass === "outside") throw new Review("outside-workspace");
 	judge.allow("workspace-write");
 	judge.wroteFiles = true;
+	judge.writeCount++;
 	// git in a `&` statement or a `<(…)` before this may still be running: the write may come first.
 	if (judge.concurrentGit) throw new Review("git-config");
 	if (nameSplitsInXargs(path)) {
@@ -2536,6 +2542,7 @@ function judgeDiffTrees(operands: readonly BashWord[], state: WalkState, judge: 
 /** A command that may move files into a tree (`mv dir sub/`, `git stash pop`): tree facts read before are stale. */
 function treesMayChange(judge: Judge): void {
 	judge.movedFiles = true;
+	judge.writeCount++;
 	// A recursive read in a `&` statement or a `<(…)` before this may still be walking: the move may come first.
 	if (judge.concurrentTreeRead) throw new Review("writes");
 }
@@ -3021,6 +3028,7 @@ function keepsWholeLines(command: BashCommand, names: FoundNames): boolean {
 		case "egrep":
 		case "fgrep": {
 			let patterns = 0;
+			let operands = 0;
 			for (let i = 0; i < args.length; i++) {
 				const value = args[i] as string;
 				if (value === "-e") {
@@ -3028,12 +3036,11 @@ function keepsWholeLines(command: BashCommand, names: FoundNames): boolean {
 					i++;
 				} else if (WHOLE_LINE_GREP_BUNDLE.test(value) || WHOLE_LINE_GREP_LONG.has(value)) continue;
 				else if (value.startsWith("-")) return false;
-				// A word after the pattern (or after `-e` patterns) is a file grep would read instead of stdin.
-				else if (patterns !== 0) return false;
-				else patterns = -1;
+				else operands++;
 			}
-			// One pattern operand, or patterns given with -e: any other word would be a file to read instead of stdin.
-			return patterns !== 0;
+			// Patterns from -e and no operand, or one pattern operand: any other word, before the -e patterns too
+			// (`grep list -e .`), is a file grep would read instead of stdin.
+			return patterns > 0 ? operands === 0 : operands === 1;
 		}
 		case "head":
 		case "tail":
