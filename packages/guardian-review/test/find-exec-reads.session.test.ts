@@ -140,6 +140,15 @@ describe("find -exec with a reader, judged by the trees it walks (decision 0021)
 		expectNoLeak(h, ["MIIEfindexecsessionkey"]);
 	});
 
+	it("lists a folder named `-` that find walks as a root, and reviews the read of the key in it", async () => {
+		const h = await sandbox.start({ tools: STOCK_TOOLS, files: { ...files, "-/id_rsa": KEY_TEXT } });
+		h.agent(callTool("bash", { command: "find src - -type f -exec cat -- {} +" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "reads a private key" }));
+		await h.prompt("show the sources");
+		expectOneReviewerDenial(h);
+		expectNoLeak(h, ["MIIEfindexecsessionkey"]);
+	});
+
 	it("allows the same folder through -print0 and xargs -0, which pass the name whole", async () => {
 		const h = await sandbox.start({ tools: STOCK_TOOLS, files: { ...files, id_rsa: KEY_TEXT } });
 		mkdirSync(join(h.cwd, "notes"));

@@ -755,6 +755,30 @@ describe("found by a second review of decision 0021", () => {
 	])("%j → %s", decides);
 });
 
+describe("found by a third review of decision 0021", () => {
+	it.each<[string, readonly string[]]>([
+		// GNU find takes a lone `-` as a path, not as the start of its expression: a folder named `-` is walked too.
+		["find src - -exec cat -- {} +", [`${CWD}/src`, `${CWD}/-`]],
+		["find src - -type f | xargs cat --", [`${CWD}/src`, `${CWD}/-`]],
+		["find -H src - -type f -exec grep -H '' -- {} +", [`${CWD}/src`, `${CWD}/-`]],
+	])("%j lists every root find walks: %j", (command, roots) => {
+		expect(floorFactRequestsOf(command, clean).searchTrees.map((tree) => tree.root)).toEqual(roots);
+		expectOnlyAListedNoneAllows(command);
+	});
+
+	it.each<[string, string]>([
+		// Tests that compare with another file read its times: judged like `stat FILE`.
+		["find . -maxdepth 0 -newer ~/.ssh/id_rsa", "review:protected-path"],
+		["find . -maxdepth 0 -anewer /etc/shadow", "review:protected-path"],
+		["find . -maxdepth 0 -anewer /etc/hosts", "review:outside-workspace"],
+		["find src -cnewer .env", "review:protected-path"],
+		["find src -samefile ../x", "review:outside-workspace"],
+		["find src -newermm ~/.bash_history", "review:protected-path"],
+		["find src -newermt yesterday", "allow:read-only"],
+		["find src -newer README.md -name '*.py'", "allow:read-only"],
+	])("%j → %s", decides);
+});
+
 describe("files this command writes and git's view of them", () => {
 	it.each<[string]>([
 		// The facts were read before the command: a bare repository it writes is never checked.

@@ -2869,16 +2869,34 @@ function judgeFind(args: readonly BashWord[], state: WalkState, judge: Judge): V
 			i++;
 			continue;
 		}
-		if (!inExpression && !value.startsWith("-") && value !== "!" && value !== "(") pathsSeen = true;
-		if (!inExpression && (value.startsWith("-") || value === "!" || value === "(")) inExpression = true;
+		if (!inExpression && !startsFindExpression(value)) pathsSeen = true;
+		if (!inExpression && startsFindExpression(value)) inExpression = true;
 		if (!inExpression) {
 			judgeOperandWord(arg, state, judge, true);
 			roots.push(arg);
+			continue;
+		}
+		// Tests that compare with another file read its times or identity: judged like `stat FILE`.
+		if (FIND_FILE_TESTS.has(value) || /^-newer[aBcm][aBcm]$/.test(value)) {
+			const file = args[i + 1];
+			if (file !== undefined) judgeOperandWord(file, state, judge, true);
+			i++;
 		}
 	}
 	if (clauses.length > 0) judgeFindExec(clauses, roots.length > 0 ? roots : [literalWord(".")], state, judge);
 	return "allowed";
 }
+
+/**
+ * Where find's expression starts: an option-looking word, `!` or `(`. A lone `-` is a path to find (GNU findutils
+ * 4.9 `looks_like_expression`), so `find src - -exec cat {} +` walks a folder named `-` too.
+ */
+function startsFindExpression(value: string): boolean {
+	return (value.startsWith("-") && value !== "-") || value === "!" || value === "(";
+}
+
+/** find tests whose value is another file they compare with (`-newer ~/.ssh/id_rsa` reads its times). */
+const FIND_FILE_TESTS = new Set(["-newer", "-anewer", "-cnewer", "-samefile"]);
 
 /** The index of the `;` that ends an `-exec` clause starting at `start`, or of a `+` right after `{}`. */
 function findExecEnd(args: readonly BashWord[], start: number): number | undefined {
@@ -2993,7 +3011,7 @@ function foundNamesPrintedBy(command: BashCommand): FoundNames | undefined {
 		if (value === "-print") print = true;
 		if (inExpression) continue;
 		if (value === "-H" || value === "-L" || value === "-P" || value === "--" || /^-O\d*$/.test(value)) continue;
-		if (value.startsWith("-") || value === "!" || value === "(") inExpression = true;
+		if (startsFindExpression(value)) inExpression = true;
 		else roots.push(args[i] as BashWord);
 	}
 	if (print && print0) return undefined;
