@@ -776,6 +776,9 @@ describe("found by a third review of decision 0021", () => {
 		["find src -newermm ~/.bash_history", "review:protected-path"],
 		["find src -newermt yesterday", "allow:read-only"],
 		["find src -newer README.md -name '*.py'", "allow:read-only"],
+		// A peer case (claude-code-safety-net): the word after -samefile is still checked as an action.
+		["find . -samefile -delete", "review:not-read-only"],
+		["find . -newer -exec rm {} +", "review:not-read-only"],
 	])("%j → %s", decides);
 });
 

@@ -2876,11 +2876,11 @@ function judgeFind(args: readonly BashWord[], state: WalkState, judge: Judge): V
 			roots.push(arg);
 			continue;
 		}
-		// Tests that compare with another file read its times or identity: judged like `stat FILE`.
+		// Tests that compare with another file read its times or identity: judged like `stat FILE`. The file word is
+		// still looked at as an action next: `-samefile -delete` is reviewed whichever way find reads it.
 		if (FIND_FILE_TESTS.has(value) || /^-newer[aBcm][aBcm]$/.test(value)) {
 			const file = args[i + 1];
 			if (file !== undefined) judgeOperandWord(file, state, judge, true);
-			i++;
 		}
 	}
 	if (clauses.length > 0) judgeFindExec(clauses, roots.length > 0 ? roots : [literalWord(".")], state, judge);
