@@ -358,6 +358,9 @@ describe("flags that write, execute or reach the network send the command to rev
 		["git log -p -1"],
 		["git grep -h foo"],
 		["git merge-base HEAD main"],
+		["git branch -a --contains 2480554dc4 | head -20"],
+		["git branch --merged main -v"],
+		["git branch --points-at HEAD 'release/*'"],
 		["python3.9 --version"],
 		["which python3.9 && python3.9 -V"],
 		["sed 's/a/*/' file"],
@@ -394,6 +397,10 @@ describe("git only with a checked, safe repository config", () => {
 
 	it("keeps git's writing forms in review whatever the config", () => {
 		expect(decide("git branch -D main")).toBe("review:not-read-only");
+		// An operand with no list filter names a new branch.
+		expect(decide("git branch -v feature")).toBe("review:not-read-only");
+		expect(decide("git branch --sort=refname feature")).toBe("review:not-read-only");
+		expect(decide("git branch --contains HEAD -D main")).toBe("review:not-read-only");
 		expect(decide("git remote add x y")).toBe("review:not-read-only");
 		expect(decide("git stash drop")).toBe("review:not-read-only");
 		expect(decide("git commit -m x")).toBe("review:not-read-only");

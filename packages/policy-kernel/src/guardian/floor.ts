@@ -3693,6 +3693,9 @@ const GIT_WRITING_OPTIONS = [
 	"--web",
 ];
 
+/** `git branch` filters that imply `--list`: with one, the other words are patterns or the filter's commit. */
+const BRANCH_LIST_FILTERS = ["--contains", "--no-contains", "--merged", "--no-merged", "--points-at"];
+
 function gitFormIsReadOnly(sub: string, rest: readonly BashWord[]): boolean {
 	const values = rest.map((arg) => arg.value);
 	// git accepts a unique prefix of a long option (`git grep --open=CMD`), so any prefix counts.
@@ -3709,7 +3712,14 @@ function gitFormIsReadOnly(sub: string, rest: readonly BashWord[]): boolean {
 	)
 		return false;
 	switch (sub) {
-		case "branch":
+		case "branch": {
+			// These list the branches (`--contains REV` takes the next word as its commit), so no operand names a new one.
+			const lists = values.some(
+				(value) =>
+					value === "-l" ||
+					value === "--list" ||
+					BRANCH_LIST_FILTERS.some((option) => value === option || value.startsWith(`${option}=`)),
+			);
 			return values.every(
 				(value) =>
 					[
@@ -3728,11 +3738,10 @@ function gitFormIsReadOnly(sub: string, rest: readonly BashWord[]): boolean {
 					].includes(value) ||
 					value.startsWith("--sort=") ||
 					value.startsWith("--format=") ||
-					value.startsWith("--contains") ||
-					value.startsWith("--merged") ||
-					value.startsWith("--no-merged") ||
-					(values.includes("--list") || values.includes("-l") ? !value.startsWith("-") : false),
+					BRANCH_LIST_FILTERS.some((option) => value === option || value.startsWith(`${option}=`)) ||
+					(lists && !value.startsWith("-")),
 			);
+		}
 		case "remote":
 			return (
 				values.length === 0 ||
