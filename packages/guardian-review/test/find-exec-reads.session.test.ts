@@ -36,6 +36,7 @@ describe("find -exec with a reader, judged by the trees it walks (decision 0021)
 			callTool("bash", { command: "find src -name '*.py' -exec grep -n body {} +" }),
 			callTool("bash", { command: "find docs -name '*.md' -exec head -n 1 {} \\;" }),
 			callTool("bash", { command: "cd src && find . -type f -exec cat {} +" }),
+			callTool("bash", { command: "find docs -name '*.md' -exec echo '=== {} ===' \\; -exec head -n 1 {} \\;" }),
 			"done",
 		);
 		await h.prompt("show me the sources");
@@ -44,8 +45,10 @@ describe("find -exec with a reader, judged by the trees it walks (decision 0021)
 			expect.objectContaining({ decision: "allow", source: "floor", tool: "bash" }),
 			expect.objectContaining({ decision: "allow", source: "floor", tool: "bash" }),
 			expect.objectContaining({ decision: "allow", source: "floor", tool: "bash" }),
+			expect.objectContaining({ decision: "allow", source: "floor", tool: "bash" }),
 		]);
-		const [matches, heads, sources] = resultTexts(h);
+		const [matches, heads, sources, headed] = resultTexts(h);
+		expect(headed).toMatch(/=== docs\/[^\n]*\.md ===\n# guide/);
 		expect(matches).toContain("src/pkg/util.py:2:");
 		expect(heads).toContain("# guide");
 		expect(sources).toContain("app body");

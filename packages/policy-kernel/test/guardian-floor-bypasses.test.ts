@@ -550,6 +550,8 @@ describe("find -exec with a reader is a read of every tree it walks (decision 00
 		["find . -type f -exec cat {} +"],
 		["find src -exec cat {} \\; -exec head -1 {} \\;"],
 		["find src -name x -exec echo {} ';'"],
+		// echo opens no file: a header around the path only prints it (an agent's `=== {} ===` before `head`).
+		["find src -name conftest.py -exec echo '=== {} ===' \\; -exec head -50 {} \\;"],
 	])("%j is allowed only when the shell found no protected entry in the tree", expectOnlyAListedNoneAllows);
 
 	it.each<[string, string]>([
@@ -565,6 +567,8 @@ describe("find -exec with a reader is a read of every tree it walks (decision 00
 		["find . -exec grep -P x {} +", "review:not-read-only"],
 		// GNU find fills in `{}` inside a longer word too.
 		["find . -exec cat {}.bak \\;", "review:not-read-only"],
+		["find . -exec head -5 '{}' -n{}1 \\;", "review:not-read-only"],
+		["find . -exec echo '=== {} ===' \\; -exec cat {}.bak \\;", "review:not-read-only"],
 		// No terminator: find refuses to run, and the floor does not guess the clause.
 		["find . -exec cat {}", "review:not-read-only"],
 		// -execdir runs in each found file's folder, -ok asks on a terminal Pi does not give it.

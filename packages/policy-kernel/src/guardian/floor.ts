@@ -2910,7 +2910,7 @@ function findExecEnd(args: readonly BashWord[], start: number): number | undefin
 
 /**
  * The `-exec` clauses of one find: each must run a reader on `{}` words (GNU find also fills in `{}` inside a
- * longer word, such as `{}.out`, which is reviewed), that reader must stay read-only for every root, and every
+ * longer word, such as `{}.out`, which is reviewed unless the reader is `echo`), that reader must stay read-only for every root, and every
  * root is a tree the shell lists.
  */
 function judgeFindExec(
@@ -2922,7 +2922,9 @@ function judgeFindExec(
 	for (const clause of clauses) {
 		const name = clause[0]?.literal;
 		if (name === undefined || !FIND_EXEC_READERS.has(name)) throw new Review("not-read-only");
-		if (clause.some((word) => word.value !== "{}" && word.value.includes("{}"))) throw new Review("not-read-only");
+		// echo opens no file: `-exec echo '== {} ==' \;` prints each path, as `-print` would.
+		if (name !== "echo" && clause.some((word) => word.value !== "{}" && word.value.includes("{}")))
+			throw new Review("not-read-only");
 	}
 	for (const root of roots) {
 		judgeFoundTree(root, false, state, judge);
