@@ -128,6 +128,23 @@ describe("the floor over the syntax tree, in a real session", () => {
 		expect(verdictSources(h)).toEqual(["reviewer", "reviewer"]);
 	});
 
+	it("reviews `$` before a line continuation and a heredoc that bash ends at `EOF)` in a substitution; neither program runs", async () => {
+		h = await start();
+		h.agent(
+			// bash drops `\` + newline first, so this is `$(touch …)`, not a `$` and some text.
+			callTool("bash", { command: `echo "$\\\n(touch ${sandboxHome}/continued)"` }),
+			// Inside `<(…)` bash 5.2 ends the body at `EOF)`, closes the substitution, and runs the touch.
+			callTool("bash", { command: `cat <(cat <<EOF\nx\nEOF)\ntouch ${sandboxHome}/heredoc\nEOF\n)` }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high" }), verdict("deny", { risk_level: "high" }));
+		await h.prompt("print it");
+		expect(h.reviewerRequests()).toHaveLength(2);
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer"]);
+		expect(existsSync(join(sandboxHome, "continued"))).toBe(false);
+		expect(existsSync(join(sandboxHome, "heredoc"))).toBe(false);
+	});
+
 	it("reviews ripgrep's preprocessor and hostname-program flags; neither program runs", async () => {
 		h = await start({ files: { "hay.txt": "needle\n", "pre.sh": '#!/bin/sh\ntouch ran-program\ncat "$1"\n' } });
 		chmodSync(join(h.cwd, "pre.sh"), 0o755);

@@ -169,6 +169,15 @@ describe("parseBashSyntax: failures", () => {
 		["(( x++ ))", "unsupported"],
 		["f() { ls; }", "unsupported"],
 		["a=(1 2)", "unsupported"],
+		// bash drops `\` + newline first: these are `$(touch x)`, `$HOME`, `$'.env'` and `"$(touch x)"`.
+		["echo $\\\n(touch x)", "unsupported"],
+		["cat $\\\nHOME/.aws/credentials", "unsupported"],
+		["cat $\\\n'.env'", "unsupported"],
+		['echo "$\\\n(touch x)"', "unsupported"],
+		["cat <<EOF\n$\\\n(touch x)\nEOF", "unsupported"],
+		// Inside a substitution bash 5.2 ends the body at `EOF)` and runs what follows.
+		["cat <(cat <<EOF\nx\nEOF)\ntouch pwned\nEOF\n)", "unsupported"],
+		["echo $(cat <<EOF\nx\nEOF)\ntouch pwned\nEOF\n)", "unsupported"],
 	])("%j → %s, with a detail that does not quote the input", (command, reason) => {
 		const parsed = parseBashSyntax(command);
 		expect(parsed.ok).toBe(false);

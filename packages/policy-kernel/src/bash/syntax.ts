@@ -252,6 +252,8 @@ class Parser {
 	/** The offset after the last word, redirect or closing token read (statement ends). */
 	private lastEnd = 0;
 	private readonly pending: PendingHeredoc[] = [];
+	/** Open `$(`, `<(` and `>(` substitutions around the position. */
+	private openSubstitutions = 0;
 
 	constructor(
 		private readonly src: string,
@@ -587,7 +589,13 @@ class Parser {
 				if (!heredoc.quoted && endsWithOddBackslashes(this.src, lineStart, lineEnd)) {
 					throw new Failure("unsupported", "line continuation in heredoc body");
 				}
-				if (lineEnd - lineStart === heredoc.delimiter.length && this.src.startsWith(heredoc.delimiter, lineStart)) {
+				const startsWithDelimiter = this.src.startsWith(heredoc.delimiter, lineStart);
+				// Inside `$(…)` or `<(…)` bash 5.2 also ends the body at a line such as `EOF)`, and then runs the lines
+				// after it as commands: not modelled.
+				if (startsWithDelimiter && this.openSubstitutions > 0 && lineEnd - lineStart !== heredoc.delimiter.length) {
+					throw new Failure("unsupported", "heredoc delimiter followed by more text inside a substitution");
+				}
+				if (lineEnd - lineStart === heredoc.delimiter.length && startsWithDelimiter) {
 					bodyEnd = this.pos;
 					this.pos = Math.min(lineEnd + 1, this.src.length);
 					found = true;
@@ -678,9 +686,11 @@ class Parser {
 			if ((c === "<" || c === ">") && this.src[this.pos + 1] === "(" && !delimiter && this.pos === start) {
 				this.pos += 2;
 				this.enter();
+				this.openSubstitutions++;
 				const body = this.parseList(")");
 				if (this.src[this.pos] !== ")") throw new Failure("syntax-error", "unterminated process substitution");
 				this.pos++;
+				this.openSubstitutions--;
 				this.leave();
 				word.value += `${c}(…)`;
 				addExpansion(word, "process-substitution");
@@ -820,6 +830,10 @@ class Parser {
 	private scanDollar(word: WordBuilder): boolean {
 		const start = this.pos;
 		const next = this.src[this.pos + 1];
+		// bash drops `\` + newline before it reads `$`: `$\⏎(cmd)` is a substitution and `$\⏎HOME` a variable.
+		if (next === "\\" && this.src[this.pos + 2] === "\n") {
+			throw new Failure("unsupported", "line continuation after $");
+		}
 		if (next === "(") {
 			if (this.src[this.pos + 2] === "(") {
 				this.scanArithmetic();
@@ -827,9 +841,11 @@ class Parser {
 			} else {
 				this.pos += 2;
 				this.enter();
+				this.openSubstitutions++;
 				const body = this.parseList(")");
 				if (this.src[this.pos] !== ")") throw new Failure("syntax-error", "unterminated command substitution");
 				this.pos++;
+				this.openSubstitutions--;
 				this.leave();
 				addExpansion(word, "command-substitution");
 				addSubstitution(word, body);
