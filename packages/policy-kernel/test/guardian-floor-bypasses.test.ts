@@ -128,6 +128,28 @@ describe("shell state the floor cannot see", () => {
 		);
 		expect(decide("PYTHONPATH=. pytest tests", trusted)).toBe("allow:trusted-command");
 		expect(decide("PYTHONPATH=. pip list", trusted)).toBe("review:environment");
+		expect(decide("PYTHONPATH=src:.:: pytest", trusted)).toBe("allow:trusted-command");
+		expect(decide("PYTHONWARNINGS=ignore::DeprecationWarning pytest", trusted)).toBe("allow:trusted-command");
+	});
+
+	it.each<[string, string]>([
+		// Code from outside the workspace: a sitecustomize.py there runs at start-up.
+		["PYTHONPATH=/tmp/evil pytest", "review:outside-workspace"],
+		["PYTHONPATH=src:/tmp/evil pytest", "review:outside-workspace"],
+		["PYTHONPATH=~/lib pytest", "review:outside-workspace"],
+		["PYTHONPATH=.. pytest", "review:outside-workspace"],
+		["PYTHONPATH=.git/hooks pytest", "review:protected-path"],
+		// A dotted warning category is imported.
+		["PYTHONWARNINGS=ignore::evilmod.X pytest", "review:environment"],
+		["PYTHONWARNINGS=default,ignore::evilmod.X pytest", "review:environment"],
+	])("a code path in front of a trusted command must stay in the workspace: %j → %s", (command, expected) => {
+		const trusted = floorContextFor(
+			applyGuardianDefaults({ mode: "enforce", trustedCommands: ["pytest"] }),
+			CWD,
+			HOME,
+			{ gitConfig: "safe", gitHooks: "none" },
+		);
+		expect(decide(command, trusted)).toBe(expected);
 	});
 });
 

@@ -2,6 +2,7 @@
 // one bash syntax tree (parsed once), workspace writes by redirect, opt-in trusted commands, and path scoping for
 // write, edit and other tools. Decides without a model whenever it can; anything it cannot see goes to review.
 import {
+	type BashAssignment,
 	type BashCommand,
 	type BashFor,
 	type BashIf,
@@ -228,6 +229,26 @@ export const SAFE_ENVIRONMENT_NAMES = [
  * only in front of a `trustedCommands` match, which runs workspace code anyway.
  */
 const CODE_PATH_ENVIRONMENT_NAMES = new Set(["PYTHONPATH", "PYTHONWARNINGS"]);
+
+/**
+ * A code-path assignment in front of a trusted command loads only workspace code: every `PYTHONPATH` entry is a
+ * workspace folder (an empty one is the working directory), and every `PYTHONWARNINGS` category is a built-in name
+ * (Python imports the module of a dotted one, `ignore::evil.Warning`).
+ */
+function judgeCodePathAssignment(assignment: BashAssignment, state: WalkState, judge: Judge): void {
+	const value = assignment.value.value;
+	if (assignment.name === "PYTHONWARNINGS") {
+		if (value.split(",").some((entry) => (entry.split(":")[2] ?? "").includes("."))) throw new Review("environment");
+		return;
+	}
+	for (const entry of value.split(":")) {
+		if (entry === "") continue;
+		const resolved = resolveIn(entry, state, judge);
+		if (resolved === undefined) throw new Review("dynamic");
+		const pathClass = classifyResolved(resolved, judge);
+		if (pathClass !== "workspace") throw new Review(pathClass === "protected" ? "protected-path" : "outside-workspace");
+	}
+}
 
 /**
  * Version probes allowed read-only: `<tool> --version` (and `-V` for Python). Not the tools whose `--version` obeys
@@ -1529,6 +1550,7 @@ function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge)
 		if (CODE_PATH_ENVIRONMENT_NAMES.has(assignment.name)) loadsCode = true;
 		else if (!isSafeEnvironmentName(assignment.name)) throw new Review("environment");
 		if (isDynamicWord(assignment.value)) throw new Review("dynamic");
+		if (CODE_PATH_ENVIRONMENT_NAMES.has(assignment.name)) judgeCodePathAssignment(assignment, state, judge);
 	}
 	for (const word of command.words) {
 		judgeSubstitutions(word, state, judge);
