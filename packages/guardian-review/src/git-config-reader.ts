@@ -57,7 +57,7 @@ async function readBounded(path: string): Promise<string | undefined> {
 
 /**
  * Finds the repository containing `cwd` as git does: at each folder up, `.git` (a folder, or a file with `gitdir: …`),
- * then the folder itself when it looks like a git folder; follows `commondir`.
+ * then the folder itself when it looks like a git folder (`unknown`); follows `commondir`.
  */
 async function locateRepository(cwd: string): Promise<GitLocation | "none" | "unknown"> {
 	let dir = resolve(cwd);
@@ -73,9 +73,11 @@ async function locateRepository(cwd: string): Promise<GitLocation | "none" | "un
 			return { gitDir, commonDir: await commonDirOf(gitDir) };
 		}
 		if (kind === "other") return "unknown";
-		// git also takes a folder that looks like a git folder itself as a (bare) repository, and a workspace
-		// write can make one: `HEAD` beside `objects`, `refs` or `commondir` (git's own test is looser still).
-		if (await looksLikeGitFolder(dir)) return { gitDir: dir, commonDir: await commonDirOf(dir) };
+		// git also takes a folder that looks like a git folder itself as a (bare) repository: `HEAD` beside `objects`,
+		// `refs` or `commondir` (git's own test is looser still). Plain workspace writes can make one, and a cloned
+		// project can hold one, whose `commondir`, alternates or linked `objects` reach another repository outside
+		// the workspace: its facts are never taken as known.
+		if (await looksLikeGitFolder(dir)) return "unknown";
 		const parent = dirname(dir);
 		if (parent === dir) return "none";
 		dir = parent;

@@ -138,6 +138,33 @@ describe("a repository the agent writes itself", () => {
 		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
 	});
 
+	it("reviews git in a folder whose `commondir` points at a repository outside the workspace; the secret stays out", async () => {
+		h = await startInRepo();
+		const outside = mkdtempSync(join(tmpdir(), "guardian-outside-repo-"));
+		try {
+			writeFileSync(join(outside, "secret.txt"), "OUTSIDE_REPO_SECRET_4b\n");
+			git(outside, "init", "-q");
+			git(outside, "add", "secret.txt");
+			git(outside, "commit", "-qm", "secret");
+			// Plain workspace writes make `fake` a git folder whose objects, refs and config are the outside repository's.
+			const layout = `mkdir -p fake && echo 'ref: refs/heads/master' > fake/HEAD && echo ${join(outside, ".git")} > fake/commondir`;
+			h.agent(
+				callTool("bash", { command: layout }),
+				callTool("bash", { command: "cd fake && git show HEAD:secret.txt" }),
+				"done",
+			);
+			h.reviewer(verdict("deny", { risk_level: "high", rationale: "reads another repository" }));
+			await h.prompt("look at fake");
+			expect(existsSync(join(h.cwd, "fake", "commondir"))).toBe(true);
+			expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+			expect(resultTexts(h).join("\n")).not.toContain("OUTSIDE_REPO_SECRET_4b");
+			await expect(readGitConfigVerdict(join(h.cwd, "fake"), sandbox.home)).resolves.toBe("unknown");
+			await expect(readGitHooksVerdict(join(h.cwd, "fake"))).resolves.toBe("unknown");
+		} finally {
+			await rm(outside, { recursive: true, force: true });
+		}
+	});
+
 	it("reviews git after a write in the same command: the facts were read before the command ran", async () => {
 		h = await startInRepo();
 		const marker = join(h.cwd, "fsmonitor-ran");
