@@ -109,6 +109,23 @@ describe("the floor over the syntax tree, in a real session", () => {
 		expectNoLeak(h, ["sed-read-env-secret"]);
 	});
 
+	it("reviews `sed -i FILE -e SCRIPT f`, where GNU sed edits FILE too: `.env` and ~/.bashrc stay as they were", async () => {
+		h = await start({ files: { "f.py": "first\n", ".env": "API_TOKEN=kept\n" } });
+		writeFileSync(join(sandboxHome, ".bashrc"), "# rc\n");
+		h.agent(
+			callTool("bash", { command: "sed -i src/../.env -e '1i API_TOKEN=attacker' f.py" }),
+			callTool("bash", { command: `sed -i ${sandboxHome}/.bashrc -e '1i echo planted' f.py` }),
+			callTool("bash", { command: "sed -i f.py -e 's/first/changed/'" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high" }), verdict("deny", { risk_level: "high" }));
+		await h.prompt("edit f.py");
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer", "floor"]);
+		expect(readFileSync(join(h.cwd, ".env"), "utf8")).toBe("API_TOKEN=kept\n");
+		expect(readFileSync(join(sandboxHome, ".bashrc"), "utf8")).toBe("# rc\n");
+		expect(readFileSync(join(h.cwd, "f.py"), "utf8")).toBe("changed\n");
+	});
+
 	it("reviews a write past a cd that may fail and a heredoc that bash ends early; neither takes effect", async () => {
 		h = await start();
 		const parent = join(h.cwd, "..");

@@ -153,6 +153,15 @@ describe("sed -i is an edit of the named files, judged like the edit tool", () =
 		["sed -i '1r' f.py", "review:writes"],
 		["sed -i -e '1r a.py' -e 'w out' f.py", "review:writes"],
 		["sed -i '1r a.py\nw out' f.py", "review:writes"],
+		// GNU sed takes options after operands: with an `-e` anywhere, the first operand is a file, not the script.
+		["sed -i config/../.pi/settings.json -e '1c {}' src/a.txt", "review:protected-path"],
+		["sed -i config/.env -e '1i API_KEY=x' src/a.txt", "review:protected-path"],
+		["sed -i /tmp/rc.txt -e 's/a/b/' src/a.txt", "review:outside-workspace"],
+		["sed -i.bak id_rsa -e p src/a.txt", "review:protected-path"],
+		["sed -n /etc/bash.bashrc -e p src/a.txt", "review:outside-workspace"],
+		["sed /etc/timezone --expression=p src/a.txt", "review:outside-workspace"],
+		["sed -n src/a.txt -e 1,5p", "allow:read-only"],
+		["sed -i src/a.txt -e s/a/b/", "allow:workspace-write"],
 	])("%j → %s", (command, expected) => {
 		expect(decide(command)).toBe(expected);
 	});

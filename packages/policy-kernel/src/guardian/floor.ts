@@ -3238,12 +3238,15 @@ function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 			}
 			continue;
 		}
-		if (!explicit && scripts.length === 0) {
-			if (isExpandedScript(word)) return "dynamic";
-			scripts.push(value);
-			continue;
-		}
 		files.push(word);
+	}
+	// GNU sed takes options after its operands too: with an `-e` anywhere before `--`, every operand is a file
+	// (`sed -i .env -e 1d f` edits `.env`); without one, the first operand is the script.
+	if (!explicit) {
+		const script = files.shift();
+		if (script === undefined) return "unparsed";
+		if (isExpandedScript(script)) return "dynamic";
+		scripts.push(script.value);
 	}
 	if (scripts.length === 0) return "unparsed";
 	if (inPlace !== undefined) return judgeSedInPlace(scripts, files, inPlace, state, judge);
