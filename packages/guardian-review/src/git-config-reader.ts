@@ -8,14 +8,17 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import {
 	combineGitConfigVerdicts,
+	combineGitUrlCredentialsVerdicts,
 	type FloorContext,
 	type FloorFacts,
 	GIT_HOOKS_RUN_BY_READS,
 	type GitConfigVerdict,
 	type GitHooksVerdict,
 	type GitRepositoryFacts,
+	type GitUrlCredentialsVerdict,
 	gitConfigIncludes,
 	judgeGitConfigText,
+	judgeGitConfigUrlCredentials,
 	judgeGitHookNames,
 	MAX_GIT_CONFIG_CHARS,
 	MAX_GIT_CONFIG_INCLUDE_DEPTH,
@@ -98,37 +101,71 @@ async function commonDirOf(gitDir: string): Promise<string> {
 	return text === "" ? gitDir : isAbsolute(text) ? text : resolve(gitDir, text);
 }
 
+/** What the config files git reads for one repository say: programs it may run, and credentials in URLs. */
+export interface GitConfigFacts {
+	readonly config: GitConfigVerdict;
+	readonly urlCredentials: GitUrlCredentialsVerdict;
+}
+
+const UNKNOWN_CONFIG: GitConfigFacts = { config: "unknown", urlCredentials: "unknown" };
+
 /**
- * The verdict on the config of the repository at `cwd`: `safe` when no file git would read has a key that runs a
- * program and no read-time hook exists; `unsafe` when one has or exists; `unknown` when anything could not be
- * read or went past a bound. Outside a repository there is no repository config: `safe`. Never throws.
+ * The user's own config files (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`): theirs for programs git runs, but an
+ * `url.<base>.insteadOf` there with a token rewrites every remote URL `git remote -v` prints.
  */
-export async function readGitConfigVerdict(cwd: string, home: string): Promise<GitConfigVerdict> {
+function globalConfigPaths(home: string): string[] {
+	const xdg = process.env.XDG_CONFIG_HOME;
+	return [
+		join(home, ".gitconfig"),
+		join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, ".config"), "git", "config"),
+	];
+}
+
+/**
+ * The facts on the config of the repository at `cwd`. `config`: `safe` when no file git would read has a key that
+ * runs a program and no read-time hook exists; `unsafe` when one has or exists; `unknown` when anything could not be
+ * read or went past a bound. Outside a repository there is no repository config: `safe`. `urlCredentials`: whether
+ * those files or the user's own hold a URL with a user part (see `judgeGitConfigUrlCredentials`). Never throws.
+ */
+export async function readGitConfigFacts(cwd: string, home: string): Promise<GitConfigFacts> {
 	try {
-		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return "unknown";
+		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return UNKNOWN_CONFIG;
 		const location = await locateRepository(cwd);
-		if (location === "none") return "safe";
-		if (location === "unknown") return "unknown";
+		if (location === "none") return { config: "safe", urlCredentials: "none" };
+		if (location === "unknown") return UNKNOWN_CONFIG;
+		let config: GitConfigVerdict | undefined;
 		for (const hook of GIT_HOOKS_RUN_BY_READS) {
-			if ((await kindOf(join(location.commonDir, "hooks", hook))) !== "missing") return "unsafe";
+			if ((await kindOf(join(location.commonDir, "hooks", hook))) !== "missing") config = "unsafe";
 		}
 		const verdicts: GitConfigVerdict[] = [];
-		const queue: Array<{ path: string; depth: number }> = [
-			{ path: join(location.commonDir, "config"), depth: 0 },
-			{ path: join(location.gitDir, "config.worktree"), depth: 0 },
+		const credentials: GitUrlCredentialsVerdict[] = [];
+		const queue: Array<{ path: string; depth: number; global: boolean }> = [
+			{ path: join(location.commonDir, "config"), depth: 0, global: false },
+			{ path: join(location.gitDir, "config.worktree"), depth: 0, global: false },
+			...globalConfigPaths(home).map((path) => ({ path, depth: 0, global: true })),
 		];
 		let files = 0;
 		while (queue.length > 0) {
-			const next = queue.shift() as { path: string; depth: number };
-			if (++files > MAX_GIT_CONFIG_FILES || next.depth > MAX_GIT_CONFIG_INCLUDE_DEPTH) return "unknown";
+			const next = queue.shift() as { path: string; depth: number; global: boolean };
+			// A file that cannot be judged leaves every fact it feeds unknown: the user's own only the credentials.
+			const unknownFile = () => {
+				if (!next.global) return true;
+				credentials.push("unknown");
+				return false;
+			};
+			if (++files > MAX_GIT_CONFIG_FILES || next.depth > MAX_GIT_CONFIG_INCLUDE_DEPTH) {
+				if (unknownFile()) return UNKNOWN_CONFIG;
+				continue;
+			}
 			const kind = await kindOf(next.path);
 			if (kind === "missing") continue; // git skips a missing config or include
-			if (kind !== "file") return "unknown";
-			const text = await readBounded(next.path);
-			if (text === undefined) return "unknown";
-			const verdict = judgeGitConfigText(text);
-			if (verdict === "unsafe") return "unsafe";
-			verdicts.push(verdict);
+			const text = kind === "file" ? await readBounded(next.path) : undefined;
+			if (text === undefined) {
+				if (unknownFile()) return UNKNOWN_CONFIG;
+				continue;
+			}
+			credentials.push(judgeGitConfigUrlCredentials(text));
+			if (!next.global) verdicts.push(judgeGitConfigText(text));
 			const parsed = parseGitConfig(text);
 			if (!parsed.ok) continue;
 			for (const include of gitConfigIncludes(parsed.value)) {
@@ -138,13 +175,21 @@ export async function readGitConfigVerdict(cwd: string, home: string): Promise<G
 					: isAbsolute(raw)
 						? raw
 						: resolve(dirname(next.path), raw);
-				queue.push({ path, depth: next.depth + 1 });
+				queue.push({ path, depth: next.depth + 1, global: next.global });
 			}
 		}
-		return combineGitConfigVerdicts(verdicts);
+		return {
+			config: config ?? combineGitConfigVerdicts(verdicts),
+			urlCredentials: combineGitUrlCredentialsVerdicts(credentials),
+		};
 	} catch {
-		return "unknown";
+		return UNKNOWN_CONFIG;
 	}
+}
+
+/** The `config` verdict of {@link readGitConfigFacts}. Never throws. */
+export async function readGitConfigVerdict(cwd: string, home: string): Promise<GitConfigVerdict> {
+	return (await readGitConfigFacts(cwd, home)).config;
 }
 
 /**
@@ -189,28 +234,28 @@ export function createGitConfigFacts(home: string): {
 	forDirectories(directories: readonly string[], context: FloorContext): Promise<FloorFacts>;
 	invalidate(): void;
 } {
-	const cached = new Map<string, { verdict: Promise<GitConfigVerdict>; hooks: Promise<GitHooksVerdict> }>();
+	const cached = new Map<string, { config: Promise<GitConfigFacts>; hooks: Promise<GitHooksVerdict> }>();
 	const current = (dir: string) => {
 		let entry = cached.get(dir);
 		if (entry === undefined) {
 			if (cached.size >= MAX_CACHED_DIRECTORIES) cached.clear();
-			entry = { verdict: readGitConfigVerdict(dir, home), hooks: readGitHooksVerdict(dir) };
+			entry = { config: readGitConfigFacts(dir, home), hooks: readGitHooksVerdict(dir) };
 			cached.set(dir, entry);
 		}
 		return entry;
 	};
-	const factsOf = async (dir: string): Promise<GitRepositoryFacts> => ({
-		config: await current(dir).verdict,
-		hooks: await current(dir).hooks,
-	});
+	const factsOf = async (dir: string): Promise<GitRepositoryFacts> => {
+		const { config, urlCredentials } = await current(dir).config;
+		return { config, hooks: await current(dir).hooks, urlCredentials };
+	};
 	return {
-		verdict: (cwd) => current(cwd).verdict,
+		verdict: async (cwd) => (await current(cwd).config).config,
 		hooks: (cwd) => current(cwd).hooks,
 		async forDirectories(directories, context) {
 			const here = await factsOf(context.cwd);
 			const gitByDirectory = new Map<string, GitRepositoryFacts>();
 			for (const dir of directories) gitByDirectory.set(dir, await factsOf(dir));
-			return { gitConfig: here.config, gitHooks: here.hooks, gitByDirectory };
+			return { gitConfig: here.config, gitHooks: here.hooks, gitUrlCredentials: here.urlCredentials, gitByDirectory };
 		},
 		invalidate() {
 			cached.clear();

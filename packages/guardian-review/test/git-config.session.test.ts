@@ -8,7 +8,7 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readGitConfigVerdict, readGitHooksVerdict } from "../src/git-config-reader.ts";
+import { readGitConfigFacts, readGitConfigVerdict, readGitHooksVerdict } from "../src/git-config-reader.ts";
 import {
 	callTool,
 	type GuardianHarness,
@@ -111,6 +111,44 @@ describe("git after cd: the facts of the repository it runs in", () => {
 		expect(resultTexts(h)[0]).toContain("?? a.txt");
 		expect(existsSync(join(h.cwd, "rigged", "fsmonitor-ran"))).toBe(false);
 		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+	});
+});
+
+describe("remote URLs that carry a token", () => {
+	it("allows `git remote -v` with plain URLs, and reviews it where a URL holds a token; a denial keeps it out", async () => {
+		h = await startInRepo();
+		git(h.cwd, "remote", "add", "origin", "https://github.com/example/repo.git");
+		h.agent(callTool("bash", { command: "git remote -v" }), "done");
+		await h.prompt("which remotes?");
+		expect(verdictSources(h)).toEqual(["floor"]);
+		expect(resultTexts(h)[0]).toContain("https://github.com/example/repo.git");
+
+		h = await startInRepo();
+		git(h.cwd, "remote", "add", "origin", "https://user:ghp_FAKETOKEN4b@github.com/example/repo.git");
+		h.agent(callTool("bash", { command: "git remote -v" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "prints a token" }));
+		await h.prompt("which remotes?");
+		expect(verdictSources(h)).toEqual(["reviewer"]);
+		expect(resultTexts(h).join("\n")).not.toContain("ghp_FAKETOKEN4b");
+	});
+
+	it("finds a token in the user's own insteadOf rewrite, which `git remote -v` prints expanded", async () => {
+		const home = mkdtempSync(join(tmpdir(), "guardian-git-home-"));
+		const repo = mkdtempSync(join(tmpdir(), "guardian-git-repo-"));
+		try {
+			runGit(home, repo, "init", "-q");
+			runGit(home, repo, "remote", "add", "origin", "https://github.com/example/repo.git");
+			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({ config: "safe", urlCredentials: "none" });
+			writeFileSync(
+				join(home, ".gitconfig"),
+				'[url "https://x-access-token:ghs_FAKE@github.com/"]\n\tinsteadOf = https://github.com/\n',
+			);
+			// The user's own config stays theirs for programs: only the credentials fact changes.
+			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({ config: "safe", urlCredentials: "present" });
+		} finally {
+			await rm(home, { recursive: true, force: true });
+			await rm(repo, { recursive: true, force: true });
+		}
 	});
 });
 

@@ -20,7 +20,7 @@ import { outcome, withCleanTrees } from "./floor-outcome.js";
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
 const config = applyGuardianDefaults({ mode: "enforce" });
-const safeGit = floorContextFor(config, CWD, HOME, { gitConfig: "safe" });
+const safeGit = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitUrlCredentials: "none" });
 
 function decide(command: string, context: FloorContext = safeGit): string {
 	return outcome(decideBashFloor(command, "always", withCleanTrees(command, context)));
@@ -414,6 +414,13 @@ describe("git only with a checked, safe repository config", () => {
 		expect(decide("git stash drop")).toBe("review:not-read-only");
 		expect(decide("git commit -m x")).toBe("review:not-read-only");
 		expect(decide("git show HEAD:.env")).toBe("review:protected-path");
+		// The remotes' URLs may carry a token (`https://user:ghp_…@github.com/o/r`): printed only when none does.
+		for (const gitUrlCredentials of ["present", "unknown"] as const) {
+			const withToken = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitUrlCredentials });
+			expect(decide("git remote -v", withToken)).toBe("review:protected-path");
+			expect(decide("git remote get-url origin", withToken)).toBe("review:protected-path");
+			expect(decide("git remote", withToken)).toBe("allow:read-only");
+		}
 		expect(decide("git diff --no-index /etc/passwd a")).toBe("review:outside-workspace");
 	});
 });

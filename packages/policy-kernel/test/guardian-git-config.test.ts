@@ -3,9 +3,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
 	combineGitConfigVerdicts,
+	combineGitUrlCredentialsVerdicts,
 	gitConfigIncludes,
 	gitProgramKeys,
 	judgeGitConfigText,
+	judgeGitConfigUrlCredentials,
 	MAX_GIT_CONFIG_CHARS,
 	parseGitConfig,
 } from "../src/guardian/index.js";
@@ -119,5 +121,25 @@ describe("gitProgramKeys and judgeGitConfigText", () => {
 		expect(combineGitConfigVerdicts([])).toBe("safe");
 		expect(combineGitConfigVerdicts(["safe", "unknown"])).toBe("unknown");
 		expect(combineGitConfigVerdicts(["unknown", "unsafe", "safe"])).toBe("unsafe");
+	});
+});
+
+describe("credentials in remote URLs", () => {
+	it.each<[string, string]>([
+		['[remote "origin"]\n\turl = https://github.com/o/r.git\n', "none"],
+		['[remote "origin"]\n\turl = git@github.com:o/r.git\n', "none"],
+		['[remote "origin"]\n\turl = ssh://git@github.com/o/r.git\n', "none"],
+		['[remote "origin"]\n\turl = https://user:ghp_FAKE@github.com/o/r.git\n', "present"],
+		['[remote "origin"]\n\tpushurl = HTTPS://ghp_FAKE@github.com/o/r.git\n', "present"],
+		['[url "https://x-access-token:ghs_FAKE@github.com/"]\n\tinsteadOf = https://github.com/\n', "present"],
+		['[remote "origin"\n', "unknown"],
+	])("%j → %s", (text, expected) => {
+		expect(judgeGitConfigUrlCredentials(text)).toBe(expected);
+	});
+
+	it("combines files: present wins, then unknown", () => {
+		expect(combineGitUrlCredentialsVerdicts([])).toBe("none");
+		expect(combineGitUrlCredentialsVerdicts(["none", "unknown"])).toBe("unknown");
+		expect(combineGitUrlCredentialsVerdicts(["unknown", "present"])).toBe("present");
 	});
 });

@@ -29,7 +29,7 @@ import {
 	type ToolScope,
 	toolScopeFor,
 } from "./config.js";
-import type { GitConfigVerdict, GitHooksVerdict } from "./git-config.js";
+import type { GitConfigVerdict, GitHooksVerdict, GitUrlCredentialsVerdict } from "./git-config.js";
 import {
 	baseName,
 	classifyPath,
@@ -309,6 +309,8 @@ export interface FloorContext extends PathContext {
 	readonly gitConfig?: GitConfigVerdict;
 	/** The shell's verdict on the repository's hooks folder; anything but `none` reviews git's index writes. */
 	readonly gitHooks?: GitHooksVerdict;
+	/** The shell's verdict on credentials in the remotes' URLs; anything but `none` reviews `git remote -v`. */
+	readonly gitUrlCredentials?: GitUrlCredentialsVerdict;
 	/**
 	 * The same facts for the other directories the command runs git in (after `cd DIR`; see {@link gitDirectoriesOf}),
 	 * keyed by absolute, normalized path. A directory missing here counts as `unknown`, so its git goes to review.
@@ -392,6 +394,8 @@ export interface FloorFacts {
 	readonly gitConfig?: GitConfigVerdict;
 	/** The verdict on the repository's hooks folder (see `judgeGitHookNames`); `unknown` when not checked. */
 	readonly gitHooks?: GitHooksVerdict;
+	/** The verdict on credentials in remote URLs (see `judgeGitConfigUrlCredentials`); `unknown` when not checked. */
+	readonly gitUrlCredentials?: GitUrlCredentialsVerdict;
 	/** The facts of the repositories around the other directories the command runs git in. */
 	readonly gitByDirectory?: ReadonlyMap<string, GitRepositoryFacts>;
 	/** True when the environment bash inherits sets a non-empty `CDPATH`. */
@@ -413,6 +417,8 @@ export interface FloorFacts {
 export interface GitRepositoryFacts {
 	readonly config: GitConfigVerdict;
 	readonly hooks: GitHooksVerdict;
+	/** Credentials in the remotes' URLs; missing counts as `unknown`. */
+	readonly urlCredentials?: GitUrlCredentialsVerdict;
 }
 
 function stricterScope(a: ToolScope, b: ToolScope): ToolScope {
@@ -473,6 +479,7 @@ export function floorContextFor(
 		trustedCommands: config.trustedCommands,
 		gitConfig: facts.gitConfig ?? "unknown",
 		gitHooks: facts.gitHooks ?? "unknown",
+		gitUrlCredentials: facts.gitUrlCredentials ?? "unknown",
 		gitFactsByDirectory: facts.gitByDirectory,
 		cdSearchPath: facts.cdSearchPath === true || facts.shell?.cdSearchPath === true,
 		searchTrees: facts.searchTrees,
@@ -3539,7 +3546,10 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	}
 	if (!(READ_ONLY_GIT_SUBCOMMANDS as readonly string[]).includes(sub)) return "not-read-only";
 	if (!gitFormIsReadOnly(sub, rest)) return "not-read-only";
-	if (gitFactsAt(state, judge).config !== "safe") return "git-config";
+	const facts = gitFactsAt(state, judge);
+	if (facts.config !== "safe") return "git-config";
+	// `git remote -v` and `get-url` print the URLs, with any token in them (`https://user:ghp_…@github.com/…`).
+	if (sub === "remote" && rest.length > 0 && facts.urlCredentials !== "none") return "protected-path";
 	// `git diff --no-index a .` compares folders recursively, `.git/` and `.env` at the root included.
 	if (sub === "diff" && rest.some((arg) => longOptionOrPrefix(arg.value, "--no-index"))) {
 		const folders = rest.filter((arg) => !arg.value.startsWith("-"));
@@ -3562,8 +3572,8 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	return "allowed";
 }
 
-const SAFE_GIT_FACTS: GitRepositoryFacts = { config: "safe", hooks: "none" };
-const UNKNOWN_GIT_FACTS: GitRepositoryFacts = { config: "unknown", hooks: "unknown" };
+const SAFE_GIT_FACTS: GitRepositoryFacts = { config: "safe", hooks: "none", urlCredentials: "none" };
+const UNKNOWN_GIT_FACTS: GitRepositoryFacts = { config: "unknown", hooks: "unknown", urlCredentials: "unknown" };
 
 /**
  * The repository facts for the directory a git command runs in: the shell's facts for the working directory, or
@@ -3581,7 +3591,11 @@ function gitFactsAt(state: WalkState, judge: Judge): GitRepositoryFacts {
 	if (judge.concurrent > 0) judge.concurrentGit = true;
 	const context = judge.context;
 	if (state.cwd === judge.workspace) {
-		return { config: context.gitConfig ?? "unknown", hooks: context.gitHooks ?? "unknown" };
+		return {
+			config: context.gitConfig ?? "unknown",
+			hooks: context.gitHooks ?? "unknown",
+			urlCredentials: context.gitUrlCredentials ?? "unknown",
+		};
 	}
 	if (state.cwd === undefined) return UNKNOWN_GIT_FACTS;
 	return context.gitFactsByDirectory?.get(state.cwd) ?? UNKNOWN_GIT_FACTS;

@@ -377,3 +377,46 @@ export function combineGitConfigVerdicts(verdicts: readonly GitConfigVerdict[]):
 	if (verdicts.includes("unknown")) return "unknown";
 	return "safe";
 }
+
+/**
+ * The verdict on the URLs a repository's remotes show, as a fact for `git remote -v` and `git remote get-url`:
+ * `none` when no config file git reads holds a URL with a user part (`https://user:token@host/…`), `present` when
+ * one does (in a `remote.*.url`, `pushurl` or an `url.<base>.insteadOf` rewrite, which `-v` prints expanded),
+ * `unknown` when a file could not be read.
+ */
+export const GIT_URL_CREDENTIALS_VERDICTS = ["none", "present", "unknown"] as const;
+/** One of {@link GIT_URL_CREDENTIALS_VERDICTS}. */
+export type GitUrlCredentialsVerdict = (typeof GIT_URL_CREDENTIALS_VERDICTS)[number];
+
+/**
+ * A URL of a scheme that carries a password or token in its user part (`https://ghp_x@github.com/o/r`). SSH's
+ * `ssh://git@host/…` and the scp form `git@host:o/r` name a login, not a secret.
+ */
+const URL_WITH_CREDENTIALS = /^\s*(?:https?|ftps?):\/\/[^/@\s]*@/i;
+
+/** True when an entry's value or subsection (an `[url "…"]` base) is a URL with a user part. */
+function holdsUrlCredentials(entry: GitConfigEntry): boolean {
+	return (
+		(entry.value !== undefined && URL_WITH_CREDENTIALS.test(entry.value)) ||
+		(entry.section === "url" && entry.subsection !== undefined && URL_WITH_CREDENTIALS.test(entry.subsection))
+	);
+}
+
+/**
+ * Judges one config file's text for URLs with credentials (see {@link GIT_URL_CREDENTIALS_VERDICTS}): `unknown`
+ * when it does not parse. Any entry counts, not only `remote.*`, since rewrites and includes can move a URL.
+ */
+export function judgeGitConfigUrlCredentials(text: string): GitUrlCredentialsVerdict {
+	const parsed = parseGitConfig(text);
+	if (!parsed.ok) return "unknown";
+	return parsed.value.some(holdsUrlCredentials) ? "present" : "none";
+}
+
+/** The verdict over several files: `present` if any is, else `unknown` if any is, else `none` (also for none). */
+export function combineGitUrlCredentialsVerdicts(
+	verdicts: readonly GitUrlCredentialsVerdict[],
+): GitUrlCredentialsVerdict {
+	if (verdicts.includes("present")) return "present";
+	if (verdicts.includes("unknown")) return "unknown";
+	return "none";
+}

@@ -64,7 +64,7 @@ export const REPLAY_HARNESS_DIRECTORIES = ["/memory"] as const;
 
 const HOME = "/root";
 /** The shell's git facts in a clean clone: a config that runs no program and no active hook. */
-const CLEAN_CLONE = { gitConfig: "safe", gitHooks: "none" } as const;
+const CLEAN_CLONE = { gitConfig: "safe", gitHooks: "none", gitUrlCredentials: "none" } as const;
 /** Commands the parser-agreement figure samples: every Nth corpus command (the reference parser is slow WASM). */
 const AGREEMENT_SAMPLE_EVERY = 7;
 
@@ -185,7 +185,7 @@ export function withReplayedFacts(
 	const treeVerdict = options.treeVerdict ?? (() => "none");
 	let judged = context;
 	if (options.gitElsewhere === true && gitDirectories.length > 0) {
-		const clean = { config: "safe", hooks: "none" } as const;
+		const clean = { config: "safe", hooks: "none", urlCredentials: "none" } as const;
 		judged = { ...judged, gitFactsByDirectory: new Map(gitDirectories.map((dir) => [dir, clean] as const)) };
 	}
 	if (searchTrees.length > 0) {
@@ -403,7 +403,11 @@ export const BLOCK_LIST_PEERS = new Set([
 ]);
 
 function peerCases(cases: readonly PeerSafetyCase[], config: GuardianReviewConfig) {
-	const context = floorContextFor(config, "/home/dev/project", "/home/dev", { gitConfig: "safe", gitHooks: "none" });
+	const context = floorContextFor(config, "/home/dev/project", "/home/dev", {
+		gitConfig: "safe",
+		gitHooks: "none",
+		gitUrlCredentials: "none",
+	});
 	let dangerousAllowed = 0;
 	let safeReviewed = 0;
 	let safe = 0;

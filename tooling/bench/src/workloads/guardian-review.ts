@@ -135,7 +135,11 @@ export function replayThroughKernel(calls: readonly ReplayCall[]) {
 	const cwd = "/home/dev/project";
 	const home = "/home/dev";
 	const config = applyGuardianDefaults({ mode: "enforce" });
-	const context = floorContextFor(config, cwd, home, { gitConfig: "safe", gitHooks: "none" });
+	const context = floorContextFor(config, cwd, home, {
+		gitConfig: "safe",
+		gitHooks: "none",
+		gitUrlCredentials: "none",
+	});
 	const transcript: TranscriptEntry[] = [
 		{ kind: "user", text: "Fix the nested-quote bug in the parser, add tests, and ship it." },
 	];
