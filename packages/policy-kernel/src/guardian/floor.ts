@@ -29,7 +29,8 @@ import {
 	type ToolScope,
 	toolScopeFor,
 } from "./config.js";
-import type { GitConfigVerdict, GitHooksVerdict, GitUrlCredentialsVerdict } from "./git-config.js";
+import type { GitConfigVerdict, GitHooksVerdict } from "./git-config.js";
+import type { GitUrlCredentialsVerdict } from "./git-folder.js";
 import {
 	baseName,
 	classifyPath,

@@ -97,3 +97,33 @@ export function treeEntryTest(
 		return isDirectory && baseName(path) === ".git" && !withoutGitFolder(path) ? "git-folder" : "protected";
 	};
 }
+
+/**
+ * The verdict on the URLs a repository's remotes show, as a fact for `git remote -v` and `git remote get-url`:
+ * `none` when no config file git reads holds a URL with user information (`https://user:token@host/…`), `present`
+ * when one does (in a `remote.*.url`, `pushurl` or an `url.<base>.insteadOf` rewrite, which `-v` prints expanded),
+ * `unknown` when a file could not be read.
+ */
+export const GIT_URL_CREDENTIALS_VERDICTS = ["none", "present", "unknown"] as const;
+/** One of {@link GIT_URL_CREDENTIALS_VERDICTS}. */
+export type GitUrlCredentialsVerdict = (typeof GIT_URL_CREDENTIALS_VERDICTS)[number];
+
+/**
+ * Judges one config file's text for URLs with user information (see {@link GIT_URL_CREDENTIALS_VERDICTS}), in a
+ * value or a subsection: `unknown` when it does not parse. Any entry counts, not only `remote.*`, since rewrites
+ * move a URL. Pure; never throws.
+ */
+export function judgeGitConfigUrlCredentials(text: string): GitUrlCredentialsVerdict {
+	const parsed = parseGitConfig(text);
+	if (!parsed.ok) return "unknown";
+	return parsed.value.some((entry) => hasUserInfo(entry.value) || hasUserInfo(entry.subsection)) ? "present" : "none";
+}
+
+/** The verdict over several files: `present` if any is, else `unknown` if any is, else `none` (also for none). */
+export function combineGitUrlCredentialsVerdicts(
+	verdicts: readonly GitUrlCredentialsVerdict[],
+): GitUrlCredentialsVerdict {
+	if (verdicts.includes("present")) return "present";
+	if (verdicts.includes("unknown")) return "unknown";
+	return "none";
+}
