@@ -6,6 +6,7 @@
 // them has run.
 import type { Stats } from "node:fs";
 import { lstat, readdir, readFile } from "node:fs/promises";
+import { dirname, isAbsolute, join } from "node:path";
 import {
 	type FloorContext,
 	type GitConfigSecretsVerdict,
@@ -14,6 +15,7 @@ import {
 	loadedResourcesKey,
 	MAX_GIT_CONFIG_CHARS,
 	nameSplitsInXargs,
+	parseGitConfig,
 	type SearchTreeRequest,
 	type SearchTreeVerdict,
 	searchTreeKey,
@@ -43,6 +45,65 @@ async function readGitConfigSecrets(path: string): Promise<GitConfigSecretsVerdi
 	}
 }
 
+/** The ignore files ripgrep reads in each folder; a `!` line in one whitelists entries, hidden ones included. */
+const IGNORE_FILE_NAMES = [".ignore", ".rgignore", ".gitignore"];
+/** Ignore files larger than this are not read: they count as whitelisting. */
+const MAX_IGNORE_FILE_BYTES = 64 * 1024;
+
+/**
+ * True when an ignore file may whitelist an entry (`!.env`): any line starting with `!`, or a file that cannot be
+ * read within the bound. A missing file whitelists nothing. Never throws.
+ */
+async function ignoreFileWhitelists(path: string): Promise<boolean> {
+	try {
+		const info = await lstat(path);
+		if (!info.isFile() || info.size > MAX_IGNORE_FILE_BYTES) return true;
+		return (await readFile(path, "utf8")).split("\n").some((line) => line.trimStart().startsWith("!"));
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		return !(code === "ENOENT" || code === "ENOTDIR");
+	}
+}
+
+/** The user's global git excludes file: `core.excludesFile` in `~/.gitconfig`, else `$XDG_CONFIG_HOME/git/ignore`. */
+async function globalExcludesFile(home: string): Promise<string | "unknown"> {
+	const xdg = process.env.XDG_CONFIG_HOME;
+	const fallback = join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, ".config"), "git", "ignore");
+	let text: string;
+	try {
+		const info = await lstat(join(home, ".gitconfig"));
+		if (!info.isFile() || info.size > MAX_GIT_CONFIG_CHARS) return "unknown";
+		text = await readFile(join(home, ".gitconfig"), "utf8");
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "ENOENT" ? fallback : "unknown";
+	}
+	const parsed = parseGitConfig(text);
+	if (!parsed.ok) return "unknown";
+	const set = parsed.value.filter((entry) => entry.section === "core" && entry.key === "excludesfile").pop()?.value;
+	if (set === undefined || set === "") return fallback;
+	return set.startsWith("~/") ? join(home, set.slice(2)) : isAbsolute(set) ? set : "unknown";
+}
+
+/**
+ * True when ripgrep may search hidden entries below `root` without being told to: an ignore file it reads in a
+ * folder above the root (`.ignore`, `.rgignore`, `.gitignore`), a repository's `info/exclude`, or the user's global
+ * excludes file whitelists something (`!.env`). The root's own ignore files and those below are checked during the
+ * walk. Never throws.
+ */
+async function whitelistsAboveRoot(root: string, home: string): Promise<boolean> {
+	const global = await globalExcludesFile(home);
+	if (global === "unknown" || (await ignoreFileWhitelists(global))) return true;
+	let dir = dirname(root);
+	for (let depth = 0; depth < MAX_SEARCH_TREE_DEPTH; depth++) {
+		for (const name of IGNORE_FILE_NAMES) if (await ignoreFileWhitelists(join(dir, name))) return true;
+		if (await ignoreFileWhitelists(join(dir, ".git", "info", "exclude"))) return true;
+		const parent = dirname(dir);
+		if (parent === dir) return false;
+		dir = parent;
+	}
+	return true;
+}
+
 /**
  * What `request`'s tree holds, as the reader would walk it: every entry below the root, or for a glob word each
  * entry its parts can reach (hidden ones too, unless the reader skips them), links below the root skipped unless the reader follows them (then `unknown`: the target may be
@@ -50,11 +111,13 @@ async function readGitConfigSecrets(path: string): Promise<GitConfigSecretsVerdi
  * `unknown` too. A git folder the kernel's test opens is walked too, and each of its config files read: a credential
  * makes the tree `protected`, a config that cannot be judged `unknown`. A missing root holds nothing; a root that is
  * a file was judged by its name; a root that is a link is `unknown`. Errors other than a missing entry make the
- * verdict `unknown`. Never throws.
+ * verdict `unknown`. For ripgrep (hidden entries skipped, no pattern), hidden entries count again from a folder
+ * whose ignore file, or one above the root or in `home`'s global excludes, whitelists anything. Never throws.
  */
 export async function readSearchTreeVerdict(
 	request: SearchTreeRequest,
 	entryKind: TreeEntryTest,
+	home = "/nonexistent",
 ): Promise<SearchTreeVerdict> {
 	try {
 		let root: Stats;
@@ -67,11 +130,26 @@ export async function readSearchTreeVerdict(
 		if (root.isSymbolicLink()) return "unknown";
 		if (!root.isDirectory()) return "none";
 		let entries = 0;
-		const pending: { path: string; depth: number; inGit: boolean }[] = [{ path: request.root, depth: 0, inGit: false }];
+		// Only ripgrep skips hidden entries of a whole tree (a glob word's listing has a pattern): an ignore file's `!`
+		// line whitelists them again, in its folder and below.
+		const ripgrepHides = request.skipsHidden && request.pattern === undefined;
+		const hidesAtRoot = request.skipsHidden && !(ripgrepHides && (await whitelistsAboveRoot(request.root, home)));
+		const pending: { path: string; depth: number; inGit: boolean; hides: boolean }[] = [
+			{ path: request.root, depth: 0, inGit: false, hides: hidesAtRoot },
+		];
 		for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-			for (const entry of await readdir(next.path, { withFileTypes: true })) {
+			const listed = await readdir(next.path, { withFileTypes: true });
+			let hides = next.hides;
+			if (hides && ripgrepHides && !next.inGit) {
+				for (const entry of listed) {
+					if (IGNORE_FILE_NAMES.includes(entry.name) && (await ignoreFileWhitelists(join(next.path, entry.name)))) {
+						hides = false;
+					}
+				}
+			}
+			for (const entry of listed) {
 				if (++entries > MAX_SEARCH_TREE_ENTRIES) return "unknown";
-				if (request.skipsHidden && entry.name.startsWith(".")) continue;
+				if (hides && entry.name.startsWith(".")) continue;
 				// A glob word reaches only the entries whose names match its part for this level.
 				const part = request.pattern?.[next.depth];
 				if (part !== undefined && !globPartMayMatchName(part, entry.name)) continue;
@@ -93,7 +171,7 @@ export async function readSearchTreeVerdict(
 				// A glob word's expansions end at its last part.
 				if (request.pattern !== undefined && next.depth + 1 >= request.pattern.length) continue;
 				if (next.depth + 1 > MAX_SEARCH_TREE_DEPTH) return "unknown";
-				pending.push({ path, depth: next.depth + 1, inGit: next.inGit || kind === "git-folder" });
+				pending.push({ path, depth: next.depth + 1, inGit: next.inGit || kind === "git-folder", hides });
 			}
 		}
 		return "none";
@@ -130,7 +208,7 @@ export function createSearchTreeFacts(): {
 				let verdict = cached.get(key);
 				if (verdict === undefined) {
 					if (cached.size >= MAX_CACHED_TREES) cached.clear();
-					verdict = readSearchTreeVerdict(request, entryKind);
+					verdict = readSearchTreeVerdict(request, entryKind, context.home);
 					cached.set(key, verdict);
 				}
 				facts.set(tree, await verdict);

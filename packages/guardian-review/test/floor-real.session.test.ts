@@ -206,6 +206,31 @@ describe("the floor over the syntax tree, in a real session", () => {
 		expectNoLeak(h, ["API_KEY", "config", "deploy", "very-secret"]);
 	});
 
+	it("reviews `rg` where a glob, a file type or an ignore file's `!` line makes it read the hidden `.env`", async () => {
+		h = await start({
+			files: {
+				"config/settings.py": "API_KEY = None\n",
+				"config/.env": "API_KEY=very-secret-env-value\n",
+				"other/settings.py": "API_KEY = None\n",
+				"other/.env": "API_KEY=very-secret-other-value\n",
+				"other/.ignore": "build/\n!.env\n",
+			},
+		});
+		h.agent(
+			callTool("bash", { command: "rg -n API_KEY config" }),
+			callTool("bash", { command: "rg -n -g '*' API_KEY config" }),
+			callTool("bash", { command: "rg -n --type-add 'dotenv:.env' -t dotenv API_KEY config" }),
+			callTool("bash", { command: "rg -n API_KEY other" }),
+			"done",
+		);
+		h.reviewer(...Array.from({ length: 3 }, () => verdict("deny", { rationale: "reads a secret" })));
+		await h.prompt("where is API_KEY set?");
+		expect(verdictSources(h)).toEqual(["floor", "reviewer", "reviewer", "reviewer"]);
+		expect(resultTexts(h)[0]).toContain("settings.py");
+		expect(resultTexts(h).join("\n")).not.toContain("very-secret");
+		expectNoLeak(h, ["API_KEY", "very-secret"]);
+	});
+
 	it("lists the tree again after a tool call that may have written it: a `.env` the agent adds is then reviewed", async () => {
 		h = await start({ files: { "src/app.py": "TOKEN = 1\n" } });
 		h.agent(

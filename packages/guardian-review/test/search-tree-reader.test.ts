@@ -40,6 +40,37 @@ const verdictOf = (root: string, skipsHidden = false, followsLinks = false) =>
 	readSearchTreeVerdict({ root: join(workspace, root), skipsHidden, followsLinks }, treeEntryTest(context()));
 
 describe("readSearchTreeVerdict", () => {
+	it("for ripgrep, which skips hidden entries, counts those an ignore file's `!` line whitelists, here or above", async () => {
+		const ripgrep = (root: string) =>
+			readSearchTreeVerdict(
+				{ root: join(workspace, root), skipsHidden: true, followsLinks: false },
+				treeEntryTest(context()),
+				home,
+			);
+		files({ "sub/a.py": "x", "sub/.env": "SECRET=1", "sub/.ignore": "build/\n" });
+		expect(await ripgrep("sub")).toBe("none");
+		files({ "sub/.ignore": "build/\n!.env\n" });
+		expect(await ripgrep("sub")).toBe("protected");
+		files({ "sub/.ignore": "build/\n", "sub/deep/.rgignore": "!*.key\n", "sub/deep/.k/x.key": "key" });
+		expect(await ripgrep("sub")).toBe("protected");
+		rmSync(join(workspace, "sub/deep"), { recursive: true });
+		expect(await ripgrep("sub")).toBe("none");
+		// Above the root: the workspace's own .gitignore, a repository's info/exclude, the global excludes file.
+		files({ ".gitignore": "!.env\n" });
+		expect(await ripgrep("sub")).toBe("protected");
+		rmSync(join(workspace, ".gitignore"));
+		files({ ".git/info/exclude": "!.env\n" });
+		expect(await ripgrep("sub")).toBe("protected");
+		rmSync(join(workspace, ".git"), { recursive: true });
+		mkdirSync(join(home, ".config", "git"), { recursive: true });
+		writeFileSync(join(home, ".config", "git", "ignore"), "!.env\n");
+		expect(await ripgrep("sub")).toBe("protected");
+		writeFileSync(join(home, ".gitconfig"), "[core]\n\texcludesFile = ~/my-excludes\n");
+		expect(await ripgrep("sub")).toBe("none");
+		writeFileSync(join(home, "my-excludes"), "!.env\n");
+		expect(await ripgrep("sub")).toBe("protected");
+	});
+
 	it("finds protected entries at any depth: .env files, keys, nested repositories", async () => {
 		files({ "a/b/c/app.py": "x", "a/b/notes.md": "y" });
 		expect(await verdictOf("a")).toBe("none");

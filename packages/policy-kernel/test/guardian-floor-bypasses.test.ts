@@ -856,6 +856,13 @@ describe("recursive reads are judged by what the shell found in the tree, not by
 		["rg KEY sub", [tree("/sub", true)]],
 		["rg -L KEY sub", [tree("/sub", true, true)]],
 		["rg --hidden KEY sub", [tree("/sub", false)]],
+		// A glob or file type whitelists what it matches, hidden entries included (`rg -g '*' KEY` reads `.env`).
+		["rg -g '*' KEY sub", [tree("/sub", false)]],
+		["rg --iglob=.env KEY sub", [tree("/sub", false)]],
+		["rg -ng '*.py' KEY sub", [tree("/sub", false)]],
+		["rg -t sh KEY sub", [tree("/sub", false)]],
+		["rg --type-add 'x:.env' -tx KEY sub", [tree("/sub", false)]],
+		["rg --ignore-file extra.ignore KEY sub", [tree("/sub", false)]],
 		// rg with no path searches the working directory (hidden entries skipped).
 		["rg KEY", [tree("", true)]],
 		["cd sub && grep -r KEY .", [tree("/sub", false)]],

@@ -2676,7 +2676,12 @@ function searchesHiddenTree(options: readonly BashWord[], ripgrep: boolean): boo
 				shortFlag(o, ".") ||
 				o === "--hidden" ||
 				o.startsWith("--no-ignore") ||
-				o === "--unrestricted"
+				o === "--unrestricted" ||
+				// A glob or file type whitelists what it matches, hidden entries included (`rg -g '*' x` reads `.env`,
+				// `rg -t sh x` reads `.bashrc`), as does an extra ignore file's `!` line.
+				shortFlag(o, "g") ||
+				shortFlag(o, "t") ||
+				["--glob", "--iglob", "--type", "--type-add", "--ignore-file"].some((name) => longOption(o, name))
 			: shortFlag(o, "r") ||
 				shortFlag(o, "R") ||
 				o === "-drecurse" ||
