@@ -20,10 +20,13 @@ import {
 	judgeGitConfigText,
 	judgeGitConfigUrlCredentials,
 	judgeGitHookNames,
+	loadedResourcesKey,
 	MAX_GIT_CONFIG_CHARS,
 	MAX_GIT_CONFIG_INCLUDE_DEPTH,
 	parseGitConfig,
+	treeEntryTest,
 } from "@pi-policy/policy-kernel/guardian";
+import { createGitHistoryFacts } from "./git-history-reader.js";
 
 /** At most this many config files are read for one verdict; more makes it `unknown`. */
 export const MAX_GIT_CONFIG_FILES = 32;
@@ -231,10 +234,15 @@ const MAX_CACHED_DIRECTORIES = 16;
 export function createGitConfigFacts(home: string): {
 	verdict(cwd: string): Promise<GitConfigVerdict>;
 	hooks(cwd: string): Promise<GitHooksVerdict>;
-	forDirectories(directories: readonly string[], context: FloorContext): Promise<FloorFacts>;
+	forDirectories(
+		directories: readonly string[],
+		context: FloorContext,
+		historyDirectories?: readonly string[],
+	): Promise<FloorFacts>;
 	invalidate(): void;
 } {
 	const cached = new Map<string, { config: Promise<GitConfigFacts>; hooks: Promise<GitHooksVerdict> }>();
+	const history = createGitHistoryFacts();
 	const current = (dir: string) => {
 		let entry = cached.get(dir);
 		if (entry === undefined) {
@@ -251,11 +259,36 @@ export function createGitConfigFacts(home: string): {
 	return {
 		verdict: async (cwd) => (await current(cwd).config).config,
 		hooks: (cwd) => current(cwd).hooks,
-		async forDirectories(directories, context) {
+		async forDirectories(directories, context, historyDirectories = []) {
 			const here = await factsOf(context.cwd);
 			const gitByDirectory = new Map<string, GitRepositoryFacts>();
 			for (const dir of directories) gitByDirectory.set(dir, await factsOf(dir));
-			return { gitConfig: here.config, gitHooks: here.hooks, gitUrlCredentials: here.urlCredentials, gitByDirectory };
+			// The protected files a repository's index or history holds, for git that prints content there; listed only
+			// where git runs no program (elsewhere the floor reviews it anyway).
+			const entryKind = treeEntryTest(context);
+			const isProtected = (path: string) => entryKind(path, false, false) === "protected";
+			const protection = [
+				context.cwd,
+				context.home,
+				loadedResourcesKey(context.loadedResources),
+				...context.protectedPaths,
+			].join("\u0000");
+			let gitHistoryProtected: readonly string[] | undefined;
+			for (const dir of historyDirectories) {
+				const facts = dir === context.cwd ? here : gitByDirectory.get(dir);
+				if (facts?.config !== "safe") continue;
+				const historyProtected = await history.protectedPathsOf(dir, isProtected, protection);
+				if (historyProtected === undefined) continue;
+				if (dir === context.cwd) gitHistoryProtected = historyProtected;
+				else gitByDirectory.set(dir, { ...facts, historyProtected });
+			}
+			return {
+				gitConfig: here.config,
+				gitHooks: here.hooks,
+				gitUrlCredentials: here.urlCredentials,
+				gitByDirectory,
+				...(gitHistoryProtected === undefined ? {} : { gitHistoryProtected }),
+			};
 		},
 		invalidate() {
 			cached.clear();

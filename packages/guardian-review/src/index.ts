@@ -240,7 +240,10 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			const factContext = floorContextFor(active, ctx.cwd, home, facts);
 			const requests = floorFactRequestsOf(command, factContext);
 			if (mayRunGit(command))
-				facts = { ...facts, ...(await gitFacts.forDirectories(requests.gitDirectories, factContext)) };
+				facts = {
+					...facts,
+					...(await gitFacts.forDirectories(requests.gitDirectories, factContext, requests.gitHistoryDirectories)),
+				};
 			facts = { ...facts, searchTrees: await treeFacts.forTrees(requests.searchTrees, factContext) };
 		} else if (
 			toolName === "grep" &&

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitConfigFacts, readGitConfigVerdict, readGitHooksVerdict } from "../src/git-config-reader.ts";
+import { createGitHistoryFacts } from "../src/git-history-reader.ts";
 import {
 	callTool,
 	type GuardianHarness,
@@ -111,6 +112,72 @@ describe("git after cd: the facts of the repository it runs in", () => {
 		expect(resultTexts(h)[0]).toContain("?? a.txt");
 		expect(existsSync(join(h.cwd, "rigged", "fsmonitor-ran"))).toBe(false);
 		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+	});
+});
+
+describe("git that prints content from the index or history", () => {
+	it("reviews git log -p, git show and git grep where history holds a key removed since; names-only forms stay allowed", async () => {
+		h = await startInRepo();
+		mkdirSync(join(h.cwd, "certs"));
+		writeFileSync(join(h.cwd, "certs", "server.key"), "FAKE_HISTORY_KEY_4b\n");
+		git(h.cwd, "add", "certs/server.key");
+		git(h.cwd, "commit", "-qm", "add a key");
+		git(h.cwd, "rm", "-q", "certs/server.key");
+		git(h.cwd, "commit", "-qm", "remove the key");
+		writeFileSync(join(h.cwd, "README.md"), "hello, changed\n");
+		h.agent(
+			callTool("bash", { command: "git log --oneline && git diff --stat && git show HEAD:README.md" }),
+			callTool("bash", { command: "git diff -- README.md" }),
+			callTool("bash", { command: "git log -p" }),
+			callTool("bash", { command: "git grep FAKE_HISTORY HEAD~1" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high" }), verdict("deny", { risk_level: "high" }));
+		await h.prompt("what changed?");
+		expect(verdictSources(h)).toEqual(["floor", "floor", "reviewer", "reviewer"]);
+		expect(resultTexts(h)[1]).toContain("+hello, changed");
+		expect(resultTexts(h).join("\n")).not.toContain("FAKE_HISTORY_KEY_4b");
+	});
+
+	it("lists protected files from commits, the index and stashes, reading only new commits once the refs move", async () => {
+		const home = mkdtempSync(join(tmpdir(), "guardian-history-home-"));
+		const repo = mkdtempSync(join(tmpdir(), "guardian-history-repo-"));
+		const facts = createGitHistoryFacts();
+		const isProtected = (path: string) => /\/(\.env|[^/]+\.key)$/.test(path);
+		const list = async () => [...((await facts.protectedPathsOf(repo, isProtected, "p")) ?? ["unknown"])].sort();
+		try {
+			expect(await facts.protectedPathsOf(home, isProtected, "p")).toBeUndefined(); // no repository
+			runGit(home, repo, "init", "-q");
+			expect(await list()).toEqual([]);
+			writeFileSync(join(repo, "a.txt"), "a\n");
+			runGit(home, repo, "add", "a.txt");
+			runGit(home, repo, "commit", "-qm", "a");
+			expect(await list()).toEqual([]);
+			writeFileSync(join(repo, "old.key"), "k\n");
+			runGit(home, repo, "add", "old.key");
+			expect(await list()).toEqual([`${repo}/old.key`]); // staged only
+			runGit(home, repo, "commit", "-qm", "key");
+			runGit(home, repo, "rm", "-q", "old.key");
+			runGit(home, repo, "commit", "-qm", "no key");
+			expect(await list()).toEqual([`${repo}/old.key`]); // in history only
+			writeFileSync(join(repo, ".env"), "SECRET=1\n");
+			runGit(home, repo, "stash", "-u", "-q");
+			expect(await list()).toEqual([`${repo}/.env`, `${repo}/old.key`]); // stashed untracked file
+			// Another protection starts over.
+			expect(await facts.protectedPathsOf(repo, () => false, "q")).toEqual([]);
+		} finally {
+			await rm(home, { recursive: true, force: true });
+			await rm(repo, { recursive: true, force: true });
+		}
+	});
+
+	it("allows git diff, git show and git log -p with no reviewer call where no protected file was ever tracked", async () => {
+		h = await startInRepo();
+		writeFileSync(join(h.cwd, "README.md"), "hello, changed\n");
+		h.agent(callTool("bash", { command: "git diff && git show && git log -p -1" }), "done");
+		await h.prompt("what changed?");
+		expect(verdictSources(h)).toEqual(["floor"]);
+		expect(resultTexts(h)[0]).toContain("+hello, changed");
 	});
 });
 

@@ -7,6 +7,7 @@ import {
 	decideBashFloor,
 	type FloorContext,
 	floorContextFor,
+	floorFactRequestsOf,
 	gitDirectoriesOf,
 	isForkBomb,
 	isPrintOnlySedScript,
@@ -20,7 +21,11 @@ import { outcome, withCleanTrees } from "./floor-outcome.js";
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
 const config = applyGuardianDefaults({ mode: "enforce" });
-const safeGit = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitUrlCredentials: "none" });
+const safeGit = floorContextFor(config, CWD, HOME, {
+	gitConfig: "safe",
+	gitUrlCredentials: "none",
+	gitHistoryProtected: [],
+});
 
 function decide(command: string, context: FloorContext = safeGit): string {
 	return outcome(decideBashFloor(command, "always", withCleanTrees(command, context)));
@@ -422,6 +427,87 @@ describe("git only with a checked, safe repository config", () => {
 			expect(decide("git remote", withToken)).toBe("allow:read-only");
 		}
 		expect(decide("git diff --no-index /etc/passwd a")).toBe("review:outside-workspace");
+	});
+});
+
+describe("git that prints file content from the index or history, judged by the protected files the repository holds", () => {
+	const holding = (gitHistoryProtected?: readonly string[]) =>
+		floorContextFor(config, CWD, HOME, {
+			gitConfig: "safe",
+			gitUrlCredentials: "none",
+			...(gitHistoryProtected === undefined ? {} : { gitHistoryProtected }),
+		});
+	const withKey = holding([`${CWD}/certs/server.key`]);
+
+	it.each<[string]>([
+		["git diff"],
+		["git diff --cached"],
+		["git diff HEAD~1"],
+		["git show"],
+		["git show HEAD"],
+		["git log -p"],
+		["git log --patch -1 --oneline"],
+		["git log -L 1,5:src/a.py"],
+		["git grep FAKE"],
+		["git grep -n FAKE HEAD~3"],
+		["git stash show -p"],
+		["git stash list -p"],
+		["git diff -- certs"],
+		["git log -p -- '*.py'"],
+		["git diff -- ':(top)certs'"],
+	])("%j may print a tracked or committed key: reviewed where the repository holds one", (command) => {
+		expect(decide(command, holding([]))).toBe("allow:read-only");
+		expect(decide(command, withKey)).toBe("review:protected-path");
+		// Not listed by the shell: unknown.
+		expect(decide(command, holding(undefined))).toBe("review:protected-path");
+	});
+
+	it.each<[string]>([
+		["git diff --stat"],
+		["git diff HEAD --name-only"],
+		["git show --stat HEAD"],
+		["git show -s --format=%H"],
+		["git log --oneline -5"],
+		["git log --stat"],
+		["git stash show"],
+		["git status"],
+		["git show HEAD:README.md"],
+		["git diff HEAD -- src/a.py"],
+		["git log -p -- src docs/guide.md"],
+		["git grep -n FAKE -- src"],
+		["git cat-file -t HEAD"],
+		["git cat-file -p HEAD:src/a.py"],
+	])("%j prints no protected content: allowed where the repository holds a key elsewhere", (command) => {
+		expect(decide(command, withKey)).toBe("allow:read-only");
+	});
+
+	it("reviews git cat-file by object name, which reaches any object, reachable or not", () => {
+		expect(decide("git cat-file -p 3b18e512dba79e4c8300dd08aeb37f8e728b8dad", holding([]))).toBe(
+			"review:protected-path",
+		);
+		expect(decide("git cat-file blob 3b18e51", holding([]))).toBe("review:protected-path");
+	});
+
+	it("judges `git diff` with a path outside the working tree as the folder comparison git then makes", () => {
+		const withMemory = floorContextFor(
+			applyGuardianDefaults({ mode: "enforce", additionalDirectories: ["/memory"] }),
+			CWD,
+			HOME,
+			{ gitConfig: "safe", gitUrlCredentials: "none", gitHistoryProtected: [] },
+		);
+		expect(floorFactRequestsOf("git diff /memory/notes src", withMemory).searchTrees.map((tree) => tree.root)).toEqual([
+			"/memory/notes",
+			`${CWD}/src`,
+		]);
+		expect(floorFactRequestsOf("git diff HEAD~1 src", withMemory).searchTrees).toEqual([]);
+	});
+
+	it("asks the shell for the protected files of each repository such git runs in", () => {
+		expect(floorFactRequestsOf("git diff && cd sub && git log -p", withKey).gitHistoryDirectories).toEqual([
+			CWD,
+			`${CWD}/sub`,
+		]);
+		expect(floorFactRequestsOf("git status && git log --oneline", withKey).gitHistoryDirectories).toEqual([]);
 	});
 });
 

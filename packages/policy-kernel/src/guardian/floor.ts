@@ -313,6 +313,11 @@ export interface FloorContext extends PathContext {
 	/** The shell's verdict on credentials in the remotes' URLs; anything but `none` reviews `git remote -v`. */
 	readonly gitUrlCredentials?: GitUrlCredentialsVerdict;
 	/**
+	 * The protected files (absolute paths) the repository's index or history holds, whose content `git diff`,
+	 * `git show`, `git log -p` and `git grep` can print; missing: not checked, so such git is reviewed.
+	 */
+	readonly gitHistoryProtected?: readonly string[];
+	/**
 	 * The same facts for the other directories the command runs git in (after `cd DIR`; see {@link gitDirectoriesOf}),
 	 * keyed by absolute, normalized path. A directory missing here counts as `unknown`, so its git goes to review.
 	 */
@@ -397,6 +402,8 @@ export interface FloorFacts {
 	readonly gitHooks?: GitHooksVerdict;
 	/** The verdict on credentials in remote URLs (see `judgeGitConfigUrlCredentials`); `unknown` when not checked. */
 	readonly gitUrlCredentials?: GitUrlCredentialsVerdict;
+	/** The protected files the repository's index or history holds (absolute paths); missing when not checked. */
+	readonly gitHistoryProtected?: readonly string[];
 	/** The facts of the repositories around the other directories the command runs git in. */
 	readonly gitByDirectory?: ReadonlyMap<string, GitRepositoryFacts>;
 	/** True when the environment bash inherits sets a non-empty `CDPATH`. */
@@ -420,6 +427,8 @@ export interface GitRepositoryFacts {
 	readonly hooks: GitHooksVerdict;
 	/** Credentials in the remotes' URLs; missing counts as `unknown`. */
 	readonly urlCredentials?: GitUrlCredentialsVerdict;
+	/** The protected files its index or history holds (absolute paths); missing counts as unknown. */
+	readonly historyProtected?: readonly string[];
 }
 
 function stricterScope(a: ToolScope, b: ToolScope): ToolScope {
@@ -481,6 +490,7 @@ export function floorContextFor(
 		gitConfig: facts.gitConfig ?? "unknown",
 		gitHooks: facts.gitHooks ?? "unknown",
 		gitUrlCredentials: facts.gitUrlCredentials ?? "unknown",
+		...(facts.gitHistoryProtected === undefined ? {} : { gitHistoryProtected: facts.gitHistoryProtected }),
 		gitFactsByDirectory: facts.gitByDirectory,
 		cdSearchPath: facts.cdSearchPath === true || facts.shell?.cdSearchPath === true,
 		searchTrees: facts.searchTrees,
@@ -1354,6 +1364,7 @@ class Judge {
 /** What a walk in collecting mode gathers (see {@link floorFactRequestsOf}). */
 interface CollectedFactRequests {
 	readonly gitDirectories: Set<string>;
+	readonly gitHistoryDirectories: Set<string>;
 	readonly searchTrees: Map<string, SearchTreeRequest>;
 }
 
@@ -3556,8 +3567,22 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	if (facts.config !== "safe") return "git-config";
 	// `git remote -v` and `get-url` print the URLs, with any token in them (`https://user:ghp_…@github.com/…`).
 	if (sub === "remote" && rest.length > 0 && facts.urlCredentials !== "none") return "protected-path";
-	// `git diff --no-index a .` compares folders recursively, `.git/` and `.env` at the root included.
-	if (sub === "diff" && rest.some((arg) => longOptionOrPrefix(arg.value, "--no-index"))) {
+	const content = gitContentPrinted(sub, rest);
+	if (content === "objects") return "protected-path";
+	if (content !== undefined) {
+		judge.requests?.gitHistoryDirectories.add(state.cwd ?? judge.workspace);
+		if (printsProtectedHistory(facts.historyProtected, content, state, judge)) return "protected-path";
+	}
+	// `git diff --no-index a .` compares folders recursively, `.git/` and `.env` at the root included; git drops
+	// into that mode by itself when a path lies outside the working tree (`git diff /elsewhere src`).
+	if (
+		sub === "diff" &&
+		rest.some(
+			(arg) =>
+				longOptionOrPrefix(arg.value, "--no-index") ||
+				(!arg.value.startsWith("-") && liesOutsideWorkspace(arg.value, state, judge)),
+		)
+	) {
 		const folders = rest.filter((arg) => !arg.value.startsWith("-"));
 		if (folders.some((arg) => reachesWorkspaceRoot(arg, state, judge))) return "protected-path";
 		judgeDiffTrees(folders, state, judge);
@@ -3578,7 +3603,115 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	return "allowed";
 }
 
-const SAFE_GIT_FACTS: GitRepositoryFacts = { config: "safe", hooks: "none", urlCredentials: "none" };
+/** True when a git operand names a path outside the workspace (`/tmp/x`, `../other`); a revision is inside. */
+function liesOutsideWorkspace(value: string, state: WalkState, judge: Judge): boolean {
+	if (!value.startsWith("/") && !value.startsWith("..") && !value.startsWith("~")) return false;
+	const resolved = resolveIn(value, state, judge);
+	return resolved === undefined || !isInWorkspace(resolved, judge.workspace, []);
+}
+
+/** git options that print only names, counts or nothing of the files a diff touches. */
+const GIT_NAMES_ONLY_OPTIONS = [
+	"--stat",
+	"--numstat",
+	"--shortstat",
+	"--dirstat",
+	"--name-only",
+	"--name-status",
+	"--summary",
+	"--compact-summary",
+	"--raw",
+	"--quiet",
+	"-s",
+	"--no-patch",
+];
+/** git options that print a patch (file content) wherever they appear. */
+const GIT_PATCH_OPTIONS = ["--patch", "--patch-with-stat", "--patch-with-raw", "--cc", "--word-diff", "--color-words"];
+
+function gitPrintsPatch(values: readonly string[]): boolean {
+	return values.some(
+		(value) =>
+			value === "-p" ||
+			value === "-u" ||
+			value === "-c" ||
+			/^-U\d*$/.test(value) ||
+			value.startsWith("-L") ||
+			GIT_PATCH_OPTIONS.some((option) => longOption(value, option)) ||
+			value.startsWith("--unified"),
+	);
+}
+
+function gitPrintsNamesOnly(values: readonly string[]): boolean {
+	return values.some((value) => GIT_NAMES_ONLY_OPTIONS.some((option) => longOption(value, option)));
+}
+
+/** A `rev:path` operand (`HEAD:README.md`, `:0:f`): the path after the colon is judged on its own. */
+function isRevisionPath(word: BashWord): boolean {
+	return !word.value.startsWith("-") && word.value.includes(":");
+}
+
+/**
+ * What file content a read-only git form prints from the index or history: undefined for none (names, counts,
+ * refs, messages, or only `rev:path` blobs, whose paths are judged), `objects` for `git cat-file` by object name
+ * (any object, reachable or not), otherwise the pathspecs after `--` that limit it (empty: the whole repository).
+ */
+function gitContentPrinted(sub: string, rest: readonly BashWord[]): readonly BashWord[] | "objects" | undefined {
+	const values = rest.map((word) => word.value);
+	const dashes = values.indexOf("--");
+	const pathspecs = dashes < 0 ? [] : rest.slice(dashes + 1);
+	const before = dashes < 0 ? rest : rest.slice(0, dashes);
+	const operands = before.filter((word) => !word.value.startsWith("-"));
+	switch (sub) {
+		case "grep":
+			return pathspecs;
+		case "diff":
+		case "show":
+			if (gitPrintsNamesOnly(values) && !gitPrintsPatch(values)) return undefined;
+			// `git diff --no-index a b` compares files, not history: judged as the trees they are.
+			if (values.some((value) => longOptionOrPrefix(value, "--no-index"))) return undefined;
+			if (sub === "show" && operands.length > 0 && operands.every(isRevisionPath) && pathspecs.length === 0) {
+				return undefined;
+			}
+			return pathspecs;
+		case "log":
+		case "stash":
+			return gitPrintsPatch(values) ? pathspecs : undefined;
+		case "cat-file":
+			if (values.some((value) => value === "-t" || value === "-s" || value === "-e")) return undefined;
+			return operands.length > 0 && operands.every(isRevisionPath) ? undefined : "objects";
+		default:
+			return undefined;
+	}
+}
+
+/**
+ * True when git may print a protected file's content from the repository's index or history: the shell did not
+ * list them (`historyProtected` missing), or one lies under a pathspec (no pathspec: the whole repository; a
+ * pathspec with magic or a wildcard may match anything).
+ */
+function printsProtectedHistory(
+	historyProtected: readonly string[] | undefined,
+	pathspecs: readonly BashWord[],
+	state: WalkState,
+	judge: Judge,
+): boolean {
+	if (historyProtected === undefined) return true;
+	if (historyProtected.length === 0) return false;
+	if (pathspecs.length === 0) return true;
+	return pathspecs.some((word) => {
+		if (word.value.startsWith(":") || /[*?[]/.test(word.value)) return true;
+		const spec = resolveIn(word.value, state, judge);
+		if (spec === undefined) return true;
+		return historyProtected.some((path) => path === spec || path.startsWith(spec === "/" ? "/" : `${spec}/`));
+	});
+}
+
+const SAFE_GIT_FACTS: GitRepositoryFacts = {
+	config: "safe",
+	hooks: "none",
+	urlCredentials: "none",
+	historyProtected: [],
+};
 const UNKNOWN_GIT_FACTS: GitRepositoryFacts = { config: "unknown", hooks: "unknown", urlCredentials: "unknown" };
 
 /**
@@ -3601,6 +3734,7 @@ function gitFactsAt(state: WalkState, judge: Judge): GitRepositoryFacts {
 			config: context.gitConfig ?? "unknown",
 			hooks: context.gitHooks ?? "unknown",
 			urlCredentials: context.gitUrlCredentials ?? "unknown",
+			...(context.gitHistoryProtected === undefined ? {} : { historyProtected: context.gitHistoryProtected }),
 		};
 	}
 	if (state.cwd === undefined) return UNKNOWN_GIT_FACTS;
@@ -3616,11 +3750,17 @@ export const MAX_SEARCH_TREES = 16;
 export interface FloorFactRequests {
 	/** The directories other than the working directory the command runs git in (at most {@link MAX_GIT_DIRECTORIES}). */
 	readonly gitDirectories: readonly string[];
+	/**
+	 * The directories (the working directory included) where the command runs git that prints file content from the
+	 * index or history (`git diff`, `git show`, `git log -p`, `git grep`): the shell lists the protected files the
+	 * repository there holds (`FloorFacts.gitHistoryProtected`, `GitRepositoryFacts.historyProtected`).
+	 */
+	readonly gitHistoryDirectories: readonly string[];
 	/** The trees the command reads recursively (at most {@link MAX_SEARCH_TREES}). */
 	readonly searchTrees: readonly SearchTreeRequest[];
 }
 
-const NO_FACT_REQUESTS: FloorFactRequests = { gitDirectories: [], searchTrees: [] };
+const NO_FACT_REQUESTS: FloorFactRequests = { gitDirectories: [], gitHistoryDirectories: [], searchTrees: [] };
 
 /**
  * The facts the shell gathers for one bash command, as the floor walks it: the directories other than the working
@@ -3636,7 +3776,11 @@ export function floorFactRequestsOf(command: string, context: FloorContext): Flo
 		}
 		const parsed = parseBashSyntax(command);
 		if (!parsed.ok || countWords(parsed.tree) > MAX_FLOOR_WORDS) return NO_FACT_REQUESTS;
-		const requests: CollectedFactRequests = { gitDirectories: new Set(), searchTrees: new Map() };
+		const requests: CollectedFactRequests = {
+			gitDirectories: new Set(),
+			gitHistoryDirectories: new Set(),
+			searchTrees: new Map(),
+		};
 		const judge = new Judge(context, requests);
 		try {
 			judgeList(parsed.tree, [judge.workspace], judge);
@@ -3645,6 +3789,7 @@ export function floorFactRequestsOf(command: string, context: FloorContext): Flo
 		}
 		return {
 			gitDirectories: [...requests.gitDirectories].slice(0, MAX_GIT_DIRECTORIES),
+			gitHistoryDirectories: [...requests.gitHistoryDirectories].slice(0, MAX_GIT_DIRECTORIES + 1),
 			searchTrees: [...requests.searchTrees.values()].slice(0, MAX_SEARCH_TREES),
 		};
 	} catch {

@@ -174,18 +174,26 @@ export function replayedTreeVerdict(tree: SearchTreeRequest, workspace: string, 
 /**
  * The context with the shell's facts for one command, as a replayed shell would find them, from one walk of the
  * command (as in the shell): each tree it reads recursively as `treeVerdict` says (by default holding no protected
- * entry), and with `gitElsewhere` each other directory it runs git in a clean repository.
+ * entry), and with `gitElsewhere` each other directory it runs git in a clean repository. `historyProtected`
+ * is what the shell's history listing finds in the repository (by default nothing), for the working directory
+ * and, with `gitElsewhere`, for the others (the replayed commands move within one repository).
  */
 export function withReplayedFacts(
 	command: string,
 	context: FloorContext,
-	options: { treeVerdict?: (tree: SearchTreeRequest) => SearchTreeVerdict; gitElsewhere?: boolean } = {},
+	options: {
+		treeVerdict?: (tree: SearchTreeRequest) => SearchTreeVerdict;
+		gitElsewhere?: boolean;
+		historyProtected?: readonly string[];
+	} = {},
 ): FloorContext {
-	const { gitDirectories, searchTrees } = floorFactRequestsOf(command, context);
+	const { gitDirectories, gitHistoryDirectories, searchTrees } = floorFactRequestsOf(command, context);
 	const treeVerdict = options.treeVerdict ?? (() => "none");
+	const historyProtected = options.historyProtected ?? [];
 	let judged = context;
+	if (gitHistoryDirectories.length > 0) judged = { ...judged, gitHistoryProtected: historyProtected };
 	if (options.gitElsewhere === true && gitDirectories.length > 0) {
-		const clean = { config: "safe", hooks: "none", urlCredentials: "none" } as const;
+		const clean = { config: "safe", hooks: "none", urlCredentials: "none", historyProtected } as const;
 		judged = { ...judged, gitFactsByDirectory: new Map(gitDirectories.map((dir) => [dir, clean] as const)) };
 	}
 	if (searchTrees.length > 0) {
@@ -315,6 +323,8 @@ function replay(
 		const started = performance.now();
 		const judged = withReplayedFacts(row.command, context, {
 			gitElsewhere: true,
+			// The history listing finds the repository's tracked protected files (its history is not replayed).
+			historyProtected: (REPOSITORY_PROTECTED_FILES[repositoryOf(row.session)] ?? []).map((file) => `${cwd}/${file}`),
 			treeVerdict: (tree) => (trees === "unknown" ? "unknown" : replayedTreeVerdict(tree, cwd, row.session)),
 		});
 		const decision: FloorDecision = decideFloor("bash", { command: row.command }, config, judged);
@@ -407,6 +417,7 @@ function peerCases(cases: readonly PeerSafetyCase[], config: GuardianReviewConfi
 		gitConfig: "safe",
 		gitHooks: "none",
 		gitUrlCredentials: "none",
+		gitHistoryProtected: [],
 	});
 	let dangerousAllowed = 0;
 	let safeReviewed = 0;

@@ -1,0 +1,100 @@
+// Lists the protected files a repository's index or history holds, for the floor's judgement of git forms that print
+// file content (`git diff`, `git show`, `git log -p`, `git grep`): a test key committed years ago, or a `.env`
+// stashed with `-u`, is printed by them as readily as by `cat`. Runs git itself, only where the config reader found
+// a config that runs no program, with the program-running keys it may meet in the user's own config switched off;
+// bounded in time and output, and cached per repository until its refs move (then only the new commits are read).
+import { execFile } from "node:child_process";
+
+/** More protected files than this in one repository make the fact unknown (its content-printing git is reviewed). */
+export const MAX_HISTORY_PROTECTED = 64;
+/** git gets this long for one listing; a slower repository's fact is unknown. */
+const GIT_TIMEOUT_MS = 20_000;
+/** At most this much output is read from one git listing. */
+const MAX_GIT_OUTPUT_BYTES = 256 * 1024 * 1024;
+/** At most this many repositories' listings are kept. */
+const MAX_CACHED_REPOSITORIES = 8;
+
+/** Options that keep git from running a program or asking anything while it lists names. */
+const QUIET_GIT = ["-c", "core.fsmonitor=false", "-c", "log.showSignature=false", "-c", "core.quotePath=false"];
+
+/** The environment git runs in: the process's, without variables that point git elsewhere or run programs. */
+function gitEnvironment(): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("GIT_")) env[name] = value;
+	return { ...env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", PAGER: "cat" };
+}
+
+function runGit(cwd: string, args: readonly string[]): Promise<string> {
+	return new Promise((resolve, reject) => {
+		execFile(
+			"git",
+			[...QUIET_GIT, "--no-pager", ...args],
+			{ cwd, env: gitEnvironment(), timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_GIT_OUTPUT_BYTES, encoding: "utf8" },
+			(error, stdout) => (error === null ? resolve(stdout) : reject(error)),
+		);
+	});
+}
+
+/** What one repository's history held when last read: the commits at its refs, and the protected files seen. */
+interface HistoryListing {
+	/** What `isProtected` stood for (the protected globs and places): another one starts the listing over. */
+	readonly protection: string;
+	readonly tips: readonly string[];
+	readonly protectedPaths: ReadonlySet<string>;
+}
+
+/**
+ * The session's cache of history listings, per repository. `protectedPathsOf(cwd, isProtected, protection)`
+ * answers for the
+ * repository around `cwd` (`protection` names what `isProtected` tests): the absolute paths of the files its index, any commit reachable from a ref or a reflog
+ * (stashes included) holds that `isProtected` accepts; undefined when git failed, timed out, or found more than
+ * {@link MAX_HISTORY_PROTECTED}. Never throws.
+ */
+export function createGitHistoryFacts(): {
+	protectedPathsOf(
+		cwd: string,
+		isProtected: (path: string) => boolean,
+		protection: string,
+	): Promise<readonly string[] | undefined>;
+} {
+	const listings = new Map<string, HistoryListing>();
+	return {
+		async protectedPathsOf(cwd, isProtected, protection) {
+			try {
+				const top = (await runGit(cwd, ["rev-parse", "--show-toplevel"])).trim();
+				if (top === "") return undefined;
+				const tips = (await runGit(top, ["for-each-ref", "--format=%(objectname)"]))
+					.split("\n")
+					.concat((await runGit(top, ["rev-parse", "--verify", "-q", "HEAD"]).catch(() => "")).trim())
+					.filter((tip) => /^[0-9a-f]{40,64}$/.test(tip))
+					.sort();
+				const listed = listings.get(top);
+				const cached = listed?.protection === protection ? listed : undefined;
+				const found = new Set(cached?.protectedPaths);
+				const add = (names: string) => {
+					for (const name of names.split("\0")) {
+						// `--format=` leaves a newline between commits before their NUL-separated names.
+						const path = name.replace(/^\n+/, "");
+						if (path === "") continue;
+						const absolute = `${top}/${path}`;
+						if (!found.has(absolute) && isProtected(absolute)) found.add(absolute);
+					}
+				};
+				if (cached === undefined || cached.tips.join() !== tips.join()) {
+					// Only the commits the last listing did not reach: the refs moved by a commit, a fetch, a stash.
+					const since = cached === undefined ? [] : ["--not", ...cached.tips];
+					add(
+						await runGit(top, ["log", "--all", "--reflog", "--format=", "--name-only", "-z", "--no-renames", ...since]),
+					);
+				}
+				if (listings.size >= MAX_CACHED_REPOSITORIES && !listings.has(top)) listings.clear();
+				listings.set(top, { protection, tips, protectedPaths: new Set(found) });
+				// The index changes with every `git add`: read it each time (fast: names only).
+				add(await runGit(top, ["ls-files", "-z", "--cached"]));
+				return found.size > MAX_HISTORY_PROTECTED ? undefined : [...found];
+			} catch {
+				return undefined;
+			}
+		},
+	};
+}
