@@ -20,13 +20,14 @@ import {
 	judgeGitConfigText,
 	judgeGitConfigUrlCredentials,
 	judgeGitHookNames,
+	judgeGitRemoteFileUrlCredentials,
 	loadedResourcesKey,
 	MAX_GIT_CONFIG_CHARS,
 	MAX_GIT_CONFIG_INCLUDE_DEPTH,
 	parseGitConfig,
 	treeEntryTest,
 } from "@pi-policy/policy-kernel/guardian";
-import { createGitHistoryFacts } from "./git-history-reader.js";
+import { createGitHistoryFacts, type GitHistoryListing } from "./git-history-reader.js";
 
 /** At most this many config files are read for one verdict; more makes it `unknown`. */
 export const MAX_GIT_CONFIG_FILES = 32;
@@ -181,6 +182,7 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 				queue.push({ path, depth: next.depth + 1, global: next.global });
 			}
 		}
+		credentials.push(await legacyRemoteCredentials(location.commonDir));
 		return {
 			config: config ?? combineGitConfigVerdicts(verdicts),
 			urlCredentials: combineGitUrlCredentialsVerdicts(credentials),
@@ -188,6 +190,32 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 	} catch {
 		return UNKNOWN_CONFIG;
 	}
+}
+
+/** At most this many legacy remote files are read; more makes the credentials fact `unknown`. */
+const MAX_LEGACY_REMOTE_FILES = 32;
+
+/**
+ * The credentials fact of the legacy remote files git still reads (`remotes/NAME` with `URL:` lines,
+ * `branches/NAME`), in the common git folder. Never throws.
+ */
+async function legacyRemoteCredentials(commonDir: string): Promise<GitUrlCredentialsVerdict> {
+	const verdicts: GitUrlCredentialsVerdict[] = [];
+	try {
+		for (const folder of ["remotes", "branches"]) {
+			const dir = join(commonDir, folder);
+			if ((await kindOf(dir)) === "missing") continue;
+			const names = await readdir(dir);
+			if (names.length > MAX_LEGACY_REMOTE_FILES) return "unknown";
+			for (const name of names) {
+				const text = await readBounded(join(dir, name));
+				verdicts.push(text === undefined ? "unknown" : judgeGitRemoteFileUrlCredentials(text));
+			}
+		}
+	} catch {
+		return "unknown";
+	}
+	return combineGitUrlCredentialsVerdicts(verdicts);
 }
 
 /** The `config` verdict of {@link readGitConfigFacts}. Never throws. */
@@ -273,21 +301,26 @@ export function createGitConfigFacts(home: string): {
 				loadedResourcesKey(context.loadedResources),
 				...context.protectedPaths,
 			].join("\u0000");
-			let gitHistoryProtected: readonly string[] | undefined;
+			let atCwd: GitHistoryListing | undefined;
 			for (const dir of historyDirectories) {
 				const facts = dir === context.cwd ? here : gitByDirectory.get(dir);
 				if (facts?.config !== "safe") continue;
-				const historyProtected = await history.protectedPathsOf(dir, isProtected, protection);
-				if (historyProtected === undefined) continue;
-				if (dir === context.cwd) gitHistoryProtected = historyProtected;
-				else gitByDirectory.set(dir, { ...facts, historyProtected });
+				const listing = await history.protectedPathsOf(dir, isProtected, protection);
+				if (listing === undefined) continue;
+				if (dir === context.cwd) atCwd = listing;
+				else
+					gitByDirectory.set(dir, {
+						...facts,
+						historyProtected: listing.protectedPaths,
+						historyCommits: listing.commits,
+					});
 			}
 			return {
 				gitConfig: here.config,
 				gitHooks: here.hooks,
 				gitUrlCredentials: here.urlCredentials,
 				gitByDirectory,
-				...(gitHistoryProtected === undefined ? {} : { gitHistoryProtected }),
+				...(atCwd === undefined ? {} : { gitHistoryProtected: atCwd.protectedPaths, gitHistoryCommits: atCwd.commits }),
 			};
 		},
 		invalidate() {

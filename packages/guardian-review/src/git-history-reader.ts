@@ -15,7 +15,17 @@ const MAX_GIT_OUTPUT_BYTES = 256 * 1024 * 1024;
 const MAX_CACHED_REPOSITORIES = 8;
 
 /** Options that keep git from running a program or asking anything while it lists names. */
-const QUIET_GIT = ["-c", "core.fsmonitor=false", "-c", "log.showSignature=false", "-c", "core.quotePath=false"];
+const QUIET_GIT = [
+	"-c",
+	"core.fsmonitor=false",
+	"-c",
+	"log.showSignature=false",
+	"-c",
+	"core.quotePath=false",
+	// The objects as stored: a replacement (`git replace`) would hide a commit from the listing but not from
+	// `git --no-replace-objects show`; the replacements' own commits are walked through `refs/replace/*`.
+	"--no-replace-objects",
+];
 
 /** The environment git runs in: the process's, without variables that point git elsewhere or run programs. */
 function gitEnvironment(): NodeJS.ProcessEnv {
@@ -41,6 +51,14 @@ interface HistoryListing {
 	readonly protection: string;
 	readonly tips: readonly string[];
 	readonly protectedPaths: ReadonlySet<string>;
+	/** Every commit reached (full hashes): content by another object name is not covered by the listing. */
+	readonly commits: ReadonlySet<string>;
+}
+
+/** What the listing found for one repository. */
+export interface GitHistoryListing {
+	readonly protectedPaths: readonly string[];
+	readonly commits: ReadonlySet<string>;
 }
 
 /**
@@ -55,7 +73,7 @@ export function createGitHistoryFacts(): {
 		cwd: string,
 		isProtected: (path: string) => boolean,
 		protection: string,
-	): Promise<readonly string[] | undefined>;
+	): Promise<GitHistoryListing | undefined>;
 } {
 	const listings = new Map<string, HistoryListing>();
 	return {
@@ -71,6 +89,7 @@ export function createGitHistoryFacts(): {
 				const listed = listings.get(top);
 				const cached = listed?.protection === protection ? listed : undefined;
 				const found = new Set(cached?.protectedPaths);
+				const commits = new Set<string>(cached?.commits);
 				const add = (names: string) => {
 					for (const name of names.split("\0")) {
 						// `--format=` leaves a newline between commits before their NUL-separated names.
@@ -82,16 +101,17 @@ export function createGitHistoryFacts(): {
 				};
 				if (cached === undefined || cached.tips.join() !== tips.join()) {
 					// Only the commits the last listing did not reach: the refs moved by a commit, a fetch, a stash.
+					// `-m`: a merge's own changes against each parent (a file a merge adds shows in no other commit).
 					const since = cached === undefined ? [] : ["--not", ...cached.tips];
-					add(
-						await runGit(top, ["log", "--all", "--reflog", "--format=", "--name-only", "-z", "--no-renames", ...since]),
-					);
+					const walk = ["--all", "--reflog", ...since];
+					add(await runGit(top, ["log", ...walk, "-m", "--format=", "--name-only", "-z", "--no-renames"]));
+					for (const hash of (await runGit(top, ["rev-list", ...walk])).split("\n")) if (hash !== "") commits.add(hash);
 				}
 				if (listings.size >= MAX_CACHED_REPOSITORIES && !listings.has(top)) listings.clear();
-				listings.set(top, { protection, tips, protectedPaths: new Set(found) });
+				listings.set(top, { protection, tips, protectedPaths: new Set(found), commits });
 				// The index changes with every `git add`: read it each time (fast: names only).
 				add(await runGit(top, ["ls-files", "-z", "--cached"]));
-				return found.size > MAX_HISTORY_PROTECTED ? undefined : [...found];
+				return found.size > MAX_HISTORY_PROTECTED ? undefined : { protectedPaths: [...found], commits };
 			} catch {
 				return undefined;
 			}

@@ -65,6 +65,21 @@ async function ignoreFileWhitelists(path: string): Promise<boolean> {
 	}
 }
 
+/**
+ * True when the repository whose `.git` sits in `dir` may whitelist entries for ripgrep: its `info/exclude` has a
+ * `!` line, or `.git` is a file (a worktree or submodule, whose exclude file lies elsewhere). Never throws.
+ */
+async function gitExcludeWhitelists(dir: string): Promise<boolean> {
+	try {
+		const info = await lstat(join(dir, ".git"));
+		if (info.isDirectory()) return await ignoreFileWhitelists(join(dir, ".git", "info", "exclude"));
+		return true;
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		return !(code === "ENOENT" || code === "ENOTDIR");
+	}
+}
+
 /** The user's global git excludes file: `core.excludesFile` in `~/.gitconfig`, else `$XDG_CONFIG_HOME/git/ignore`. */
 async function globalExcludesFile(home: string): Promise<string | "unknown"> {
 	const xdg = process.env.XDG_CONFIG_HOME;
@@ -96,7 +111,7 @@ async function whitelistsAboveRoot(root: string, home: string): Promise<boolean>
 	let dir = dirname(root);
 	for (let depth = 0; depth < MAX_SEARCH_TREE_DEPTH; depth++) {
 		for (const name of IGNORE_FILE_NAMES) if (await ignoreFileWhitelists(join(dir, name))) return true;
-		if (await ignoreFileWhitelists(join(dir, ".git", "info", "exclude"))) return true;
+		if (await gitExcludeWhitelists(dir)) return true;
 		const parent = dirname(dir);
 		if (parent === dir) return false;
 		dir = parent;
@@ -142,9 +157,11 @@ export async function readSearchTreeVerdict(
 			let hides = next.hides;
 			if (hides && ripgrepHides && !next.inGit) {
 				for (const entry of listed) {
-					if (IGNORE_FILE_NAMES.includes(entry.name) && (await ignoreFileWhitelists(join(next.path, entry.name)))) {
-						hides = false;
-					}
+					const whitelists =
+						entry.name === ".git"
+							? await gitExcludeWhitelists(next.path)
+							: IGNORE_FILE_NAMES.includes(entry.name) && (await ignoreFileWhitelists(join(next.path, entry.name)));
+					if (whitelists) hides = false;
 				}
 			}
 			for (const entry of listed) {

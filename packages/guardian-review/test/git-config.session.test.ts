@@ -3,7 +3,8 @@
 // make `git status` run a program. The shell reads the config asynchronously and caches it until a call that may
 // have changed files has run. `git add` and `git stash` are index writes, allowed only when the hooks folder holds
 // no active hook as well.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -139,12 +140,47 @@ describe("git that prints content from the index or history", () => {
 		expect(resultTexts(h).join("\n")).not.toContain("FAKE_HISTORY_KEY_4b");
 	});
 
+	it("reviews a key a merge added, a dropped stash by its hash and a patch asked for with --binary (fifth review)", async () => {
+		h = await startInRepo();
+		git(h.cwd, "checkout", "-q", "-b", "feat");
+		writeFileSync(join(h.cwd, "a.txt"), "a\n");
+		git(h.cwd, "add", "a.txt");
+		git(h.cwd, "commit", "-qm", "a");
+		git(h.cwd, "checkout", "-q", "-");
+		writeFileSync(join(h.cwd, "b.txt"), "b\n");
+		git(h.cwd, "add", "b.txt");
+		git(h.cwd, "commit", "-qm", "b");
+		// The key arrives in the merge commit itself, on feat only.
+		git(h.cwd, "checkout", "-q", "feat");
+		git(h.cwd, "merge", "-q", "--no-commit", "-");
+		writeFileSync(join(h.cwd, "deploy.key"), "MERGE_ADDED_KEY_5\n");
+		git(h.cwd, "add", "deploy.key");
+		git(h.cwd, "commit", "-qm", "merge");
+		git(h.cwd, "checkout", "-q", "-");
+		// A stash of an untracked .env, dropped: its commit is reachable from no ref.
+		writeFileSync(join(h.cwd, ".env"), "DROPPED_STASH_SECRET_5\n");
+		git(h.cwd, "stash", "-u", "-q");
+		const dropped = execFileSync("git", ["rev-parse", "stash@{0}"], { cwd: h.cwd, encoding: "utf8" }).trim();
+		git(h.cwd, "stash", "drop", "-q");
+		h.agent(
+			callTool("bash", { command: "git show feat" }),
+			callTool("bash", { command: `git show ${dropped}^3` }),
+			callTool("bash", { command: "git log --binary feat" }),
+			"done",
+		);
+		h.reviewer(...Array.from({ length: 3 }, () => verdict("deny", { risk_level: "high" })));
+		await h.prompt("what is on feat?");
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer", "reviewer"]);
+		expect(resultTexts(h).join("\n")).not.toMatch(/MERGE_ADDED_KEY_5|DROPPED_STASH_SECRET_5/);
+	});
+
 	it("lists protected files from commits, the index and stashes, reading only new commits once the refs move", async () => {
 		const home = mkdtempSync(join(tmpdir(), "guardian-history-home-"));
 		const repo = mkdtempSync(join(tmpdir(), "guardian-history-repo-"));
 		const facts = createGitHistoryFacts();
 		const isProtected = (path: string) => /\/(\.env|[^/]+\.key)$/.test(path);
-		const list = async () => [...((await facts.protectedPathsOf(repo, isProtected, "p")) ?? ["unknown"])].sort();
+		const list = async () =>
+			[...((await facts.protectedPathsOf(repo, isProtected, "p"))?.protectedPaths ?? ["unknown"])].sort();
 		try {
 			expect(await facts.protectedPathsOf(home, isProtected, "p")).toBeUndefined(); // no repository
 			runGit(home, repo, "init", "-q");
@@ -164,7 +200,7 @@ describe("git that prints content from the index or history", () => {
 			runGit(home, repo, "stash", "-u", "-q");
 			expect(await list()).toEqual([`${repo}/.env`, `${repo}/old.key`]); // stashed untracked file
 			// Another protection starts over.
-			expect(await facts.protectedPathsOf(repo, () => false, "q")).toEqual([]);
+			expect((await facts.protectedPathsOf(repo, () => false, "q"))?.protectedPaths).toEqual([]);
 		} finally {
 			await rm(home, { recursive: true, force: true });
 			await rm(repo, { recursive: true, force: true });
@@ -211,6 +247,11 @@ describe("remote URLs that carry a token", () => {
 				'[url "https://x-access-token:ghs_FAKE@github.com/"]\n\tinsteadOf = https://github.com/\n',
 			);
 			// The user's own config stays theirs for programs: only the credentials fact changes.
+			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({ config: "safe", urlCredentials: "present" });
+			rmSync(join(home, ".gitconfig"));
+			// A legacy remote file, which `git remote get-url` still reads.
+			mkdirSync(join(repo, ".git", "remotes"));
+			writeFileSync(join(repo, ".git", "remotes", "r2"), "URL: https://ghp_FAKE4@github.com/g/h\n");
 			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({ config: "safe", urlCredentials: "present" });
 		} finally {
 			await rm(home, { recursive: true, force: true });

@@ -62,6 +62,14 @@ describe("readSearchTreeVerdict", () => {
 		files({ ".git/info/exclude": "!.env\n" });
 		expect(await ripgrep("sub")).toBe("protected");
 		rmSync(join(workspace, ".git"), { recursive: true });
+		// The root's own repository: `rg SECRET` of the whole workspace.
+		files({ "sub/.git/info/exclude": "!.env\n" });
+		expect(await ripgrep("sub")).toBe("protected");
+		rmSync(join(workspace, "sub/.git"), { recursive: true });
+		files({ "sub/.git": "gitdir: /elsewhere/.git/worktrees/sub\n" });
+		expect(await ripgrep("sub")).toBe("protected");
+		rmSync(join(workspace, "sub/.git"));
+		expect(await ripgrep("sub")).toBe("none");
 		mkdirSync(join(home, ".config", "git"), { recursive: true });
 		writeFileSync(join(home, ".config", "git", "ignore"), "!.env\n");
 		expect(await ripgrep("sub")).toBe("protected");

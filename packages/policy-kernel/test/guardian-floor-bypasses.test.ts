@@ -142,6 +142,13 @@ describe("shell state the floor cannot see", () => {
 		// A dotted warning category is imported.
 		["PYTHONWARNINGS=ignore::evilmod.X pytest", "review:environment"],
 		["PYTHONWARNINGS=default,ignore::evilmod.X pytest", "review:environment"],
+		// Runners read settings inside a word whatever its quoting: pytest's `pythonpath` ini key, `--rootdir`.
+		["pytest --override-ini=pythonpath=.. -p evil", "review:outside-workspace"],
+		["pytest -o 'pythonpath=..' -p evil", "review:outside-workspace"],
+		["pytest -o 'pythonpath=. /tmp/evil'", "review:outside-workspace"],
+		["pytest '--rootdir= ..'", "review:outside-workspace"],
+		["pytest -o pythonpath=src -k 'test_a or test_b'", "allow:trusted-command"],
+		["pytest tests/test_x.py::TestA::test_b --url=http://example.com/x", "allow:trusted-command"],
 	])("a code path in front of a trusted command must stay in the workspace: %j → %s", (command, expected) => {
 		const trusted = floorContextFor(
 			applyGuardianDefaults({ mode: "enforce", trustedCommands: ["pytest"] }),

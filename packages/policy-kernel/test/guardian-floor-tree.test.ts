@@ -481,6 +481,54 @@ describe("git that prints file content from the index or history, judged by the 
 		expect(decide(command, withKey)).toBe("allow:read-only");
 	});
 
+	it.each<[string]>([
+		// Options that print a patch without saying -p (found by a fifth review).
+		["git log --binary"],
+		["git show --stat --binary HEAD~2"],
+		["git diff --numstat --binary HEAD~2 HEAD"],
+		["git log -pR"],
+		["git show --stat -pR HEAD~2"],
+		["git log --diff-merges=on feat"],
+		["git log --remerge-diff feat"],
+		["git stash show --binary"],
+		["git stash show -pR"],
+		// A commit found by its message is no `rev:path`.
+		["git show :/add"],
+		["git show 'HEAD^{/add key:}'"],
+		// git reads a backslash in a pathspec as an escape; --follow and --full-diff widen the pathspec.
+		["git log -p -- 'src/server.k\\ey'"],
+		["git log -p --follow -- notes.txt"],
+		["git log -p --full-diff -- f.txt"],
+		["git show --full-diff HEAD~1 -- f.txt"],
+	])("%j prints content and is judged by the listing", (command) => {
+		expect(decide(command, withKey)).toBe("review:protected-path");
+	});
+
+	it("reviews content from submodules, whose histories the shell does not list", () => {
+		expect(decide("git grep --recurse-submodules SECRET", holding([]))).toBe("review:protected-path");
+		expect(decide("git show --submodule=diff", holding([]))).toBe("review:protected-path");
+		expect(decide("git log -p --submodule=diff", holding([]))).toBe("review:protected-path");
+	});
+
+	it("allows an object name only when it is a commit the listing reached (a dropped stash is not)", () => {
+		const reached = floorContextFor(config, CWD, HOME, {
+			gitConfig: "safe",
+			gitUrlCredentials: "none",
+			gitHistoryProtected: [],
+			gitHistoryCommits: new Set(["3b18e512dba79e4c8300dd08aeb37f8e728b8dad"]),
+		});
+		expect(decide("git show 3b18e512dba79e4c8300dd08aeb37f8e728b8dad", reached)).toBe("allow:read-only");
+		expect(decide("git show 3b18e51 --stat", reached)).toBe("allow:read-only");
+		expect(decide("git log -p 3b18e51~2..HEAD", reached)).toBe("allow:read-only");
+		expect(decide("git show 1aaa82ed^3", reached)).toBe("review:protected-path");
+		expect(decide("git diff 50b37a2 9f1c3d0", reached)).toBe("review:protected-path");
+		expect(decide("git show 1aaa82ed^3", holding([]))).toBe("review:protected-path");
+		// Words that only look like hashes: grep's pattern, an option's value.
+		expect(decide("git grep -n deadbeef", holding([]))).toBe("allow:read-only");
+		expect(decide("git log -p -n 1234567", holding([]))).toBe("allow:read-only");
+		expect(decide("git grep -e x deadbeef1", holding([]))).toBe("review:protected-path");
+	});
+
 	it("reviews git cat-file by object name, which reaches any object, reachable or not", () => {
 		expect(decide("git cat-file -p 3b18e512dba79e4c8300dd08aeb37f8e728b8dad", holding([]))).toBe(
 			"review:protected-path",

@@ -317,6 +317,8 @@ export interface FloorContext extends PathContext {
 	 * `git show`, `git log -p` and `git grep` can print; missing: not checked, so such git is reviewed.
 	 */
 	readonly gitHistoryProtected?: readonly string[];
+	/** The commits (full hashes) that listing reached: content by any other object name is reviewed. */
+	readonly gitHistoryCommits?: ReadonlySet<string>;
 	/**
 	 * The same facts for the other directories the command runs git in (after `cd DIR`; see {@link gitDirectoriesOf}),
 	 * keyed by absolute, normalized path. A directory missing here counts as `unknown`, so its git goes to review.
@@ -404,6 +406,8 @@ export interface FloorFacts {
 	readonly gitUrlCredentials?: GitUrlCredentialsVerdict;
 	/** The protected files the repository's index or history holds (absolute paths); missing when not checked. */
 	readonly gitHistoryProtected?: readonly string[];
+	/** The commits the history listing reached (full hashes); missing when not checked. */
+	readonly gitHistoryCommits?: ReadonlySet<string>;
 	/** The facts of the repositories around the other directories the command runs git in. */
 	readonly gitByDirectory?: ReadonlyMap<string, GitRepositoryFacts>;
 	/** True when the environment bash inherits sets a non-empty `CDPATH`. */
@@ -429,6 +433,8 @@ export interface GitRepositoryFacts {
 	readonly urlCredentials?: GitUrlCredentialsVerdict;
 	/** The protected files its index or history holds (absolute paths); missing counts as unknown. */
 	readonly historyProtected?: readonly string[];
+	/** The commits (full hashes) the history listing reached; an object name outside it is reviewed. */
+	readonly historyCommits?: ReadonlySet<string>;
 }
 
 function stricterScope(a: ToolScope, b: ToolScope): ToolScope {
@@ -491,6 +497,7 @@ export function floorContextFor(
 		gitHooks: facts.gitHooks ?? "unknown",
 		gitUrlCredentials: facts.gitUrlCredentials ?? "unknown",
 		...(facts.gitHistoryProtected === undefined ? {} : { gitHistoryProtected: facts.gitHistoryProtected }),
+		...(facts.gitHistoryCommits === undefined ? {} : { gitHistoryCommits: facts.gitHistoryCommits }),
 		gitFactsByDirectory: facts.gitByDirectory,
 		cdSearchPath: facts.cdSearchPath === true || facts.shell?.cdSearchPath === true,
 		searchTrees: facts.searchTrees,
@@ -3568,10 +3575,14 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	// `git remote -v` and `get-url` print the URLs, with any token in them (`https://user:ghp_…@github.com/…`).
 	if (sub === "remote" && rest.length > 0 && facts.urlCredentials !== "none") return "protected-path";
 	const content = gitContentPrinted(sub, rest);
-	if (content === "objects") return "protected-path";
+	if (content === "unknown") return "protected-path";
 	if (content !== undefined) {
 		judge.requests?.gitHistoryDirectories.add(state.cwd ?? judge.workspace);
-		if (printsProtectedHistory(facts.historyProtected, content, state, judge)) return "protected-path";
+		if (printsProtectedHistory(facts.historyProtected, content.pathspecs, state, judge)) return "protected-path";
+		const listed = judge.requests === undefined ? facts.historyCommits : undefined;
+		if (judge.requests === undefined && !content.objects.every((name) => reachesListedCommit(listed, name))) {
+			return "protected-path";
+		}
 	}
 	// `git diff --no-index a .` compares folders recursively, `.git/` and `.env` at the root included; git drops
 	// into that mode by itself when a path lies outside the working tree (`git diff /elsewhere src`).
@@ -3610,12 +3621,32 @@ function liesOutsideWorkspace(value: string, state: WalkState, judge: Judge): bo
 	return resolved === undefined || !isInWorkspace(resolved, judge.workspace, []);
 }
 
-/** git options that print only names, counts or nothing of the files a diff touches. */
-const GIT_NAMES_ONLY_OPTIONS = [
+/**
+ * Options of `git log`, `git stash`, `git diff` and `git show` known to print no file content: names, counts,
+ * formats and commit selection. Any other option (`-p`, `--binary`, `-pR`, `--diff-merges=on`, `-L`, …) may
+ * print a patch, so the form counts as printing content.
+ */
+const GIT_NO_CONTENT_OPTIONS = new Set([
+	"--oneline",
+	"--graph",
+	"--decorate",
+	"--no-decorate",
+	"--all",
+	"--branches",
+	"--tags",
+	"--remotes",
+	"--reverse",
+	"--no-merges",
+	"--merges",
+	"--first-parent",
+	"--abbrev-commit",
+	"--no-abbrev-commit",
+	"--topo-order",
+	"--date-order",
+	"--author-date-order",
 	"--stat",
 	"--numstat",
 	"--shortstat",
-	"--dirstat",
 	"--name-only",
 	"--name-status",
 	"--summary",
@@ -3624,61 +3655,174 @@ const GIT_NAMES_ONLY_OPTIONS = [
 	"--quiet",
 	"-s",
 	"--no-patch",
+	"--no-color",
+	"--color",
+	"--cached",
+	"--staged",
+	"--no-renames",
+	"-M",
+	"--left-right",
+	"--cherry-pick",
+	"--boundary",
+	"--source",
+	"--parents",
+	"--children",
+	"--no-walk",
+	"--simplify-by-decoration",
+	"--full-history",
+	"--ancestry-path",
+	"-i",
+	"-E",
+	"-F",
+	"--regexp-ignore-case",
+	"--extended-regexp",
+	"--fixed-strings",
+	"--invert-grep",
+	"--all-match",
+	"--exit-code",
+	"-z",
+	"--pretty",
+	"--no-ext-diff",
+	"--no-textconv",
+]);
+const GIT_NO_CONTENT_PREFIXES = [
+	"--format=",
+	"--pretty=",
+	"--date=",
+	"--since=",
+	"--until=",
+	"--after=",
+	"--before=",
+	"--author=",
+	"--committer=",
+	"--grep=",
+	"--max-count=",
+	"--skip=",
+	"--abbrev=",
+	"--decorate=",
+	"--color=",
+	"--stat=",
+	"--dirstat=",
+	"--stat-width=",
+	"--stat-name-width=",
+	"--stat-count=",
+	"--stat-graph-width=",
+	"--max-parents=",
+	"--min-parents=",
+	"--diff-filter=",
 ];
-/** git options that print a patch (file content) wherever they appear. */
-const GIT_PATCH_OPTIONS = ["--patch", "--patch-with-stat", "--patch-with-raw", "--cc", "--word-diff", "--color-words"];
+/** `git log` options whose value is the next word. */
+const GIT_LOG_VALUE_OPTIONS = new Set(["-n", "--max-count", "--author", "--committer", "--grep", "--since", "--until"]);
 
-function gitPrintsPatch(values: readonly string[]): boolean {
-	return values.some(
-		(value) =>
-			value === "-p" ||
-			value === "-u" ||
-			value === "-c" ||
-			/^-U\d*$/.test(value) ||
-			value.startsWith("-L") ||
-			GIT_PATCH_OPTIONS.some((option) => longOption(value, option)) ||
-			value.startsWith("--unified"),
-	);
+/** True when every option is one of {@link GIT_NO_CONTENT_OPTIONS} (numeric counts and pickaxe searches too). */
+function gitOptionsPrintNoContent(rest: readonly BashWord[]): boolean {
+	for (let i = 0; i < rest.length; i++) {
+		const value = (rest[i] as BashWord).value;
+		if (value === "--") return true;
+		if (!value.startsWith("-")) continue;
+		if (GIT_LOG_VALUE_OPTIONS.has(value)) {
+			i++;
+			continue;
+		}
+		if (GIT_NO_CONTENT_OPTIONS.has(value) || GIT_NO_CONTENT_PREFIXES.some((prefix) => value.startsWith(prefix)))
+			continue;
+		// `-5`, `-n5`, `-M90%`, `-Sneedle`, `-Gregex`: counts, rename scores and pickaxe searches.
+		if (/^-(?:\d+|n\d+|M\d*%?|[SG].+)$/.test(value)) continue;
+		return false;
+	}
+	return true;
 }
 
-function gitPrintsNamesOnly(values: readonly string[]): boolean {
-	return values.some((value) => GIT_NAMES_ONLY_OPTIONS.some((option) => longOption(value, option)));
+/** Options that widen what a pathspec limits: `--follow` (renames) and `--full-diff` (whole commits). */
+function gitWidensPathspecs(values: readonly string[]): boolean {
+	return values.some((value) => value === "--follow" || value === "--full-diff");
 }
 
-/** A `rev:path` operand (`HEAD:README.md`, `:0:f`): the path after the colon is judged on its own. */
-function isRevisionPath(word: BashWord): boolean {
-	return !word.value.startsWith("-") && word.value.includes(":");
+/** Options that print the content of submodules, whose histories the shell does not list. */
+function gitReachesSubmodules(values: readonly string[]): boolean {
+	return values.some((value) => value.startsWith("--recurse-submodules") || value.startsWith("--submodule"));
 }
 
 /**
- * What file content a read-only git form prints from the index or history: undefined for none (names, counts,
- * refs, messages, or only `rev:path` blobs, whose paths are judged), `objects` for `git cat-file` by object name
- * (any object, reachable or not), otherwise the pathspecs after `--` that limit it (empty: the whole repository).
+ * A `tree-ish:path` operand (`HEAD:README.md`, `:0:f`, `main~2:src/a.py`) with a non-empty path, judged on its own.
+ * Not a commit found by message (`:/fix`, `HEAD^{/fix:}`) or a reflog selector (`stash@{0}:f` is left to review).
  */
-function gitContentPrinted(sub: string, rest: readonly BashWord[]): readonly BashWord[] | "objects" | undefined {
+function isRevisionPath(word: BashWord): boolean {
+	const value = word.value;
+	if (value.startsWith("-") || value.startsWith(":/") || value.includes("{")) return false;
+	const colon = value.lastIndexOf(":");
+	return colon >= 0 && colon < value.length - 1;
+}
+
+/** An operand that may name a git object by its hash (`3b18e51`, `3b18e51^3`, `3b18e51~2:f`). */
+const OBJECT_NAME = /^([0-9a-fA-F]{7,64})(?=$|[~^:])/;
+
+/**
+ * What file content a read-only git form prints from the index or history: undefined for none (names, counts,
+ * refs, messages, or only `tree-ish:path` blobs, whose paths are judged); `unknown` for content the shell's listing
+ * does not cover (`git cat-file` by object name, submodules); otherwise the pathspecs after `--` that limit it
+ * (empty: the whole repository) and the object names it names, which must be commits the listing reached (a
+ * dropped stash or a loose blob is printed by `git show SHA` as readily as by `cat-file`).
+ */
+function gitContentPrinted(
+	sub: string,
+	rest: readonly BashWord[],
+): { pathspecs: readonly BashWord[]; objects: readonly string[] } | "unknown" | undefined {
 	const values = rest.map((word) => word.value);
 	const dashes = values.indexOf("--");
-	const pathspecs = dashes < 0 ? [] : rest.slice(dashes + 1);
 	const before = dashes < 0 ? rest : rest.slice(0, dashes);
 	const operands = before.filter((word) => !word.value.startsWith("-"));
+	const pathspecs = dashes < 0 || gitWidensPathspecs(values) ? [] : rest.slice(dashes + 1);
+	// Not the value of an option (`-n 1234567`, `--author cafe123`), nor grep's pattern (`git grep deadbeef`).
+	const revisionWords = before.filter(
+		(word, i) =>
+			!word.value.startsWith("-") &&
+			!GIT_LOG_VALUE_OPTIONS.has(before[i - 1]?.value ?? "") &&
+			!(
+				sub === "grep" &&
+				word === operands[0] &&
+				!values.some(
+					(value) => value === "-e" || value === "-f" || value.startsWith("--regexp") || value.startsWith("--file"),
+				)
+			),
+	);
+	const objects = revisionWords.flatMap((word) => OBJECT_NAME.exec(word.value)?.[1] ?? []);
+	const content = { pathspecs, objects };
 	switch (sub) {
 		case "grep":
-			return pathspecs;
+			return gitReachesSubmodules(values) ? "unknown" : content;
 		case "diff":
-		case "show":
-			if (gitPrintsNamesOnly(values) && !gitPrintsPatch(values)) return undefined;
+		case "show": {
 			// `git diff --no-index a b` compares files, not history: judged as the trees they are.
 			if (values.some((value) => longOptionOrPrefix(value, "--no-index"))) return undefined;
-			if (sub === "show" && operands.length > 0 && operands.every(isRevisionPath) && pathspecs.length === 0) {
-				return undefined;
-			}
-			return pathspecs;
+			const namesOnly =
+				values.some((value) =>
+					[
+						"--stat",
+						"--numstat",
+						"--shortstat",
+						"--name-only",
+						"--name-status",
+						"--raw",
+						"--summary",
+						"--compact-summary",
+						"--quiet",
+						"-s",
+						"--no-patch",
+					].some((option) => longOption(value, option)),
+				) && gitOptionsPrintNoContent(rest);
+			if (namesOnly) return undefined;
+			if (gitReachesSubmodules(values)) return "unknown";
+			if (sub === "show" && operands.length > 0 && operands.every(isRevisionPath) && dashes < 0) return undefined;
+			return content;
+		}
 		case "log":
 		case "stash":
-			return gitPrintsPatch(values) ? pathspecs : undefined;
+			if (gitOptionsPrintNoContent(rest)) return undefined;
+			return gitReachesSubmodules(values) ? "unknown" : content;
 		case "cat-file":
 			if (values.some((value) => value === "-t" || value === "-s" || value === "-e")) return undefined;
-			return operands.length > 0 && operands.every(isRevisionPath) ? undefined : "objects";
+			return operands.length > 0 && operands.every(isRevisionPath) ? undefined : "unknown";
 		default:
 			return undefined;
 	}
@@ -3699,11 +3843,25 @@ function printsProtectedHistory(
 	if (historyProtected.length === 0) return false;
 	if (pathspecs.length === 0) return true;
 	return pathspecs.some((word) => {
-		if (word.value.startsWith(":") || /[*?[]/.test(word.value)) return true;
+		// Magic (`:(icase)`), wildcards and git's own backslash escapes may match any path.
+		if (word.value.startsWith(":") || /[*?[\\]/.test(word.value)) return true;
 		const spec = resolveIn(word.value, state, judge);
 		if (spec === undefined) return true;
 		return historyProtected.some((path) => path === spec || path.startsWith(spec === "/" ? "/" : `${spec}/`));
 	});
+}
+
+/**
+ * True when `name` (a full or abbreviated hash) is a commit the shell's history listing reached: any other object
+ * (a dropped stash, a loose blob) holds content the listing never saw.
+ */
+function reachesListedCommit(commits: ReadonlySet<string> | undefined, name: string): boolean {
+	if (commits === undefined) return false;
+	const hash = name.toLowerCase();
+	if (commits.has(hash)) return true;
+	if (hash.length >= 40) return false;
+	for (const commit of commits) if (commit.startsWith(hash)) return true;
+	return false;
 }
 
 const SAFE_GIT_FACTS: GitRepositoryFacts = {
@@ -3735,6 +3893,7 @@ function gitFactsAt(state: WalkState, judge: Judge): GitRepositoryFacts {
 			hooks: context.gitHooks ?? "unknown",
 			urlCredentials: context.gitUrlCredentials ?? "unknown",
 			...(context.gitHistoryProtected === undefined ? {} : { historyProtected: context.gitHistoryProtected }),
+			...(context.gitHistoryCommits === undefined ? {} : { historyCommits: context.gitHistoryCommits }),
 		};
 	}
 	if (state.cwd === undefined) return UNKNOWN_GIT_FACTS;
@@ -4022,11 +4181,29 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 			else matched = isWorkspaceFile(word.literal, state, judge);
 		}
 		if (!matched) continue;
-		for (const word of words.slice(tokens.length)) judgeOperandWord(word, state, judge, true, true);
+		for (const word of words.slice(tokens.length)) {
+			judgeOperandWord(word, state, judge, true, true);
+			for (const part of trustedArgumentParts(word.value))
+				judgeOperandWord(literalWord(part), state, judge, true, true);
+		}
 		judge.allow("trusted-command");
 		return true;
 	}
 	return false;
+}
+
+/**
+ * The paths a trusted command's argument may carry beyond its plain reading: runners parse settings inside a word
+ * whatever its quoting (`pytest -o 'pythonpath=..'`, `--override-ini=pythonpath=/tmp/x`, `--rootdir=' ..'`), so
+ * every `NAME=` is stripped and each part between blanks, commas and colons is judged as a path too.
+ */
+function trustedArgumentParts(value: string): readonly string[] {
+	let rest = value.startsWith("-") ? value.slice(value.indexOf("=") + 1) : value;
+	if (value.startsWith("-") && !value.includes("=")) return [];
+	while (isAssignmentShaped(rest)) rest = rest.slice(rest.indexOf("=") + 1);
+	// Not at `://`: a URL is one word (`--url=http://host/x`).
+	const parts = rest.split(/[\s,]+|:(?!\/\/)/).filter((part) => part !== "" && !part.startsWith("-"));
+	return parts.length === 1 && parts[0] === value ? [] : parts;
 }
 
 function isWorkspaceFile(literal: string, state: WalkState, judge: Judge): boolean {

@@ -119,6 +119,14 @@ export function judgeGitConfigUrlCredentials(text: string): GitUrlCredentialsVer
 	return parsed.value.some((entry) => hasUserInfo(entry.value) || hasUserInfo(entry.subsection)) ? "present" : "none";
 }
 
+/**
+ * Judges a legacy remote file's text (`.git/remotes/NAME`, `.git/branches/NAME`, which `git remote get-url` still
+ * reads) for a URL with user information anywhere in it. Pure; never throws.
+ */
+export function judgeGitRemoteFileUrlCredentials(text: string): GitUrlCredentialsVerdict {
+	return typeof text === "string" && !hasUserInfo(text) ? "none" : "present";
+}
+
 /** The verdict over several files: `present` if any is, else `unknown` if any is, else `none` (also for none). */
 export function combineGitUrlCredentialsVerdicts(
 	verdicts: readonly GitUrlCredentialsVerdict[],

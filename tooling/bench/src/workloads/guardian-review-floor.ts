@@ -185,15 +185,18 @@ export function withReplayedFacts(
 		treeVerdict?: (tree: SearchTreeRequest) => SearchTreeVerdict;
 		gitElsewhere?: boolean;
 		historyProtected?: readonly string[];
+		historyCommits?: ReadonlySet<string>;
 	} = {},
 ): FloorContext {
 	const { gitDirectories, gitHistoryDirectories, searchTrees } = floorFactRequestsOf(command, context);
 	const treeVerdict = options.treeVerdict ?? (() => "none");
 	const historyProtected = options.historyProtected ?? [];
+	const historyCommits = options.historyCommits ?? new Set<string>();
 	let judged = context;
-	if (gitHistoryDirectories.length > 0) judged = { ...judged, gitHistoryProtected: historyProtected };
+	if (gitHistoryDirectories.length > 0)
+		judged = { ...judged, gitHistoryProtected: historyProtected, gitHistoryCommits: historyCommits };
 	if (options.gitElsewhere === true && gitDirectories.length > 0) {
-		const clean = { config: "safe", hooks: "none", urlCredentials: "none", historyProtected } as const;
+		const clean = { config: "safe", hooks: "none", urlCredentials: "none", historyProtected, historyCommits } as const;
 		judged = { ...judged, gitFactsByDirectory: new Map(gitDirectories.map((dir) => [dir, clean] as const)) };
 	}
 	if (searchTrees.length > 0) {
@@ -325,6 +328,8 @@ function replay(
 			gitElsewhere: true,
 			// The history listing finds the repository's tracked protected files (its history is not replayed).
 			historyProtected: (REPOSITORY_PROTECTED_FILES[repositoryOf(row.session)] ?? []).map((file) => `${cwd}/${file}`),
+			// Each hash the command names is a commit the listing reached: agents copy them from `git log` output.
+			historyCommits: new Set(row.command.match(/\b[0-9a-f]{7,40}\b/g) ?? []),
 			treeVerdict: (tree) => (trees === "unknown" ? "unknown" : replayedTreeVerdict(tree, cwd, row.session)),
 		});
 		const decision: FloorDecision = decideFloor("bash", { command: row.command }, config, judged);
