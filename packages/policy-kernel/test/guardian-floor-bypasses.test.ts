@@ -139,9 +139,9 @@ describe("shell state the floor cannot see", () => {
 		["PYTHONPATH=~/lib pytest", "review:outside-workspace"],
 		["PYTHONPATH=.. pytest", "review:outside-workspace"],
 		["PYTHONPATH=.git/hooks pytest", "review:protected-path"],
-		// A dotted warning category is imported.
-		["PYTHONWARNINGS=ignore::evilmod.X pytest", "review:environment"],
-		["PYTHONWARNINGS=default,ignore::evilmod.X pytest", "review:environment"],
+		// A dotted warning category is imported from the same path: the environment's or the workspace's.
+		["PYTHONWARNINGS=ignore::pytest.PytestRemovedIn8Warning pytest tests", "allow:trusted-command"],
+		["PYTHONPATH=/tmp/evil PYTHONWARNINGS=ignore::evilmod.X pytest", "review:outside-workspace"],
 		// Runners read settings inside a word whatever its quoting: pytest's `pythonpath` ini key, `--rootdir`.
 		["pytest --override-ini=pythonpath=.. -p evil", "review:outside-workspace"],
 		["pytest -o 'pythonpath=..' -p evil", "review:outside-workspace"],

@@ -233,15 +233,13 @@ const CODE_PATH_ENVIRONMENT_NAMES = new Set(["PYTHONPATH", "PYTHONWARNINGS"]);
 
 /**
  * A code-path assignment in front of a trusted command loads only workspace code: every `PYTHONPATH` entry is a
- * workspace folder (an empty one is the working directory), and every `PYTHONWARNINGS` category is a built-in name
- * (Python imports the module of a dotted one, `ignore::evil.Warning`).
+ * workspace folder (an empty one is the working directory).
  */
 function judgeCodePathAssignment(assignment: BashAssignment, state: WalkState, judge: Judge): void {
 	const value = assignment.value.value;
-	if (assignment.name === "PYTHONWARNINGS") {
-		if (value.split(",").some((entry) => (entry.split(":")[2] ?? "").includes("."))) throw new Review("environment");
-		return;
-	}
+	// A dotted warning category (`ignore::pytest.PytestRemovedIn8Warning`) imports its module from the same path,
+	// which the `PYTHONPATH` check keeps to the workspace and the environment.
+	if (assignment.name === "PYTHONWARNINGS") return;
 	for (const entry of value.split(":")) {
 		if (entry === "") continue;
 		const resolved = resolveIn(entry, state, judge);
