@@ -16,16 +16,13 @@ import {
 	type GitHooksVerdict,
 	type GitRepositoryFacts,
 	type GitUrlCredentialsVerdict,
-	gitConfigIncludes,
-	judgeGitConfigText,
-	judgeGitConfigUrlCredentials,
+	judgeGitConfigFile,
 	judgeGitHookNames,
 	judgeGitRemoteFileUrlCredentials,
-	loadedResourcesKey,
 	MAX_GIT_CONFIG_CHARS,
 	MAX_GIT_CONFIG_INCLUDE_DEPTH,
-	parseGitConfig,
 	treeEntryTest,
+	treeProtectionKey,
 } from "@pi-policy/policy-kernel/guardian";
 import { createGitHistoryFacts, type GitHistoryListing } from "./git-history-reader.js";
 
@@ -113,16 +110,19 @@ export interface GitConfigFacts {
 
 const UNKNOWN_CONFIG: GitConfigFacts = { config: "unknown", urlCredentials: "unknown" };
 
-/**
- * The user's own config files (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`): theirs for programs git runs, but an
- * `url.<base>.insteadOf` there with a token rewrites every remote URL `git remote -v` prints.
- */
-function globalConfigPaths(home: string): string[] {
+/** The user's git folder under `$XDG_CONFIG_HOME` (default `~/.config/git`): their `config` and `ignore`. */
+export function userGitConfigFolder(home: string): string {
 	const xdg = process.env.XDG_CONFIG_HOME;
-	return [
-		join(home, ".gitconfig"),
-		join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, ".config"), "git", "config"),
-	];
+	return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, ".config"), "git");
+}
+
+/**
+ * The user's own config files, in the order git reads them (`$XDG_CONFIG_HOME/git/config`, then `~/.gitconfig`,
+ * which wins): theirs for programs git runs, but an `url.<base>.insteadOf` there with a token rewrites every remote
+ * URL `git remote -v` prints, and `core.excludesFile` names the ignore file ripgrep reads too.
+ */
+export function userGitConfigPaths(home: string): string[] {
+	return [join(userGitConfigFolder(home), "config"), join(home, ".gitconfig")];
 }
 
 /**
@@ -146,7 +146,7 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 		const queue: Array<{ path: string; depth: number; global: boolean }> = [
 			{ path: join(location.commonDir, "config"), depth: 0, global: false },
 			{ path: join(location.gitDir, "config.worktree"), depth: 0, global: false },
-			...globalConfigPaths(home).map((path) => ({ path, depth: 0, global: true })),
+			...userGitConfigPaths(home).map((path) => ({ path, depth: 0, global: true })),
 		];
 		let files = 0;
 		while (queue.length > 0) {
@@ -168,11 +168,10 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 				if (unknownFile()) return UNKNOWN_CONFIG;
 				continue;
 			}
-			credentials.push(judgeGitConfigUrlCredentials(text));
-			if (!next.global) verdicts.push(judgeGitConfigText(text));
-			const parsed = parseGitConfig(text);
-			if (!parsed.ok) continue;
-			for (const include of gitConfigIncludes(parsed.value)) {
+			const judged = judgeGitConfigFile(text);
+			credentials.push(judged.urlCredentials);
+			if (!next.global) verdicts.push(judged.config);
+			for (const include of judged.includes) {
 				const raw = include.path;
 				const path = raw.startsWith("~/")
 					? join(home, raw.slice(2))
@@ -293,19 +292,16 @@ export function createGitConfigFacts(home: string): {
 			for (const dir of directories) gitByDirectory.set(dir, await factsOf(dir));
 			// The protected files a repository's index or history holds, for git that prints content there; listed only
 			// where git runs no program (elsewhere the floor reviews it anyway).
-			const entryKind = treeEntryTest(context);
-			const isProtected = (path: string) => entryKind(path, false, false) === "protected";
-			const protection = [
-				context.cwd,
-				context.home,
-				loadedResourcesKey(context.loadedResources),
-				...context.protectedPaths,
-			].join("\u0000");
+			let isProtected: ((path: string) => boolean) | undefined;
 			let atCwd: GitHistoryListing | undefined;
 			for (const dir of historyDirectories) {
 				const facts = dir === context.cwd ? here : gitByDirectory.get(dir);
 				if (facts?.config !== "safe") continue;
-				const listing = await history.protectedPathsOf(dir, isProtected, protection);
+				if (isProtected === undefined) {
+					const entryKind = treeEntryTest(context);
+					isProtected = (path) => entryKind(path, false, false) === "protected";
+				}
+				const listing = await history.protectedPathsOf(dir, isProtected, treeProtectionKey(context));
 				if (listing === undefined) continue;
 				if (dir === context.cwd) atCwd = listing;
 				else

@@ -62,11 +62,10 @@ export interface GitHistoryListing {
 }
 
 /**
- * The session's cache of history listings, per repository. `protectedPathsOf(cwd, isProtected, protection)`
- * answers for the
- * repository around `cwd` (`protection` names what `isProtected` tests): the absolute paths of the files its index, any commit reachable from a ref or a reflog
- * (stashes included) holds that `isProtected` accepts; undefined when git failed, timed out, or found more than
- * {@link MAX_HISTORY_PROTECTED}. Never throws.
+ * The session's cache of history listings, per repository. `protectedPathsOf(cwd, isProtected, protection)` answers
+ * for the repository around `cwd` (`protection` names what `isProtected` tests): the absolute paths of the files its
+ * index or any commit reachable from a ref or a reflog (stashes included) holds that `isProtected` accepts, and those
+ * commits; undefined when git failed, timed out, or found more than {@link MAX_HISTORY_PROTECTED}. Never throws.
  */
 export function createGitHistoryFacts(): {
 	protectedPathsOf(
@@ -79,21 +78,30 @@ export function createGitHistoryFacts(): {
 	return {
 		async protectedPathsOf(cwd, isProtected, protection) {
 			try {
-				const top = (await runGit(cwd, ["rev-parse", "--show-toplevel"])).trim();
+				// The top folder and the commits at every ref and at HEAD, in one call; a repository with no commit yet has
+				// no HEAD to name, and only its top folder is asked for.
+				const [top = "", ...tips] = (
+					await runGit(cwd, ["rev-parse", "--show-toplevel", "--all", "HEAD"]).catch(() =>
+						runGit(cwd, ["rev-parse", "--show-toplevel"]),
+					)
+				)
+					.trim()
+					.split("\n");
 				if (top === "") return undefined;
-				const tips = (await runGit(top, ["for-each-ref", "--format=%(objectname)"]))
-					.split("\n")
-					.concat((await runGit(top, ["rev-parse", "--verify", "-q", "HEAD"]).catch(() => "")).trim())
-					.filter((tip) => /^[0-9a-f]{40,64}$/.test(tip))
-					.sort();
+				tips.sort();
 				const listed = listings.get(top);
 				const cached = listed?.protection === protection ? listed : undefined;
 				const found = new Set(cached?.protectedPaths);
 				const commits = new Set<string>(cached?.commits);
-				const add = (names: string) => {
-					for (const name of names.split("\0")) {
-						// `--format=` leaves a newline between commits before their NUL-separated names.
-						const path = name.replace(/^\n+/, "");
+				/** Reads NUL-separated names, and commit hashes marked by a leading `\x01` (see the log format below). */
+				const add = (listing: string) => {
+					for (const token of listing.split("\0")) {
+						if (token.startsWith("\x01")) {
+							commits.add(token.slice(1));
+							continue;
+						}
+						// The format line ends in a newline before the commit's names.
+						const path = token.replace(/^\n+/, "");
 						if (path === "") continue;
 						const absolute = `${top}/${path}`;
 						if (!found.has(absolute) && isProtected(absolute)) found.add(absolute);
@@ -103,9 +111,20 @@ export function createGitHistoryFacts(): {
 					// Only the commits the last listing did not reach: the refs moved by a commit, a fetch, a stash.
 					// `-m`: a merge's own changes against each parent (a file a merge adds shows in no other commit).
 					const since = cached === undefined ? [] : ["--not", ...cached.tips];
-					const walk = ["--all", "--reflog", ...since];
-					add(await runGit(top, ["log", ...walk, "-m", "--format=", "--name-only", "-z", "--no-renames"]));
-					for (const hash of (await runGit(top, ["rev-list", ...walk])).split("\n")) if (hash !== "") commits.add(hash);
+					const format = "--format=%x01%H";
+					add(
+						await runGit(top, [
+							"log",
+							"--all",
+							"--reflog",
+							...since,
+							"-m",
+							format,
+							"--name-only",
+							"-z",
+							"--no-renames",
+						]),
+					);
 				}
 				if (listings.size >= MAX_CACHED_REPOSITORIES && !listings.has(top)) listings.clear();
 				listings.set(top, { protection, tips, protectedPaths: new Set(found), commits });

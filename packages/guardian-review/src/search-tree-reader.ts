@@ -10,18 +10,20 @@ import { dirname, isAbsolute, join } from "node:path";
 import {
 	type FloorContext,
 	type GitConfigSecretsVerdict,
+	gitConfigExcludesFile,
 	globPartMayMatchName,
+	ignoreRulesWhitelist,
 	judgeGitConfigSecrets,
-	loadedResourcesKey,
 	MAX_GIT_CONFIG_CHARS,
 	nameSplitsInXargs,
-	parseGitConfig,
 	type SearchTreeRequest,
 	type SearchTreeVerdict,
 	searchTreeKey,
 	type TreeEntryKind,
 	treeEntryTest,
+	treeProtectionKey,
 } from "@pi-policy/policy-kernel/guardian";
+import { userGitConfigFolder, userGitConfigPaths } from "./git-config-reader.js";
 
 /** At most this many entries are listed in one tree; a larger tree is `unknown` (its read goes to review). */
 export const MAX_SEARCH_TREE_ENTRIES = 20_000;
@@ -58,11 +60,16 @@ async function ignoreFileWhitelists(path: string): Promise<boolean> {
 	try {
 		const info = await lstat(path);
 		if (!info.isFile() || info.size > MAX_IGNORE_FILE_BYTES) return true;
-		return (await readFile(path, "utf8")).split("\n").some((line) => line.trimStart().startsWith("!"));
+		return ignoreRulesWhitelist(await readFile(path, "utf8"));
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		return !(code === "ENOENT" || code === "ENOTDIR");
+		return !isMissing(error);
 	}
+}
+
+/** True for the errors of an entry that is not there (git and ripgrep skip a missing ignore file or `.git`). */
+function isMissing(error: unknown): boolean {
+	const code = (error as NodeJS.ErrnoException).code;
+	return code === "ENOENT" || code === "ENOTDIR";
 }
 
 /**
@@ -75,28 +82,32 @@ async function gitExcludeWhitelists(dir: string): Promise<boolean> {
 		if (info.isDirectory()) return await ignoreFileWhitelists(join(dir, ".git", "info", "exclude"));
 		return true;
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		return !(code === "ENOENT" || code === "ENOTDIR");
+		return !isMissing(error);
 	}
 }
 
-/** The user's global git excludes file: `core.excludesFile` in `~/.gitconfig`, else `$XDG_CONFIG_HOME/git/ignore`. */
+/**
+ * The user's global git excludes file: the last `core.excludesFile` in their config files (read in git's order),
+ * else `$XDG_CONFIG_HOME/git/ignore`; `unknown` when a config file cannot be read or judged.
+ */
 async function globalExcludesFile(home: string): Promise<string | "unknown"> {
-	const xdg = process.env.XDG_CONFIG_HOME;
-	const fallback = join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, ".config"), "git", "ignore");
-	let text: string;
-	try {
-		const info = await lstat(join(home, ".gitconfig"));
-		if (!info.isFile() || info.size > MAX_GIT_CONFIG_CHARS) return "unknown";
-		text = await readFile(join(home, ".gitconfig"), "utf8");
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "ENOENT" ? fallback : "unknown";
+	let excludes: string | undefined;
+	for (const path of userGitConfigPaths(home)) {
+		let text: string;
+		try {
+			const info = await lstat(path);
+			if (!info.isFile() || info.size > MAX_GIT_CONFIG_CHARS) return "unknown";
+			text = await readFile(path, "utf8");
+		} catch (error) {
+			if (isMissing(error)) continue;
+			return "unknown";
+		}
+		const set = gitConfigExcludesFile(text);
+		if (set === "unknown") return "unknown";
+		if (set !== undefined) excludes = set;
 	}
-	const parsed = parseGitConfig(text);
-	if (!parsed.ok) return "unknown";
-	const set = parsed.value.filter((entry) => entry.section === "core" && entry.key === "excludesfile").pop()?.value;
-	if (set === undefined || set === "") return fallback;
-	return set.startsWith("~/") ? join(home, set.slice(2)) : isAbsolute(set) ? set : "unknown";
+	if (excludes === undefined) return join(userGitConfigFolder(home), "ignore");
+	return excludes.startsWith("~/") ? join(home, excludes.slice(2)) : isAbsolute(excludes) ? excludes : "unknown";
 }
 
 /**
@@ -139,8 +150,7 @@ export async function readSearchTreeVerdict(
 		try {
 			root = await lstat(request.root);
 		} catch (error) {
-			const code = (error as NodeJS.ErrnoException).code;
-			return code === "ENOENT" || code === "ENOTDIR" ? "none" : "unknown";
+			return isMissing(error) ? "none" : "unknown";
 		}
 		if (root.isSymbolicLink()) return "unknown";
 		if (!root.isDirectory()) return "none";
@@ -217,8 +227,7 @@ export function createSearchTreeFacts(): {
 			const entryKind = treeEntryTest(context);
 			// The protected globs, the workspace and what Pi loaded for the model (readable wherever it lies) are part
 			// of the verdict: a config change or another prompt's skills must not reuse it.
-			const readable = loadedResourcesKey(context.loadedResources);
-			const place = `${context.cwd}\u0000${context.home}\u0000${readable}\u0000${context.protectedPaths.join("\u0000")}\u0000`;
+			const place = treeProtectionKey(context);
 			for (const request of requests) {
 				const tree = searchTreeKey(request);
 				const key = place + tree;

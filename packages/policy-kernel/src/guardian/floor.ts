@@ -2,7 +2,6 @@
 // one bash syntax tree (parsed once), workspace writes by redirect, opt-in trusted commands, and path scoping for
 // write, edit and other tools. Decides without a model whenever it can; anything it cannot see goes to review.
 import {
-	type BashAssignment,
 	type BashCommand,
 	type BashFor,
 	type BashIf,
@@ -232,14 +231,11 @@ export const SAFE_ENVIRONMENT_NAMES = [
 const CODE_PATH_ENVIRONMENT_NAMES = new Set(["PYTHONPATH", "PYTHONWARNINGS"]);
 
 /**
- * A code-path assignment in front of a trusted command loads only workspace code: every `PYTHONPATH` entry is a
- * workspace folder (an empty one is the working directory).
+ * `PYTHONPATH` in front of a trusted command loads only workspace code: every entry is a workspace folder that is
+ * not protected (an empty one is the working directory). `PYTHONWARNINGS` needs no check of its own: a dotted
+ * category (`ignore::pytest.PytestRemovedIn8Warning`) imports its module from this same path.
  */
-function judgeCodePathAssignment(assignment: BashAssignment, state: WalkState, judge: Judge): void {
-	const value = assignment.value.value;
-	// A dotted warning category (`ignore::pytest.PytestRemovedIn8Warning`) imports its module from the same path,
-	// which the `PYTHONPATH` check keeps to the workspace and the environment.
-	if (assignment.name === "PYTHONWARNINGS") return;
+function judgePythonPath(value: string, state: WalkState, judge: Judge): void {
 	for (const entry of value.split(":")) {
 		if (entry === "") continue;
 		const resolved = resolveIn(entry, state, judge);
@@ -1574,7 +1570,7 @@ function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge)
 		if (CODE_PATH_ENVIRONMENT_NAMES.has(assignment.name)) loadsCode = true;
 		else if (!isSafeEnvironmentName(assignment.name)) throw new Review("environment");
 		if (isDynamicWord(assignment.value)) throw new Review("dynamic");
-		if (CODE_PATH_ENVIRONMENT_NAMES.has(assignment.name)) judgeCodePathAssignment(assignment, state, judge);
+		if (assignment.name === "PYTHONPATH") judgePythonPath(assignment.value.value, state, judge);
 	}
 	for (const word of command.words) {
 		judgeSubstitutions(word, state, judge);
@@ -3577,10 +3573,9 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	if (content !== undefined) {
 		judge.requests?.gitHistoryDirectories.add(state.cwd ?? judge.workspace);
 		if (printsProtectedHistory(facts.historyProtected, content.pathspecs, state, judge)) return "protected-path";
-		const listed = judge.requests === undefined ? facts.historyCommits : undefined;
-		if (judge.requests === undefined && !content.objects.every((name) => reachesListedCommit(listed, name))) {
-			return "protected-path";
-		}
+		// While facts are collected the listing does not exist yet (and the walk must go on to later requests).
+		const reached = (name: string) => reachesListedCommit(facts.historyCommits, name);
+		if (judge.requests === undefined && !content.objects.every(reached)) return "protected-path";
 	}
 	// `git diff --no-index a .` compares folders recursively, `.git/` and `.env` at the root included; git drops
 	// into that mode by itself when a path lies outside the working tree (`git diff /elsewhere src`).
@@ -3619,12 +3614,27 @@ function liesOutsideWorkspace(value: string, state: WalkState, judge: Judge): bo
 	return resolved === undefined || !isInWorkspace(resolved, judge.workspace, []);
 }
 
+/** The options of `git diff` and `git show` that ask for names or counts instead of the patch. */
+const GIT_NAMES_ONLY_OPTIONS = [
+	"--stat",
+	"--numstat",
+	"--shortstat",
+	"--name-only",
+	"--name-status",
+	"--raw",
+	"--summary",
+	"--compact-summary",
+	"--quiet",
+	"-s",
+	"--no-patch",
+];
 /**
  * Options of `git log`, `git stash`, `git diff` and `git show` known to print no file content: names, counts,
  * formats and commit selection. Any other option (`-p`, `--binary`, `-pR`, `--diff-merges=on`, `-L`, …) may
  * print a patch, so the form counts as printing content.
  */
 const GIT_NO_CONTENT_OPTIONS = new Set([
+	...GIT_NAMES_ONLY_OPTIONS,
 	"--oneline",
 	"--graph",
 	"--decorate",
@@ -3642,17 +3652,6 @@ const GIT_NO_CONTENT_OPTIONS = new Set([
 	"--topo-order",
 	"--date-order",
 	"--author-date-order",
-	"--stat",
-	"--numstat",
-	"--shortstat",
-	"--name-only",
-	"--name-status",
-	"--summary",
-	"--compact-summary",
-	"--raw",
-	"--quiet",
-	"-s",
-	"--no-patch",
 	"--no-color",
 	"--color",
 	"--cached",
@@ -3772,17 +3771,13 @@ function gitContentPrinted(
 	const operands = before.filter((word) => !word.value.startsWith("-"));
 	const pathspecs = dashes < 0 || gitWidensPathspecs(values) ? [] : rest.slice(dashes + 1);
 	// Not the value of an option (`-n 1234567`, `--author cafe123`), nor grep's pattern (`git grep deadbeef`).
+	const patternGiven = values.some(
+		(v) => v === "-e" || v === "-f" || v.startsWith("--regexp") || v.startsWith("--file"),
+	);
+	const pattern = sub === "grep" && !patternGiven ? operands[0] : undefined;
 	const revisionWords = before.filter(
 		(word, i) =>
-			!word.value.startsWith("-") &&
-			!GIT_LOG_VALUE_OPTIONS.has(before[i - 1]?.value ?? "") &&
-			!(
-				sub === "grep" &&
-				word === operands[0] &&
-				!values.some(
-					(value) => value === "-e" || value === "-f" || value.startsWith("--regexp") || value.startsWith("--file"),
-				)
-			),
+			!word.value.startsWith("-") && word !== pattern && !GIT_LOG_VALUE_OPTIONS.has(before[i - 1]?.value ?? ""),
 	);
 	const objects = revisionWords.flatMap((word) => OBJECT_NAME.exec(word.value)?.[1] ?? []);
 	const content = { pathspecs, objects };
@@ -3794,21 +3789,8 @@ function gitContentPrinted(
 			// `git diff --no-index a b` compares files, not history: judged as the trees they are.
 			if (values.some((value) => longOptionOrPrefix(value, "--no-index"))) return undefined;
 			const namesOnly =
-				values.some((value) =>
-					[
-						"--stat",
-						"--numstat",
-						"--shortstat",
-						"--name-only",
-						"--name-status",
-						"--raw",
-						"--summary",
-						"--compact-summary",
-						"--quiet",
-						"-s",
-						"--no-patch",
-					].some((option) => longOption(value, option)),
-				) && gitOptionsPrintNoContent(rest);
+				values.some((value) => GIT_NAMES_ONLY_OPTIONS.some((option) => longOption(value, option))) &&
+				gitOptionsPrintNoContent(rest);
 			if (namesOnly) return undefined;
 			if (gitReachesSubmodules(values)) return "unknown";
 			if (sub === "show" && operands.length > 0 && operands.every(isRevisionPath) && dashes < 0) return undefined;

@@ -367,8 +367,23 @@ export function gitProgramKeys(entries: readonly GitConfigEntry[]): GitProgramKe
  */
 export function judgeGitConfigText(text: string): GitConfigVerdict {
 	const parsed = parseGitConfig(text);
+	return parsed.ok ? judgeGitConfigEntries(parsed.value) : "unknown";
+}
+
+/**
+ * The `core.excludesFile` one config file sets (the last one wins, as in git): undefined when it sets none (or sets
+ * it empty), `unknown` when the text does not parse. Pure; never throws.
+ */
+export function gitConfigExcludesFile(text: string): string | undefined {
+	const parsed = parseGitConfig(text);
 	if (!parsed.ok) return "unknown";
-	return gitProgramKeys(parsed.value).length > 0 ? "unsafe" : "safe";
+	const set = parsed.value.filter((entry) => entry.section === "core" && entry.key === "excludesfile").pop()?.value;
+	return set === "" ? undefined : set;
+}
+
+/** {@link judgeGitConfigText} on entries already parsed: `unsafe` when a key can run a program, else `safe`. */
+export function judgeGitConfigEntries(entries: readonly GitConfigEntry[]): GitConfigVerdict {
+	return gitProgramKeys(entries).length > 0 ? "unsafe" : "safe";
 }
 
 /** The verdict over several files: `unsafe` if any is, else `unknown` if any is, else `safe` (also for none). */

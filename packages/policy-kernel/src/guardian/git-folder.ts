@@ -5,9 +5,16 @@
 // secrets. So the shell's tree lister opens a git folder for reads when every config file in it is free of
 // credentials, judged here from the text. See docs/decisions/0019-git-folder-reads.md. Pure.
 
-import { parseGitConfig } from "./git-config.js";
+import {
+	type GitConfigEntry,
+	type GitConfigInclude,
+	type GitConfigVerdict,
+	gitConfigIncludes,
+	judgeGitConfigEntries,
+	parseGitConfig,
+} from "./git-config.js";
 import { baseName, type PathContext } from "./paths.js";
-import { protectedReadTest } from "./pi-resources.js";
+import { loadedResourcesKey, protectedReadTest, type ReadableLoadedResources } from "./pi-resources.js";
 
 /** The default protected glob that covers every git folder (writes there run programs: hooks, config keys). */
 export const GIT_FOLDER_GLOB = ".git/";
@@ -80,6 +87,27 @@ export type TreeEntryKind = "readable" | "protected" | "git-folder" | "git-confi
  * judged by the other globs (`.git/deploy.key` stays protected) and each config file by its text. A user list
  * without the exact `.git/` entry, or with another glob that covers git folders, keeps them protected whole.
  */
+/**
+ * True when an ignore file's text (gitignore syntax: `.gitignore`, `.ignore`, `.rgignore`, `info/exclude`) may
+ * whitelist an entry: any line starting with `!` (`!.env`), which makes ripgrep read a hidden entry it would skip.
+ * Pure; never throws.
+ */
+export function ignoreRulesWhitelist(text: string): boolean {
+	return text.split("\n").some((line) => line.trimStart().startsWith("!"));
+}
+
+/**
+ * What {@link treeEntryTest} answers for, as a cache key: the workspace, home, what Pi loaded for the model to read
+ * and the protected globs. A fact the shell derived with the test (a tree listing, a history listing) is reused only
+ * under the same key, so a config change or another prompt's skills never reuse a stale one.
+ */
+export function treeProtectionKey(
+	context: PathContext & { readonly loadedResources?: ReadableLoadedResources },
+): string {
+	const readable = loadedResourcesKey(context.loadedResources);
+	return `${context.cwd}\u0000${context.home}\u0000${readable}\u0000${context.protectedPaths.join("\u0000")}\u0000`;
+}
+
 export function treeEntryTest(
 	context: PathContext,
 ): (path: string, isDirectory: boolean, insideGitFolder: boolean) => TreeEntryKind {
@@ -115,8 +143,33 @@ export type GitUrlCredentialsVerdict = (typeof GIT_URL_CREDENTIALS_VERDICTS)[num
  */
 export function judgeGitConfigUrlCredentials(text: string): GitUrlCredentialsVerdict {
 	const parsed = parseGitConfig(text);
-	if (!parsed.ok) return "unknown";
-	return parsed.value.some((entry) => hasUserInfo(entry.value) || hasUserInfo(entry.subsection)) ? "present" : "none";
+	return parsed.ok ? urlCredentialsOf(parsed.value) : "unknown";
+}
+
+function urlCredentialsOf(entries: readonly GitConfigEntry[]): GitUrlCredentialsVerdict {
+	return entries.some((entry) => hasUserInfo(entry.value) || hasUserInfo(entry.subsection)) ? "present" : "none";
+}
+
+/** One git config file judged from a single parse: the programs it may run, URLs with credentials, its includes. */
+export interface GitConfigFileJudgement {
+	readonly config: GitConfigVerdict;
+	readonly urlCredentials: GitUrlCredentialsVerdict;
+	readonly includes: readonly GitConfigInclude[];
+}
+
+/**
+ * Judges one config file's text for the shell's reader in one parse: {@link judgeGitConfigText},
+ * {@link judgeGitConfigUrlCredentials} and the includes git would follow. Text that does not parse is `unknown`
+ * for both and names no include. Pure; never throws.
+ */
+export function judgeGitConfigFile(text: string): GitConfigFileJudgement {
+	const parsed = parseGitConfig(text);
+	if (!parsed.ok) return { config: "unknown", urlCredentials: "unknown", includes: [] };
+	return {
+		config: judgeGitConfigEntries(parsed.value),
+		urlCredentials: urlCredentialsOf(parsed.value),
+		includes: gitConfigIncludes(parsed.value),
+	};
 }
 
 /**

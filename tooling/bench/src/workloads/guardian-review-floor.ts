@@ -63,8 +63,16 @@ export const REPLAY_TRUSTED_WITH_INLINE_PYTHON = [
 export const REPLAY_HARNESS_DIRECTORIES = ["/memory"] as const;
 
 const HOME = "/root";
-/** The shell's git facts in a clean clone: a config that runs no program and no active hook. */
-const CLEAN_CLONE = { gitConfig: "safe", gitHooks: "none", gitUrlCredentials: "none" } as const;
+/**
+ * The shell's git facts in a clean clone: a config that runs no program, no active hook, no token in a remote URL
+ * and no protected file in the index or history.
+ */
+export const CLEAN_CLONE = {
+	gitConfig: "safe",
+	gitHooks: "none",
+	gitUrlCredentials: "none",
+	gitHistoryProtected: [],
+} as const;
 /** Commands the parser-agreement figure samples: every Nth corpus command (the reference parser is slow WASM). */
 const AGREEMENT_SAMPLE_EVERY = 7;
 
@@ -418,12 +426,7 @@ export const BLOCK_LIST_PEERS = new Set([
 ]);
 
 function peerCases(cases: readonly PeerSafetyCase[], config: GuardianReviewConfig) {
-	const context = floorContextFor(config, "/home/dev/project", "/home/dev", {
-		gitConfig: "safe",
-		gitHooks: "none",
-		gitUrlCredentials: "none",
-		gitHistoryProtected: [],
-	});
+	const context = floorContextFor(config, "/home/dev/project", "/home/dev", CLEAN_CLONE);
 	let dangerousAllowed = 0;
 	let safeReviewed = 0;
 	let safe = 0;
@@ -492,10 +495,7 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 	const withTrusted = replay(rows, trusted, workspaces);
 	const withInline = replay(rows, inline, workspaces);
 	const peers = peerCases(loadPeerSafetyCases(), defaults);
-	const latencyContext = floorContextFor(defaults, "/home/dev/project", "/home/dev", {
-		gitConfig: "safe",
-		gitHooks: "none",
-	});
+	const latencyContext = floorContextFor(defaults, "/home/dev/project", "/home/dev", CLEAN_CLONE);
 	const pathological = pathologicalCommands().map(({ name, command }) => ({
 		name,
 		...latencyOf(command, defaults, latencyContext),
