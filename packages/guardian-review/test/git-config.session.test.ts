@@ -29,6 +29,25 @@ function git(cwd: string, ...args: string[]): void {
 	runGit(sandbox.home, cwd, ...args);
 }
 
+/** Writes `text` to `name` in the repository at `cwd` and commits it. */
+function commitFile(cwd: string, name: string, text: string): void {
+	writeFileSync(join(cwd, name), text);
+	git(cwd, "add", name);
+	git(cwd, "commit", "-qm", name);
+}
+
+/** Runs `body` with a fresh home and an empty folder for a repository outside any session, removing both after. */
+async function withHomeAndRepo(body: (home: string, repo: string) => Promise<void>): Promise<void> {
+	const home = mkdtempSync(join(tmpdir(), "guardian-git-home-"));
+	const repo = mkdtempSync(join(tmpdir(), "guardian-git-repo-"));
+	try {
+		await body(home, repo);
+	} finally {
+		await rm(home, { recursive: true, force: true });
+		await rm(repo, { recursive: true, force: true });
+	}
+}
+
 async function startInRepo(options: GuardianHarnessOptions = {}): Promise<GuardianHarness> {
 	const harness = await sandbox.start({
 		env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" },
@@ -143,19 +162,13 @@ describe("git that prints content from the index or history", () => {
 	it("reviews a key a merge added, a dropped stash by its hash and a patch asked for with --binary (fifth review)", async () => {
 		h = await startInRepo();
 		git(h.cwd, "checkout", "-q", "-b", "feat");
-		writeFileSync(join(h.cwd, "a.txt"), "a\n");
-		git(h.cwd, "add", "a.txt");
-		git(h.cwd, "commit", "-qm", "a");
+		commitFile(h.cwd, "a.txt", "a\n");
 		git(h.cwd, "checkout", "-q", "-");
-		writeFileSync(join(h.cwd, "b.txt"), "b\n");
-		git(h.cwd, "add", "b.txt");
-		git(h.cwd, "commit", "-qm", "b");
+		commitFile(h.cwd, "b.txt", "b\n");
 		// The key arrives in the merge commit itself, on feat only.
 		git(h.cwd, "checkout", "-q", "feat");
 		git(h.cwd, "merge", "-q", "--no-commit", "-");
-		writeFileSync(join(h.cwd, "deploy.key"), "MERGE_ADDED_KEY_5\n");
-		git(h.cwd, "add", "deploy.key");
-		git(h.cwd, "commit", "-qm", "merge");
+		commitFile(h.cwd, "deploy.key", "MERGE_ADDED_KEY_5\n");
 		git(h.cwd, "checkout", "-q", "-");
 		// A stash of an untracked .env, dropped: its commit is reachable from no ref.
 		writeFileSync(join(h.cwd, ".env"), "DROPPED_STASH_SECRET_5\n");
@@ -175,13 +188,11 @@ describe("git that prints content from the index or history", () => {
 	});
 
 	it("lists protected files from commits, the index and stashes, reading only new commits once the refs move", async () => {
-		const home = mkdtempSync(join(tmpdir(), "guardian-history-home-"));
-		const repo = mkdtempSync(join(tmpdir(), "guardian-history-repo-"));
-		const facts = createGitHistoryFacts();
-		const isProtected = (path: string) => /\/(\.env|[^/]+\.key)$/.test(path);
-		const list = async () =>
-			[...((await facts.protectedPathsOf(repo, isProtected, "p"))?.protectedPaths ?? ["unknown"])].sort();
-		try {
+		await withHomeAndRepo(async (home, repo) => {
+			const facts = createGitHistoryFacts();
+			const isProtected = (path: string) => /\/(\.env|[^/]+\.key)$/.test(path);
+			const list = async () =>
+				[...((await facts.protectedPathsOf(repo, isProtected, "p"))?.protectedPaths ?? ["unknown"])].sort();
 			expect(await facts.protectedPathsOf(home, isProtected, "p")).toBeUndefined(); // no repository
 			runGit(home, repo, "init", "-q");
 			expect(await list()).toEqual([]);
@@ -201,10 +212,7 @@ describe("git that prints content from the index or history", () => {
 			expect(await list()).toEqual([`${repo}/.env`, `${repo}/old.key`]); // stashed untracked file
 			// Another protection starts over.
 			expect((await facts.protectedPathsOf(repo, () => false, "q"))?.protectedPaths).toEqual([]);
-		} finally {
-			await rm(home, { recursive: true, force: true });
-			await rm(repo, { recursive: true, force: true });
-		}
+		});
 	});
 
 	it("allows git diff, git show and git log -p with no reviewer call where no protected file was ever tracked", async () => {
@@ -236,9 +244,7 @@ describe("remote URLs that carry a token", () => {
 	});
 
 	it("finds a token in the user's own insteadOf rewrite, which `git remote -v` prints expanded", async () => {
-		const home = mkdtempSync(join(tmpdir(), "guardian-git-home-"));
-		const repo = mkdtempSync(join(tmpdir(), "guardian-git-repo-"));
-		try {
+		await withHomeAndRepo(async (home, repo) => {
 			runGit(home, repo, "init", "-q");
 			runGit(home, repo, "remote", "add", "origin", "https://github.com/example/repo.git");
 			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({ config: "safe", urlCredentials: "none" });
@@ -253,10 +259,7 @@ describe("remote URLs that carry a token", () => {
 			mkdirSync(join(repo, ".git", "remotes"));
 			writeFileSync(join(repo, ".git", "remotes", "r2"), "URL: https://ghp_FAKE4@github.com/g/h\n");
 			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({ config: "safe", urlCredentials: "present" });
-		} finally {
-			await rm(home, { recursive: true, force: true });
-			await rm(repo, { recursive: true, force: true });
-		}
+		});
 	});
 });
 

@@ -431,11 +431,12 @@ describe("git only with a checked, safe repository config", () => {
 });
 
 describe("git that prints file content from the index or history, judged by the protected files the repository holds", () => {
-	const holding = (gitHistoryProtected?: readonly string[]) =>
-		floorContextFor(config, CWD, HOME, {
+	const holding = (gitHistoryProtected?: readonly string[], gitHistoryCommits?: readonly string[], base = config) =>
+		floorContextFor(base, CWD, HOME, {
 			gitConfig: "safe",
 			gitUrlCredentials: "none",
 			...(gitHistoryProtected === undefined ? {} : { gitHistoryProtected }),
+			...(gitHistoryCommits === undefined ? {} : { gitHistoryCommits: new Set(gitHistoryCommits) }),
 		});
 	const withKey = holding([`${CWD}/certs/server.key`]);
 
@@ -511,12 +512,7 @@ describe("git that prints file content from the index or history, judged by the 
 	});
 
 	it("allows an object name only when it is a commit the listing reached (a dropped stash is not)", () => {
-		const reached = floorContextFor(config, CWD, HOME, {
-			gitConfig: "safe",
-			gitUrlCredentials: "none",
-			gitHistoryProtected: [],
-			gitHistoryCommits: new Set(["3b18e512dba79e4c8300dd08aeb37f8e728b8dad"]),
-		});
+		const reached = holding([], ["3b18e512dba79e4c8300dd08aeb37f8e728b8dad"]);
 		expect(decide("git show 3b18e512dba79e4c8300dd08aeb37f8e728b8dad", reached)).toBe("allow:read-only");
 		expect(decide("git show 3b18e51 --stat", reached)).toBe("allow:read-only");
 		expect(decide("git log -p 3b18e51~2..HEAD", reached)).toBe("allow:read-only");
@@ -537,11 +533,10 @@ describe("git that prints file content from the index or history, judged by the 
 	});
 
 	it("judges `git diff` with a path outside the working tree as the folder comparison git then makes", () => {
-		const withMemory = floorContextFor(
+		const withMemory = holding(
+			[],
+			undefined,
 			applyGuardianDefaults({ mode: "enforce", additionalDirectories: ["/memory"] }),
-			CWD,
-			HOME,
-			{ gitConfig: "safe", gitUrlCredentials: "none", gitHistoryProtected: [] },
 		);
 		expect(floorFactRequestsOf("git diff /memory/notes src", withMemory).searchTrees.map((tree) => tree.root)).toEqual([
 			"/memory/notes",
