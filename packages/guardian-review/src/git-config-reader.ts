@@ -8,11 +8,13 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import {
 	combineGitConfigVerdicts,
+	combineGitContentSettings,
 	combineGitUrlCredentialsVerdicts,
 	type FloorContext,
 	type FloorFacts,
 	GIT_HOOKS_RUN_BY_READS,
 	type GitConfigVerdict,
+	type GitContentSetting,
 	type GitHooksVerdict,
 	type GitRepositoryFacts,
 	type GitUrlCredentialsVerdict,
@@ -35,6 +37,8 @@ const REDIRECTING_ENV = ["GIT_DIR", "GIT_COMMON_DIR", "GIT_CONFIG", "GIT_CONFIG_
 
 /** Where a repository keeps its files. */
 interface GitLocation {
+	/** The folder that holds `.git`: the working tree git finds. */
+	readonly top: string;
 	/** The repository's own git folder (`.git`, or `.git/worktrees/<name>` for a linked worktree). */
 	readonly gitDir: string;
 	/** The folder shared by all worktrees (holds `config` and `hooks`). */
@@ -68,13 +72,13 @@ async function locateRepository(cwd: string): Promise<GitLocation | "none" | "un
 	for (let depth = 0; depth < MAX_PARENT_DEPTH; depth++) {
 		const dotGit = join(dir, ".git");
 		const kind = await kindOf(dotGit);
-		if (kind === "dir") return { gitDir: dotGit, commonDir: await commonDirOf(dotGit) };
+		if (kind === "dir") return { top: dir, gitDir: dotGit, commonDir: await commonDirOf(dotGit) };
 		if (kind === "file") {
 			const text = await readBounded(dotGit);
 			const match = text === undefined ? null : /^gitdir:\s*(.+?)\s*$/m.exec(text.slice(0, 4096));
 			if (match?.[1] === undefined) return "unknown";
 			const gitDir = isAbsolute(match[1]) ? match[1] : resolve(dir, match[1]);
-			return { gitDir, commonDir: await commonDirOf(gitDir) };
+			return { top: dir, gitDir, commonDir: await commonDirOf(gitDir) };
 		}
 		if (kind === "other") return "unknown";
 		// git also takes a folder that looks like a git folder itself as a (bare) repository: `HEAD` beside `objects`,
@@ -102,13 +106,17 @@ async function commonDirOf(gitDir: string): Promise<string> {
 	return text === "" ? gitDir : isAbsolute(text) ? text : resolve(gitDir, text);
 }
 
-/** What the config files git reads for one repository say: programs it may run, and credentials in URLs. */
+/**
+ * What the config files git reads for one repository say: programs it may run, credentials in URLs, and the
+ * settings that make read-only git print more content (undefined: unknown).
+ */
 export interface GitConfigFacts {
 	readonly config: GitConfigVerdict;
 	readonly urlCredentials: GitUrlCredentialsVerdict;
+	readonly contentSettings: readonly GitContentSetting[] | undefined;
 }
 
-const UNKNOWN_CONFIG: GitConfigFacts = { config: "unknown", urlCredentials: "unknown" };
+const UNKNOWN_CONFIG: GitConfigFacts = { config: "unknown", urlCredentials: "unknown", contentSettings: undefined };
 
 /** The user's git folder under `$XDG_CONFIG_HOME` (default `~/.config/git`): their `config` and `ignore`. */
 export function userGitConfigFolder(home: string): string {
@@ -126,16 +134,29 @@ export function userGitConfigPaths(home: string): string[] {
 }
 
 /**
+ * The system config file git reads first (`$GIT_CONFIG_SYSTEM`, else `/etc/gitconfig`, where Debian's and most
+ * distributions' git look), or none under `GIT_CONFIG_NOSYSTEM`: the administrator's, read here only for the
+ * content settings and URL credentials.
+ */
+function systemGitConfigPaths(): string[] {
+	const noSystem = process.env.GIT_CONFIG_NOSYSTEM;
+	if (noSystem !== undefined && noSystem !== "" && !/^(?:0|false|no|off)$/i.test(noSystem)) return [];
+	const system = process.env.GIT_CONFIG_SYSTEM;
+	return [system !== undefined && isAbsolute(system) ? system : "/etc/gitconfig"];
+}
+
+/**
  * The facts on the config of the repository at `cwd`. `config`: `safe` when no file git would read has a key that
  * runs a program and no read-time hook exists; `unsafe` when one has or exists; `unknown` when anything could not be
  * read or went past a bound. Outside a repository there is no repository config: `safe`. `urlCredentials`: whether
- * those files or the user's own hold a URL with a user part (see `judgeGitConfigUrlCredentials`). Never throws.
+ * those files, the user's own or the system's hold a URL with a user part (see `judgeGitConfigUrlCredentials`).
+ * `contentSettings`: the settings any of them turns on (see `gitContentSettings`). Never throws.
  */
 export async function readGitConfigFacts(cwd: string, home: string): Promise<GitConfigFacts> {
 	try {
 		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return UNKNOWN_CONFIG;
 		const location = await locateRepository(cwd);
-		if (location === "none") return { config: "safe", urlCredentials: "none" };
+		if (location === "none") return { config: "safe", urlCredentials: "none", contentSettings: [] };
 		if (location === "unknown") return UNKNOWN_CONFIG;
 		let config: GitConfigVerdict | undefined;
 		for (const hook of GIT_HOOKS_RUN_BY_READS) {
@@ -143,10 +164,11 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 		}
 		const verdicts: GitConfigVerdict[] = [];
 		const credentials: GitUrlCredentialsVerdict[] = [];
+		const settings: (readonly GitContentSetting[] | undefined)[] = [];
 		const queue: Array<{ path: string; depth: number; global: boolean }> = [
 			{ path: join(location.commonDir, "config"), depth: 0, global: false },
 			{ path: join(location.gitDir, "config.worktree"), depth: 0, global: false },
-			...userGitConfigPaths(home).map((path) => ({ path, depth: 0, global: true })),
+			...[...systemGitConfigPaths(), ...userGitConfigPaths(home)].map((path) => ({ path, depth: 0, global: true })),
 		];
 		let files = 0;
 		while (queue.length > 0) {
@@ -155,6 +177,7 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 			const unknownFile = () => {
 				if (!next.global) return true;
 				credentials.push("unknown");
+				settings.push(undefined);
 				return false;
 			};
 			if (++files > MAX_GIT_CONFIG_FILES || next.depth > MAX_GIT_CONFIG_INCLUDE_DEPTH) {
@@ -169,7 +192,13 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 				continue;
 			}
 			const judged = judgeGitConfigFile(text);
+			// `core.worktree` elsewhere makes git read and print another folder's files (a submodule's config names
+			// its own folder, relative to the git folder): facts for a working tree this reader did not find.
+			if (!next.global && judged.worktree !== undefined) {
+				if (judged.worktree === "" || resolve(location.gitDir, judged.worktree) !== location.top) return UNKNOWN_CONFIG;
+			}
 			credentials.push(judged.urlCredentials);
+			settings.push(judged.contentSettings);
 			if (!next.global) verdicts.push(judged.config);
 			for (const include of judged.includes) {
 				const raw = include.path;
@@ -182,9 +211,11 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 			}
 		}
 		credentials.push(await legacyRemoteCredentials(location.commonDir));
+		const known = settings.filter((list) => list !== undefined);
 		return {
 			config: config ?? combineGitConfigVerdicts(verdicts),
 			urlCredentials: combineGitUrlCredentialsVerdicts(credentials),
+			contentSettings: known.length === settings.length ? combineGitContentSettings(known) : undefined,
 		};
 	} catch {
 		return UNKNOWN_CONFIG;
@@ -280,8 +311,13 @@ export function createGitConfigFacts(home: string): {
 		return entry;
 	};
 	const factsOf = async (dir: string): Promise<GitRepositoryFacts> => {
-		const { config, urlCredentials } = await current(dir).config;
-		return { config, hooks: await current(dir).hooks, urlCredentials };
+		const { config, urlCredentials, contentSettings } = await current(dir).config;
+		return {
+			config,
+			hooks: await current(dir).hooks,
+			urlCredentials,
+			...(contentSettings === undefined ? {} : { contentSettings }),
+		};
 	};
 	return {
 		verdict: async (cwd) => (await current(cwd).config).config,
@@ -315,6 +351,7 @@ export function createGitConfigFacts(home: string): {
 				gitConfig: here.config,
 				gitHooks: here.hooks,
 				gitUrlCredentials: here.urlCredentials,
+				...(here.contentSettings === undefined ? {} : { gitContentSettings: here.contentSettings }),
 				gitByDirectory,
 				...(atCwd === undefined ? {} : { gitHistoryProtected: atCwd.protectedPaths, gitHistoryCommits: atCwd.commits }),
 			};

@@ -110,6 +110,23 @@ describe("git that cannot run programs", () => {
 	});
 });
 
+describe("facts read again after a denied call", () => {
+	it("reviews git status after the user set core.fsmonitor between prompts, the last call denied", async () => {
+		h = await startInRepo();
+		// The denied call's check read the facts; Pi still ends it, which drops them.
+		h.agent(callTool("bash", { command: "git status && curl -s https://example.invalid" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "medium" }));
+		await h.prompt("check the network");
+		// Between prompts, in another terminal.
+		git(h.cwd, "config", "core.fsmonitor", "touch fsmonitor-ran; false");
+		h.agent(callTool("bash", { command: "git status" }), "done");
+		h.reviewer(verdict("deny"));
+		await h.prompt("what is the state?");
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer"]);
+		expect(existsSync(join(h.cwd, "fsmonitor-ran"))).toBe(false);
+	});
+});
+
 describe("git after cd: the facts of the repository it runs in", () => {
 	it("reviews `cd sub && git status` when sub is another repository whose config sets core.fsmonitor", async () => {
 		h = await startInRepo();
@@ -225,6 +242,90 @@ describe("git that prints content from the index or history", () => {
 	});
 });
 
+describe("config settings that make read-only git print more (sixth review)", () => {
+	it("reviews `git stash show` under stash.showPatch, `git log -p -- cfg.txt` under log.follow, and `git blame` under blame.ignoreRevsFile", async () => {
+		h = await startInRepo();
+		// A .env renamed to cfg.txt, its key line dropped on the way: `git log -p -- cfg.txt` alone never shows it.
+		const settingLines = "LOG_LEVEL=debug\nLISTEN_PORT=8080\nCACHE_FOLDER=/var/cache/app\nFEATURE_FLAGS=a,b,c\n";
+		commitFile(h.cwd, ".env", `FOLLOWED_KEY_6=1\n${settingLines}`);
+		git(h.cwd, "mv", ".env", "cfg.txt");
+		commitFile(h.cwd, "cfg.txt", settingLines);
+		// An untracked .env, stashed; a token in the user's ~/.netrc.
+		writeFileSync(join(h.cwd, ".env"), "STASHED_PATCH_SECRET_6=1\n");
+		git(h.cwd, "stash", "-u", "-q");
+		writeFileSync(join(sandbox.home, ".netrc"), "machine example.com login u password NETRC_TOKEN_6\n");
+		const commands = ["git stash show", "git log -p -- cfg.txt", "git blame cfg.txt"];
+		const secrets = /FOLLOWED_KEY_6|STASHED_PATCH_SECRET_6|NETRC_TOKEN_6/;
+		h.agent(...commands.map((command) => callTool("bash", { command })), "done");
+		await h.prompt("what changed?");
+		expect(verdictSources(h)).toEqual(["floor", "floor", "floor"]);
+		expect(resultTexts(h)[2]).toContain("LISTEN_PORT=8080");
+		expect(resultTexts(h).join("\n")).not.toMatch(secrets);
+
+		git(h.cwd, "config", "stash.showPatch", "true");
+		git(h.cwd, "config", "stash.showIncludeUntracked", "true");
+		git(h.cwd, "config", "blame.ignoreRevsFile", join(sandbox.home, ".netrc"));
+		writeFileSync(join(sandbox.home, ".gitconfig"), "[log]\n\tfollow = true\n");
+		// What git itself prints with these settings: every secret.
+		const printed = commands.map((command) => {
+			try {
+				return execFileSync("git", command.split(" ").slice(1), {
+					cwd: h?.cwd,
+					encoding: "utf8",
+					stdio: "pipe",
+					env: { ...process.env, HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" },
+				});
+			} catch (error) {
+				return String((error as { stderr?: unknown }).stderr);
+			}
+		});
+		expect(printed[0]).toContain("STASHED_PATCH_SECRET_6");
+		expect(printed[1]).toContain("FOLLOWED_KEY_6");
+		expect(printed[2]).toContain("NETRC_TOKEN_6");
+		h.agent(...commands.map((command) => callTool("bash", { command })), "done");
+		h.reviewer(...commands.map(() => verdict("deny", { risk_level: "high" })));
+		await h.prompt("and now?");
+		expect(verdictSources(h)).toEqual(["floor", "floor", "floor", "reviewer", "reviewer", "reviewer"]);
+		expect(resultTexts(h).join("\n")).not.toMatch(secrets);
+	});
+
+	it("reads the settings from the repository's config, its includes, the user's and the system's", async () => {
+		await withHomeAndRepo(async (home, repo) => {
+			const settings = async () => (await readGitConfigFacts(repo, home)).contentSettings;
+			runGit(home, repo, "init", "-q");
+			expect(await settings()).toEqual([]);
+			runGit(home, repo, "config", "diff.submodule", "log");
+			expect(await settings()).toEqual([]);
+			writeFileSync(join(repo, "extra.cfg"), "[submodule]\n\trecurse = yes\n");
+			runGit(home, repo, "config", "include.path", "../extra.cfg");
+			expect(await settings()).toEqual(["submodule-content"]);
+			writeFileSync(join(home, ".gitconfig"), "[log]\n\tfollow\n");
+			expect(await settings()).toEqual(["follows-renames", "submodule-content"]);
+			const system = join(home, "system.cfg");
+			writeFileSync(system, "[stash]\n\tshowPatch = on\n");
+			const saved = { file: process.env.GIT_CONFIG_SYSTEM, off: process.env.GIT_CONFIG_NOSYSTEM };
+			process.env.GIT_CONFIG_SYSTEM = system;
+			try {
+				delete process.env.GIT_CONFIG_NOSYSTEM;
+				expect(await settings()).toEqual(["follows-renames", "stash-shows-patch", "submodule-content"]);
+				process.env.GIT_CONFIG_NOSYSTEM = "1";
+				expect(await settings()).toEqual(["follows-renames", "submodule-content"]);
+				// A user file that does not parse leaves them unknown.
+				writeFileSync(join(home, ".gitconfig"), "[log\n");
+				expect(await settings()).toBeUndefined();
+			} finally {
+				for (const [name, value] of [
+					["GIT_CONFIG_SYSTEM", saved.file],
+					["GIT_CONFIG_NOSYSTEM", saved.off],
+				] as const) {
+					if (value === undefined) delete process.env[name];
+					else process.env[name] = value;
+				}
+			}
+		});
+	});
+});
+
 describe("remote URLs that carry a token", () => {
 	it("allows `git remote -v` with plain URLs, and reviews it where a URL holds a token; a denial keeps it out", async () => {
 		h = await startInRepo();
@@ -247,18 +348,30 @@ describe("remote URLs that carry a token", () => {
 		await withHomeAndRepo(async (home, repo) => {
 			runGit(home, repo, "init", "-q");
 			runGit(home, repo, "remote", "add", "origin", "https://github.com/example/repo.git");
-			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({ config: "safe", urlCredentials: "none" });
+			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({
+				config: "safe",
+				urlCredentials: "none",
+				contentSettings: [],
+			});
 			writeFileSync(
 				join(home, ".gitconfig"),
 				'[url "https://x-access-token:ghs_FAKE@github.com/"]\n\tinsteadOf = https://github.com/\n',
 			);
 			// The user's own config stays theirs for programs: only the credentials fact changes.
-			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({ config: "safe", urlCredentials: "present" });
+			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({
+				config: "safe",
+				urlCredentials: "present",
+				contentSettings: [],
+			});
 			rmSync(join(home, ".gitconfig"));
 			// A legacy remote file, which `git remote get-url` still reads.
 			mkdirSync(join(repo, ".git", "remotes"));
 			writeFileSync(join(repo, ".git", "remotes", "r2"), "URL: https://ghp_FAKE4@github.com/g/h\n");
-			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({ config: "safe", urlCredentials: "present" });
+			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({
+				config: "safe",
+				urlCredentials: "present",
+				contentSettings: [],
+			});
 		});
 	});
 });
@@ -312,6 +425,41 @@ describe("a repository the agent writes itself", () => {
 		} finally {
 			await rm(outside, { recursive: true, force: true });
 		}
+	});
+
+	it("reviews git where the config names a working tree elsewhere, whose files git would list and print", async () => {
+		h = await startInRepo();
+		const outside = mkdtempSync(join(tmpdir(), "guardian-worktree-"));
+		try {
+			writeFileSync(join(outside, "README.md"), "OUTSIDE_WORKTREE_LINE_6\n");
+			writeFileSync(join(outside, "outside-only-name-6.txt"), "x\n");
+			git(h.cwd, "config", "core.worktree", outside);
+			h.agent(callTool("bash", { command: "git status" }), callTool("bash", { command: "git diff" }), "done");
+			h.reviewer(verdict("deny"), verdict("deny"));
+			await h.prompt("what changed?");
+			expect(verdictSources(h)).toEqual(["reviewer", "reviewer"]);
+			expect(resultTexts(h).join("\n")).not.toMatch(/OUTSIDE_WORKTREE_LINE_6|outside-only-name-6/);
+		} finally {
+			rmSync(outside, { recursive: true, force: true });
+		}
+	});
+
+	it("keeps a submodule's facts, whose config names its own folder as the working tree", async () => {
+		await withHomeAndRepo(async (home, repo) => {
+			const library = join(home, "library");
+			mkdirSync(library);
+			runGit(home, library, "init", "-q");
+			writeFileSync(join(library, "lib.txt"), "lib\n");
+			runGit(home, library, "add", "lib.txt");
+			runGit(home, library, "commit", "-qm", "lib");
+			runGit(home, repo, "init", "-q");
+			runGit(home, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", library, "vendor/lib");
+			const modules = readFileSync(join(repo, ".git", "modules", "vendor", "lib", "config"), "utf8");
+			expect(modules).toMatch(/worktree = \.\.\/\.\.\/\.\.\/\.\.\/vendor\/lib/);
+			expect((await readGitConfigFacts(join(repo, "vendor", "lib"), home)).config).toBe("safe");
+			runGit(home, join(repo, "vendor", "lib"), "config", "core.worktree", home);
+			expect((await readGitConfigFacts(join(repo, "vendor", "lib"), home)).config).toBe("unknown");
+		});
 	});
 
 	it("reviews git after a write in the same command: the facts were read before the command ran", async () => {

@@ -19,7 +19,12 @@ import { outcome, withCleanTrees } from "./floor-outcome.js";
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
 const config = applyGuardianDefaults({ mode: "enforce" });
-const clean = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHooks: "none", gitHistoryProtected: [] });
+const clean = floorContextFor(config, CWD, HOME, {
+	gitConfig: "safe",
+	gitHooks: "none",
+	gitHistoryProtected: [],
+	gitContentSettings: [],
+});
 
 function decide(command: string, context: FloorContext = clean, trees: SearchTreeVerdict = "none"): string {
 	return outcome(decideBashFloor(command, "always", withCleanTrees(command, context, trees)));

@@ -4,13 +4,16 @@
 import { describe, expect, it } from "vitest";
 import {
 	applyGuardianDefaults,
+	combineGitContentSettings,
 	decideBashFloor,
 	type FloorContext,
 	floorContextFor,
 	floorFactRequestsOf,
+	type GitContentSetting,
 	gitDirectoriesOf,
 	isForkBomb,
 	isPrintOnlySedScript,
+	judgeGitConfigFile,
 	judgeGitHookNames,
 	MAX_GIT_DIRECTORIES,
 	MAX_GIT_HOOK_ENTRIES,
@@ -25,6 +28,7 @@ const safeGit = floorContextFor(config, CWD, HOME, {
 	gitConfig: "safe",
 	gitUrlCredentials: "none",
 	gitHistoryProtected: [],
+	gitContentSettings: [],
 });
 
 function decide(command: string, context: FloorContext = safeGit): string {
@@ -431,12 +435,18 @@ describe("git only with a checked, safe repository config", () => {
 });
 
 describe("git that prints file content from the index or history, judged by the protected files the repository holds", () => {
-	const holding = (gitHistoryProtected?: readonly string[], gitHistoryCommits?: readonly string[], base = config) =>
+	const holding = (
+		gitHistoryProtected?: readonly string[],
+		gitHistoryCommits?: readonly string[],
+		base = config,
+		gitContentSettings: readonly GitContentSetting[] | "unread" = [],
+	) =>
 		floorContextFor(base, CWD, HOME, {
 			gitConfig: "safe",
 			gitUrlCredentials: "none",
 			...(gitHistoryProtected === undefined ? {} : { gitHistoryProtected }),
 			...(gitHistoryCommits === undefined ? {} : { gitHistoryCommits: new Set(gitHistoryCommits) }),
+			...(gitContentSettings === "unread" ? {} : { gitContentSettings }),
 		});
 	const withKey = holding([`${CWD}/certs/server.key`]);
 
@@ -543,6 +553,70 @@ describe("git that prints file content from the index or history, judged by the 
 			`${CWD}/src`,
 		]);
 		expect(floorFactRequestsOf("git diff HEAD~1 src", withMemory).searchTrees).toEqual([]);
+	});
+
+	it("judges the config settings that make read-only git print more (sixth review)", () => {
+		const key = [`${CWD}/certs/server.key`];
+		const under = (...settings: GitContentSetting[]) => holding(key, undefined, config, settings);
+		// stash.showPatch: a bare `git stash show` prints the patch, a stashed key included.
+		expect(decide("git stash show", under("stash-shows-patch"))).toBe("review:protected-path");
+		expect(decide("git stash show", holding([], undefined, config, ["stash-shows-patch"]))).toBe("allow:read-only");
+		expect(decide("git stash list", under("stash-shows-patch"))).toBe("allow:read-only");
+		// log.follow: `git log -- a.py` goes on through a rename; `git show` and `git diff` do not follow.
+		expect(decide("git log -p -- src/a.py", under("follows-renames"))).toBe("review:protected-path");
+		expect(decide("git log --oneline -- src/a.py", under("follows-renames"))).toBe("allow:read-only");
+		expect(decide("git show HEAD -- src/a.py", under("follows-renames"))).toBe("allow:read-only");
+		expect(decide("git diff HEAD~1 -- src/a.py", under("follows-renames"))).toBe("allow:read-only");
+		// diff.submodule=diff, submodule.recurse: submodules' files, which the listing does not cover.
+		const submodules = holding([], undefined, config, ["submodule-content"]);
+		expect(decide("git diff", submodules)).toBe("review:protected-path");
+		expect(decide("git log -p -1", submodules)).toBe("review:protected-path");
+		expect(decide("git grep -n x", submodules)).toBe("review:protected-path");
+		expect(decide("git diff --stat", submodules)).toBe("allow:read-only");
+		// Settings not read count as all of them.
+		expect(decide("git log -p -- src/a.py", holding(key, undefined, config, "unread"))).toBe("review:protected-path");
+		expect(decide("git diff", holding([], undefined, config, "unread"))).toBe("review:protected-path");
+		// A bare `git stash show` asks for the listing, since the settings are read with it.
+		expect(floorFactRequestsOf("git stash show", withKey).gitHistoryDirectories).toEqual([CWD]);
+	});
+
+	it("reads the content settings from one config file, the last value of a key winning", () => {
+		const of = (text: string) => judgeGitConfigFile(text).contentSettings;
+		expect(of("")).toEqual([]);
+		expect(of("[log]\n\tfollow\n")).toEqual(["follows-renames"]); // a bare key is true
+		expect(of("[log]\n\tfollow =\n")).toEqual([]); // an empty value is false
+		expect(of("[log]\n\tfollow = true\n[log]\n\tfollow = no\n")).toEqual([]);
+		expect(of("[stash]\n\tshowPatch = Off\n\tshowpatch = maybe\n")).toEqual(["stash-shows-patch"]);
+		expect(of("[diff]\n\tsubmodule = log\n[submodule]\n\trecurse = 0\n")).toEqual([]);
+		expect(of('[diff "x"]\n\tsubmodule = diff\n[log "y"]\n\tfollow\n')).toEqual([]); // subsections: other keys
+		expect(of("[blame]\n\tignoreRevsFile = .git-blame-ignore-revs\n")).toEqual(["blame-reads-file"]);
+		expect(of("[blame]\n\tignoreRevsFile = a\n\tignoreRevsFile =\n")).toEqual([]); // emptied
+		expect(of("[submodule]\n\trecurse\n[log]\n\tfollow = 1\n[diff]\n\tsubmodule = DIFF\n")).toEqual([
+			"follows-renames",
+			"submodule-content",
+		]);
+		expect(of("[log\n")).toBeUndefined(); // does not parse: unknown
+		// Over several files: each one any file turns on.
+		expect(combineGitContentSettings([["stash-shows-patch"], [], ["follows-renames"]])).toEqual([
+			"follows-renames",
+			"stash-shows-patch",
+		]);
+	});
+
+	it("reads the working tree a config file names, which the shell compares with the one it found", () => {
+		expect(judgeGitConfigFile("[core]\n\tbare = false\n").worktree).toBeUndefined();
+		expect(judgeGitConfigFile("[core]\n\tworktree = /a\n\tworktree = ../../../vendor/lib\n").worktree).toBe(
+			"../../../vendor/lib",
+		);
+		expect(judgeGitConfigFile("[core]\n\tworktree\n").worktree).toBe("");
+		expect(judgeGitConfigFile('[core "x"]\n\tworktree = /a\n').worktree).toBeUndefined();
+	});
+
+	it("reviews `git blame` where the config names a file of commits to ignore, which it reads and may print", () => {
+		expect(decide("git blame src/a.py", holding([], undefined, config, ["blame-reads-file"]))).toBe(
+			"review:protected-path",
+		);
+		expect(decide("git blame src/a.py", holding([]))).toBe("allow:read-only");
 	});
 
 	it("asks the shell for the protected files of each repository such git runs in", () => {

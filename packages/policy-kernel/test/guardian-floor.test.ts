@@ -16,7 +16,11 @@ import { withCleanTrees } from "./floor-outcome.js";
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
 const config = applyGuardianDefaults({ mode: "enforce" });
-const context: FloorContext = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHistoryProtected: [] });
+const context: FloorContext = floorContextFor(config, CWD, HOME, {
+	gitConfig: "safe",
+	gitHistoryProtected: [],
+	gitContentSettings: [],
+});
 
 describe("decideBashFloor", () => {
 	const deny = (command: string) => decideBashFloor(command, "always", withCleanTrees(command, context));

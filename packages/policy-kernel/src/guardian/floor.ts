@@ -28,7 +28,12 @@ import {
 	type ToolScope,
 	toolScopeFor,
 } from "./config.js";
-import type { GitConfigVerdict, GitHooksVerdict } from "./git-config.js";
+import {
+	GIT_CONTENT_SETTINGS,
+	type GitConfigVerdict,
+	type GitContentSetting,
+	type GitHooksVerdict,
+} from "./git-config.js";
 import type { GitUrlCredentialsVerdict } from "./git-folder.js";
 import {
 	baseName,
@@ -313,6 +318,8 @@ export interface FloorContext extends PathContext {
 	readonly gitHistoryProtected?: readonly string[];
 	/** The commits (full hashes) that listing reached: content by any other object name is reviewed. */
 	readonly gitHistoryCommits?: ReadonlySet<string>;
+	/** The config settings that make read-only git print more content; missing: not read, so every one counts. */
+	readonly gitContentSettings?: readonly GitContentSetting[];
 	/**
 	 * The same facts for the other directories the command runs git in (after `cd DIR`; see {@link gitDirectoriesOf}),
 	 * keyed by absolute, normalized path. A directory missing here counts as `unknown`, so its git goes to review.
@@ -402,6 +409,8 @@ export interface FloorFacts {
 	readonly gitHistoryProtected?: readonly string[];
 	/** The commits the history listing reached (full hashes); missing when not checked. */
 	readonly gitHistoryCommits?: ReadonlySet<string>;
+	/** The config settings that make read-only git print more content (see `gitContentSettingsOf`); missing when not read. */
+	readonly gitContentSettings?: readonly GitContentSetting[];
 	/** The facts of the repositories around the other directories the command runs git in. */
 	readonly gitByDirectory?: ReadonlyMap<string, GitRepositoryFacts>;
 	/** True when the environment bash inherits sets a non-empty `CDPATH`. */
@@ -429,6 +438,8 @@ export interface GitRepositoryFacts {
 	readonly historyProtected?: readonly string[];
 	/** The commits (full hashes) the history listing reached; an object name outside it is reviewed. */
 	readonly historyCommits?: ReadonlySet<string>;
+	/** The config settings that make read-only git print more content; missing counts as all of them. */
+	readonly contentSettings?: readonly GitContentSetting[];
 }
 
 function stricterScope(a: ToolScope, b: ToolScope): ToolScope {
@@ -492,6 +503,7 @@ export function floorContextFor(
 		gitUrlCredentials: facts.gitUrlCredentials ?? "unknown",
 		...(facts.gitHistoryProtected === undefined ? {} : { gitHistoryProtected: facts.gitHistoryProtected }),
 		...(facts.gitHistoryCommits === undefined ? {} : { gitHistoryCommits: facts.gitHistoryCommits }),
+		...(facts.gitContentSettings === undefined ? {} : { gitContentSettings: facts.gitContentSettings }),
 		gitFactsByDirectory: facts.gitByDirectory,
 		cdSearchPath: facts.cdSearchPath === true || facts.shell?.cdSearchPath === true,
 		searchTrees: facts.searchTrees,
@@ -3568,7 +3580,10 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	if (facts.config !== "safe") return "git-config";
 	// `git remote -v` and `get-url` print the URLs, with any token in them (`https://user:ghp_…@github.com/…`).
 	if (sub === "remote" && rest.length > 0 && facts.urlCredentials !== "none") return "protected-path";
-	const content = gitContentPrinted(sub, rest);
+	const settings = facts.contentSettings ?? GIT_CONTENT_SETTINGS;
+	// `blame.ignoreRevsFile` names a file `git blame` reads, and prints a line of when it names no commit.
+	if (sub === "blame" && settings.includes("blame-reads-file")) return "protected-path";
+	const content = gitContentPrinted(sub, rest, settings);
 	if (content === "unknown") return "protected-path";
 	if (content !== undefined) {
 		judge.requests?.gitHistoryDirectories.add(state.cwd ?? judge.workspace);
@@ -3759,17 +3774,23 @@ const OBJECT_NAME = /^([0-9a-fA-F]{7,64})(?=$|[~^:])/;
  * refs, messages, or only `tree-ish:path` blobs, whose paths are judged); `unknown` for content the shell's listing
  * does not cover (`git cat-file` by object name, submodules); otherwise the pathspecs after `--` that limit it
  * (empty: the whole repository) and the object names it names, which must be commits the listing reached (a
- * dropped stash or a loose blob is printed by `git show SHA` as readily as by `cat-file`).
+ * dropped stash or a loose blob is printed by `git show SHA` as readily as by `cat-file`). `settings`: the config
+ * settings in force that make these forms print more (see `GIT_CONTENT_SETTINGS`).
  */
 function gitContentPrinted(
 	sub: string,
 	rest: readonly BashWord[],
+	settings: readonly GitContentSetting[],
 ): { pathspecs: readonly BashWord[]; objects: readonly string[] } | "unknown" | undefined {
 	const values = rest.map((word) => word.value);
 	const dashes = values.indexOf("--");
 	const before = dashes < 0 ? rest : rest.slice(0, dashes);
 	const operands = before.filter((word) => !word.value.startsWith("-"));
-	const pathspecs = dashes < 0 || gitWidensPathspecs(values) ? [] : rest.slice(dashes + 1);
+	// `log.follow` makes `git log -p -- cfg.txt` go on through a rename from `.env` (`git show` prints one commit).
+	const followed = settings.includes("follows-renames") && sub === "log";
+	const pathspecs = dashes < 0 || followed || gitWidensPathspecs(values) ? [] : rest.slice(dashes + 1);
+	// `diff.submodule=diff` and `submodule.recurse` print submodules' files, which the listing does not cover.
+	const reachesSubmodules = gitReachesSubmodules(values) || settings.includes("submodule-content");
 	// Not the value of an option (`-n 1234567`, `--author cafe123`), nor grep's pattern (`git grep deadbeef`).
 	const patternGiven = values.some(
 		(v) => v === "-e" || v === "-f" || v.startsWith("--regexp") || v.startsWith("--file"),
@@ -3783,7 +3804,7 @@ function gitContentPrinted(
 	const content = { pathspecs, objects };
 	switch (sub) {
 		case "grep":
-			return gitReachesSubmodules(values) ? "unknown" : content;
+			return reachesSubmodules ? "unknown" : content;
 		case "diff":
 		case "show": {
 			// `git diff --no-index a b` compares files, not history: judged as the trees they are.
@@ -3792,14 +3813,19 @@ function gitContentPrinted(
 				values.some((value) => GIT_NAMES_ONLY_OPTIONS.some((option) => longOption(value, option))) &&
 				gitOptionsPrintNoContent(rest);
 			if (namesOnly) return undefined;
-			if (gitReachesSubmodules(values)) return "unknown";
+			if (reachesSubmodules) return "unknown";
 			if (sub === "show" && operands.length > 0 && operands.every(isRevisionPath) && dashes < 0) return undefined;
 			return content;
 		}
 		case "log":
 		case "stash":
-			if (gitOptionsPrintNoContent(rest)) return undefined;
-			return gitReachesSubmodules(values) ? "unknown" : content;
+			// `stash.showPatch` makes a bare `git stash show` print the patch.
+			if (
+				gitOptionsPrintNoContent(rest) &&
+				!(sub === "stash" && values[0] === "show" && settings.includes("stash-shows-patch"))
+			)
+				return undefined;
+			return reachesSubmodules ? "unknown" : content;
 		case "cat-file":
 			if (values.some((value) => value === "-t" || value === "-s" || value === "-e")) return undefined;
 			return operands.length > 0 && operands.every(isRevisionPath) ? undefined : "unknown";
@@ -3849,6 +3875,9 @@ const SAFE_GIT_FACTS: GitRepositoryFacts = {
 	hooks: "none",
 	urlCredentials: "none",
 	historyProtected: [],
+	// While facts are collected (before the config is read), settings that only widen what is printed count as on,
+	// so that a bare `git stash show` asks for the listing; one that sends the command to review would end the walk.
+	contentSettings: ["follows-renames", "stash-shows-patch"],
 };
 const UNKNOWN_GIT_FACTS: GitRepositoryFacts = { config: "unknown", hooks: "unknown", urlCredentials: "unknown" };
 
@@ -3874,6 +3903,7 @@ function gitFactsAt(state: WalkState, judge: Judge): GitRepositoryFacts {
 			urlCredentials: context.gitUrlCredentials ?? "unknown",
 			...(context.gitHistoryProtected === undefined ? {} : { historyProtected: context.gitHistoryProtected }),
 			...(context.gitHistoryCommits === undefined ? {} : { historyCommits: context.gitHistoryCommits }),
+			...(context.gitContentSettings === undefined ? {} : { contentSettings: context.gitContentSettings }),
 		};
 	}
 	if (state.cwd === undefined) return UNKNOWN_GIT_FACTS;

@@ -392,3 +392,69 @@ export function combineGitConfigVerdicts(verdicts: readonly GitConfigVerdict[]):
 	if (verdicts.includes("unknown")) return "unknown";
 	return "safe";
 }
+
+/**
+ * Settings that make git's read-only forms print more file content than their words say, as a fact for the
+ * floor's rule on git that prints content from the index or history (decision 0022):
+ * - `follows-renames`: `log.follow` (`git log -p -- cfg.txt` goes on through a rename from `.env`);
+ * - `stash-shows-patch`: `stash.showPatch` (`git stash show` prints the patch, a stashed `.env` included);
+ * - `submodule-content`: `diff.submodule=diff` or `submodule.recurse` (diffs and `git grep` print the content of
+ *   submodules, whose histories the shell does not list);
+ * - `blame-reads-file`: `blame.ignoreRevsFile` (`git blame` reads that file and prints its first line that names
+ *   no commit: `fatal: invalid object name: <line>`).
+ */
+export const GIT_CONTENT_SETTINGS = [
+	"follows-renames",
+	"stash-shows-patch",
+	"submodule-content",
+	"blame-reads-file",
+] as const;
+/** One of {@link GIT_CONTENT_SETTINGS}. */
+export type GitContentSetting = (typeof GIT_CONTENT_SETTINGS)[number];
+
+/** Which setting a key turns on, given its value (undefined: a bare key, which git reads as true). */
+function contentSettingOf(name: string, value: string | undefined): GitContentSetting | undefined {
+	switch (name) {
+		case "log.follow":
+			return isFalse(value) ? undefined : "follows-renames";
+		case "stash.showpatch":
+			return isFalse(value) ? undefined : "stash-shows-patch";
+		case "diff.submodule": {
+			// `short` (the default) and `log` print commit names and messages; `diff` prints the files.
+			const format = value?.trim().toLowerCase();
+			return format === "short" || format === "log" ? undefined : "submodule-content";
+		}
+		case "submodule.recurse":
+			return isFalse(value) ? undefined : "submodule-content";
+		case "blame.ignorerevsfile":
+			// An empty value clears the list of files.
+			return value === "" ? undefined : "blame-reads-file";
+		default:
+			return undefined;
+	}
+}
+
+/**
+ * The content settings (see {@link GIT_CONTENT_SETTINGS}) one config file's entries turn on, the last value of a
+ * key winning as in git. A value git would not read as off counts as on. Pure; never throws.
+ */
+export function gitContentSettings(entries: readonly GitConfigEntry[]): GitContentSetting[] {
+	const last = new Map<string, string | undefined>();
+	for (const entry of entries) {
+		if (entry.subsection === undefined) last.set(`${entry.section}.${entry.key}`, entry.value);
+	}
+	const settings = new Set<GitContentSetting>();
+	for (const [name, value] of last) {
+		const setting = contentSettingOf(name, value);
+		if (setting !== undefined) settings.add(setting);
+	}
+	return GIT_CONTENT_SETTINGS.filter((setting) => settings.has(setting));
+}
+
+/**
+ * The settings over several files: each one any file turns on (a later file that turns it off again is not
+ * followed, since the reader does not keep git's order across includes). Pure; never throws.
+ */
+export function combineGitContentSettings(lists: readonly (readonly GitContentSetting[])[]): GitContentSetting[] {
+	return GIT_CONTENT_SETTINGS.filter((setting) => lists.some((list) => list.includes(setting)));
+}

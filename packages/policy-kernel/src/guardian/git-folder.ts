@@ -9,7 +9,9 @@ import {
 	type GitConfigEntry,
 	type GitConfigInclude,
 	type GitConfigVerdict,
+	type GitContentSetting,
 	gitConfigIncludes,
+	gitContentSettings,
 	judgeGitConfigEntries,
 	parseGitConfig,
 } from "./git-config.js";
@@ -150,24 +152,46 @@ function urlCredentialsOf(entries: readonly GitConfigEntry[]): GitUrlCredentials
 	return entries.some((entry) => hasUserInfo(entry.value) || hasUserInfo(entry.subsection)) ? "present" : "none";
 }
 
-/** One git config file judged from a single parse: the programs it may run, URLs with credentials, its includes. */
+/**
+ * One git config file judged from a single parse: the programs it may run, URLs with credentials, the settings
+ * that make read-only git print more (undefined when the text does not parse), its includes.
+ */
 export interface GitConfigFileJudgement {
 	readonly config: GitConfigVerdict;
 	readonly urlCredentials: GitUrlCredentialsVerdict;
+	readonly contentSettings: readonly GitContentSetting[] | undefined;
+	/**
+	 * The working tree the file names (`core.worktree`, the last one; empty for a key with no value), undefined when
+	 * it names none: git then reads and prints that folder's files, wherever it lies.
+	 */
+	readonly worktree: string | undefined;
 	readonly includes: readonly GitConfigInclude[];
 }
 
 /**
  * Judges one config file's text for the shell's reader in one parse: {@link judgeGitConfigText},
- * {@link judgeGitConfigUrlCredentials} and the includes git would follow. Text that does not parse is `unknown`
- * for both and names no include. Pure; never throws.
+ * {@link judgeGitConfigUrlCredentials}, `gitContentSettings` and the includes git would follow. Text that does not
+ * parse is `unknown` for all three and names no include. Pure; never throws.
  */
 export function judgeGitConfigFile(text: string): GitConfigFileJudgement {
 	const parsed = parseGitConfig(text);
-	if (!parsed.ok) return { config: "unknown", urlCredentials: "unknown", includes: [] };
+	if (!parsed.ok) {
+		return {
+			config: "unknown",
+			urlCredentials: "unknown",
+			contentSettings: undefined,
+			worktree: undefined,
+			includes: [],
+		};
+	}
+	const worktree = parsed.value
+		.filter((entry) => entry.section === "core" && entry.subsection === undefined && entry.key === "worktree")
+		.pop();
 	return {
 		config: judgeGitConfigEntries(parsed.value),
 		urlCredentials: urlCredentialsOf(parsed.value),
+		contentSettings: gitContentSettings(parsed.value),
+		worktree: worktree === undefined ? undefined : (worktree.value ?? ""),
 		includes: gitConfigIncludes(parsed.value),
 	};
 }

@@ -72,6 +72,7 @@ export const CLEAN_CLONE = {
 	gitHooks: "none",
 	gitUrlCredentials: "none",
 	gitHistoryProtected: [],
+	gitContentSettings: [],
 } as const;
 /** Commands the parser-agreement figure samples: every Nth corpus command (the reference parser is slow WASM). */
 const AGREEMENT_SAMPLE_EVERY = 7;
@@ -202,9 +203,21 @@ export function withReplayedFacts(
 	const historyCommits = options.historyCommits ?? new Set<string>();
 	let judged = context;
 	if (gitHistoryDirectories.length > 0)
-		judged = { ...judged, gitHistoryProtected: historyProtected, gitHistoryCommits: historyCommits };
+		judged = {
+			...judged,
+			gitHistoryProtected: historyProtected,
+			gitHistoryCommits: historyCommits,
+			gitContentSettings: [],
+		};
 	if (options.gitElsewhere === true && gitDirectories.length > 0) {
-		const clean = { config: "safe", hooks: "none", urlCredentials: "none", historyProtected, historyCommits } as const;
+		const clean = {
+			config: "safe",
+			hooks: "none",
+			urlCredentials: "none",
+			historyProtected,
+			historyCommits,
+			contentSettings: [],
+		} as const;
 		judged = { ...judged, gitFactsByDirectory: new Map(gitDirectories.map((dir) => [dir, clean] as const)) };
 	}
 	if (searchTrees.length > 0) {
