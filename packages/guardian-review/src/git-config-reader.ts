@@ -134,6 +134,15 @@ export function userGitConfigPaths(home: string): string[] {
 }
 
 /**
+ * The user's config files git itself reads: `$GIT_CONFIG_GLOBAL` alone when Pi's environment (which bash inherits)
+ * sets it, else {@link userGitConfigPaths}.
+ */
+function userGitConfigPathsForGit(home: string): string[] {
+	const global = process.env.GIT_CONFIG_GLOBAL;
+	return global !== undefined && isAbsolute(global) ? [global] : userGitConfigPaths(home);
+}
+
+/**
  * The system config file git reads first (`$GIT_CONFIG_SYSTEM`, else `/etc/gitconfig`, where Debian's and most
  * distributions' git look), or none under `GIT_CONFIG_NOSYSTEM`: the administrator's, read here only for the
  * content settings and URL credentials.
@@ -168,7 +177,11 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 		const queue: Array<{ path: string; depth: number; global: boolean }> = [
 			{ path: join(location.commonDir, "config"), depth: 0, global: false },
 			{ path: join(location.gitDir, "config.worktree"), depth: 0, global: false },
-			...[...systemGitConfigPaths(), ...userGitConfigPaths(home)].map((path) => ({ path, depth: 0, global: true })),
+			...[...systemGitConfigPaths(), ...userGitConfigPathsForGit(home)].map((path) => ({
+				path,
+				depth: 0,
+				global: true,
+			})),
 		];
 		let files = 0;
 		while (queue.length > 0) {

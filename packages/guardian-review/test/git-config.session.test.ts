@@ -303,13 +303,23 @@ describe("config settings that make read-only git print more (sixth review)", ()
 			expect(await settings()).toEqual(["follows-renames", "submodule-content"]);
 			const system = join(home, "system.cfg");
 			writeFileSync(system, "[stash]\n\tshowPatch = on\n");
-			const saved = { file: process.env.GIT_CONFIG_SYSTEM, off: process.env.GIT_CONFIG_NOSYSTEM };
+			const saved = {
+				file: process.env.GIT_CONFIG_SYSTEM,
+				off: process.env.GIT_CONFIG_NOSYSTEM,
+				global: process.env.GIT_CONFIG_GLOBAL,
+			};
 			process.env.GIT_CONFIG_SYSTEM = system;
 			try {
 				delete process.env.GIT_CONFIG_NOSYSTEM;
 				expect(await settings()).toEqual(["follows-renames", "stash-shows-patch", "submodule-content"]);
 				process.env.GIT_CONFIG_NOSYSTEM = "1";
 				expect(await settings()).toEqual(["follows-renames", "submodule-content"]);
+				// $GIT_CONFIG_GLOBAL replaces the user's files for git, and so for the reader.
+				const global = join(home, "global.cfg");
+				writeFileSync(global, "[blame]\n\tignoreRevsFile = .git-blame-ignore-revs\n");
+				process.env.GIT_CONFIG_GLOBAL = global;
+				expect(await settings()).toEqual(["submodule-content", "blame-reads-file"]);
+				delete process.env.GIT_CONFIG_GLOBAL;
 				// A user file that does not parse leaves them unknown.
 				writeFileSync(join(home, ".gitconfig"), "[log\n");
 				expect(await settings()).toBeUndefined();
@@ -317,6 +327,7 @@ describe("config settings that make read-only git print more (sixth review)", ()
 				for (const [name, value] of [
 					["GIT_CONFIG_SYSTEM", saved.file],
 					["GIT_CONFIG_NOSYSTEM", saved.off],
+					["GIT_CONFIG_GLOBAL", saved.global],
 				] as const) {
 					if (value === undefined) delete process.env[name];
 					else process.env[name] = value;
