@@ -18,6 +18,7 @@ import {
 	type GitHooksVerdict,
 	type GitRepositoryFacts,
 	type GitUrlCredentialsVerdict,
+	isInWorkspace,
 	judgeGitConfigFile,
 	judgeGitHookNames,
 	judgeGitRemoteFileUrlCredentials,
@@ -114,6 +115,8 @@ export interface GitConfigFacts {
 	readonly config: GitConfigVerdict;
 	readonly urlCredentials: GitUrlCredentialsVerdict;
 	readonly contentSettings: readonly GitContentSetting[] | undefined;
+	/** The repository's top folder, through the path asked about (a link in it kept); undefined outside one. */
+	readonly top?: string;
 }
 
 const UNKNOWN_CONFIG: GitConfigFacts = { config: "unknown", urlCredentials: "unknown", contentSettings: undefined };
@@ -224,15 +227,61 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 			}
 		}
 		credentials.push(await legacyRemoteCredentials(location.commonDir));
+		verdicts.push(await submodulesVerdict(location.commonDir));
 		const known = settings.filter((list) => list !== undefined);
 		return {
 			config: config ?? combineGitConfigVerdicts(verdicts),
 			urlCredentials: combineGitUrlCredentialsVerdicts(credentials),
 			contentSettings: known.length === settings.length ? combineGitContentSettings(known) : undefined,
+			top: location.top,
 		};
 	} catch {
 		return UNKNOWN_CONFIG;
 	}
+}
+
+/** At most this many submodule git folders are read; more makes the config verdict `unknown`. */
+const MAX_SUBMODULE_GIT_FOLDERS = 32;
+
+/**
+ * The program verdict of the submodules' own git folders (`modules/<name>/`, nested ones in their own `modules/`):
+ * `git status` and `git diff` in the superproject run git in each submodule, with its config and hooks. A hook git
+ * runs on reads makes it `unsafe`, and so does a key that runs a program; an include, a file that cannot be read or
+ * more than {@link MAX_SUBMODULE_GIT_FOLDERS} folders make it `unknown`. Never throws.
+ */
+async function submodulesVerdict(commonDir: string): Promise<GitConfigVerdict> {
+	const verdicts: GitConfigVerdict[] = [];
+	try {
+		const queue = [join(commonDir, "modules")];
+		let folders = 0;
+		while (queue.length > 0) {
+			const modules = queue.shift() as string;
+			if ((await kindOf(modules)) !== "dir") continue;
+			for (const entry of await readdir(modules, { withFileTypes: true })) {
+				if (!entry.isDirectory()) continue;
+				if (++folders > MAX_SUBMODULE_GIT_FOLDERS) return "unknown";
+				const gitDir = join(modules, entry.name);
+				// A submodule named `a/b` keeps its git folder at `modules/a/b`: a folder without `HEAD` is one between.
+				if ((await kindOf(join(gitDir, "HEAD"))) === "missing") {
+					queue.push(gitDir);
+					continue;
+				}
+				queue.push(join(gitDir, "modules"));
+				for (const hook of GIT_HOOKS_RUN_BY_READS) {
+					if ((await kindOf(join(gitDir, "hooks", hook))) !== "missing") return "unsafe";
+				}
+				const config = join(gitDir, "config");
+				if ((await kindOf(config)) === "missing") continue;
+				const text = await readBounded(config);
+				if (text === undefined) return "unknown";
+				const judged = judgeGitConfigFile(text);
+				verdicts.push(judged.includes.length > 0 ? "unknown" : judged.config);
+			}
+		}
+	} catch {
+		return "unknown";
+	}
+	return combineGitConfigVerdicts(verdicts);
 }
 
 /** At most this many legacy remote files are read; more makes the credentials fact `unknown`. */
@@ -324,12 +373,13 @@ export function createGitConfigFacts(home: string): {
 		return entry;
 	};
 	const factsOf = async (dir: string): Promise<GitRepositoryFacts> => {
-		const { config, urlCredentials, contentSettings } = await current(dir).config;
+		const { config, urlCredentials, contentSettings, top } = await current(dir).config;
 		return {
 			config,
 			hooks: await current(dir).hooks,
 			urlCredentials,
 			...(contentSettings === undefined ? {} : { contentSettings }),
+			...(top === undefined ? {} : { top }),
 		};
 	};
 	return {
@@ -342,6 +392,10 @@ export function createGitConfigFacts(home: string): {
 			// The protected files a repository's index or history holds, for git that prints content there; listed only
 			// where git runs no program (elsewhere the floor reviews it anyway).
 			let isProtected: ((path: string) => boolean) | undefined;
+			// A file outside the workspace counts too: a repository whose top lies above the workspace prints files
+			// beside it (`git log -p` in `outer/ws` prints `outer/private.txt`).
+			const workspace = resolve(context.cwd);
+			const isOutside = (path: string) => !isInWorkspace(path, workspace, context.additionalDirectories);
 			let atCwd: GitHistoryListing | undefined;
 			for (const dir of historyDirectories) {
 				const facts = dir === context.cwd ? here : gitByDirectory.get(dir);
@@ -350,7 +404,8 @@ export function createGitConfigFacts(home: string): {
 					const entryKind = treeEntryTest(context);
 					isProtected = (path) => entryKind(path, false, false) === "protected";
 				}
-				const listing = await history.protectedPathsOf(dir, isProtected, treeProtectionKey(context));
+				const protection = `${treeProtectionKey(context)}${(context.additionalDirectories ?? []).join("\u0000")}`;
+				const listing = await history.protectedPathsOf(dir, isProtected, protection, facts.top, isOutside);
 				if (listing === undefined) continue;
 				if (dir === context.cwd) atCwd = listing;
 				else
@@ -365,6 +420,7 @@ export function createGitConfigFacts(home: string): {
 				gitHooks: here.hooks,
 				gitUrlCredentials: here.urlCredentials,
 				...(here.contentSettings === undefined ? {} : { gitContentSettings: here.contentSettings }),
+				...(here.top === undefined ? {} : { gitTop: here.top }),
 				gitByDirectory,
 				...(atCwd === undefined ? {} : { gitHistoryProtected: atCwd.protectedPaths, gitHistoryCommits: atCwd.commits }),
 			};

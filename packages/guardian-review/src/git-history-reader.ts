@@ -4,6 +4,7 @@
 // a config that runs no program, with the program-running keys it may meet in the user's own config switched off;
 // bounded in time and output, and cached per repository until its refs move (then only the new commits are read).
 import { execFile } from "node:child_process";
+import { realpath } from "node:fs/promises";
 
 /** More protected files than this in one repository make the fact unknown (its content-printing git is reviewed). */
 export const MAX_HISTORY_PROTECTED = 64;
@@ -50,6 +51,8 @@ interface HistoryListing {
 	/** What `isProtected` stood for (the protected globs and places): another one starts the listing over. */
 	readonly protection: string;
 	readonly tips: readonly string[];
+	/** Whether a replace ref existed at those tips: the agent's git would show replaced objects the walk did not. */
+	readonly replaced: boolean;
 	readonly protectedPaths: ReadonlySet<string>;
 	/** Every commit reached (full hashes): content by another object name is not covered by the listing. */
 	readonly commits: ReadonlySet<string>;
@@ -62,21 +65,27 @@ export interface GitHistoryListing {
 }
 
 /**
- * The session's cache of history listings, per repository. `protectedPathsOf(cwd, isProtected, protection)` answers
- * for the repository around `cwd` (`protection` names what `isProtected` tests): the absolute paths of the files its
- * index or any commit reachable from a ref or a reflog (stashes included) holds that `isProtected` accepts, and those
- * commits; undefined when git failed, timed out, or found more than {@link MAX_HISTORY_PROTECTED}. Never throws.
+ * The session's cache of history listings, per repository. `protectedPathsOf(cwd, isProtected, protection, root)`
+ * answers for the repository around `cwd` (`protection` names what `isProtected` tests): the absolute paths of the
+ * files its index, its untracked files that are not ignored (`git add -A` stages them) or any commit reachable from
+ * a ref or a reflog (stashes included) holds that `isProtected` accepts, and one that lies outside the workspace
+ * (`isOutside`; one stands for all: a pathspec outside is judged by the floor itself), and those commits; undefined when git
+ * failed, timed out, found more than {@link MAX_HISTORY_PROTECTED}, or the repository has replace refs. Paths are
+ * under `root`, the top folder as the config reader found it through the path the command uses (a link such as
+ * `lnk -> .` included), which must be the folder git names; without it, under git's own. Never throws.
  */
 export function createGitHistoryFacts(): {
 	protectedPathsOf(
 		cwd: string,
 		isProtected: (path: string) => boolean,
 		protection: string,
+		root?: string,
+		isOutside?: (path: string) => boolean,
 	): Promise<GitHistoryListing | undefined>;
 } {
 	const listings = new Map<string, HistoryListing>();
 	return {
-		async protectedPathsOf(cwd, isProtected, protection) {
+		async protectedPathsOf(cwd, isProtected, protection, root, isOutside = () => false) {
 			try {
 				// The top folder and the commits at every ref and at HEAD, in one call; a repository with no commit yet has
 				// no HEAD to name, and only its top folder is asked for.
@@ -88,11 +97,14 @@ export function createGitHistoryFacts(): {
 					.trim()
 					.split("\n");
 				if (top === "") return undefined;
+				if (root !== undefined && (await realpath(root)) !== top) return undefined;
+				const base = root ?? top;
 				tips.sort();
-				const listed = listings.get(top);
+				const listed = listings.get(base);
 				const cached = listed?.protection === protection ? listed : undefined;
 				const found = new Set(cached?.protectedPaths);
 				const commits = new Set<string>(cached?.commits);
+				let outsideSeen = [...found].some(isOutside);
 				/** Reads NUL-separated names, and commit hashes marked by a leading `\x01` (see the log format below). */
 				const add = (listing: string) => {
 					for (const token of listing.split("\0")) {
@@ -103,11 +115,18 @@ export function createGitHistoryFacts(): {
 						// The format line ends in a newline before the commit's names.
 						const path = token.replace(/^\n+/, "");
 						if (path === "") continue;
-						const absolute = `${top}/${path}`;
-						if (!found.has(absolute) && isProtected(absolute)) found.add(absolute);
+						const absolute = `${base}/${path}`;
+						if (found.has(absolute)) continue;
+						if (isOutside(absolute)) {
+							if (!outsideSeen) found.add(absolute);
+							outsideSeen = true;
+						} else if (isProtected(absolute)) found.add(absolute);
 					}
 				};
+				let replaced = cached?.replaced ?? false;
 				if (cached === undefined || cached.tips.join() !== tips.join()) {
+					// A replace ref can swap any object, a blob too, for another the walk below never reads.
+					replaced = (await runGit(top, ["for-each-ref", "--count=1", "--format=x", "refs/replace/"])).trim() !== "";
 					// Only the commits the last listing did not reach: the refs moved by a commit, a fetch, a stash.
 					// `-m`: a merge's own changes against each parent (a file a merge adds shows in no other commit).
 					const since = cached === undefined ? [] : ["--not", ...cached.tips];
@@ -126,10 +145,12 @@ export function createGitHistoryFacts(): {
 						]),
 					);
 				}
-				if (listings.size >= MAX_CACHED_REPOSITORIES && !listings.has(top)) listings.clear();
-				listings.set(top, { protection, tips, protectedPaths: new Set(found), commits });
-				// The index changes with every `git add`: read it each time (fast: names only).
-				add(await runGit(top, ["ls-files", "-z", "--cached"]));
+				if (listings.size >= MAX_CACHED_REPOSITORIES && !listings.has(base)) listings.clear();
+				listings.set(base, { protection, tips, replaced, protectedPaths: new Set(found), commits });
+				if (replaced) return undefined;
+				// The index changes with every `git add`, and `git add -A` stages the untracked files that are not ignored:
+				// read both each time (fast: names only).
+				add(await runGit(top, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]));
 				return found.size > MAX_HISTORY_PROTECTED ? undefined : { protectedPaths: [...found], commits };
 			} catch {
 				return undefined;

@@ -4,12 +4,23 @@
 // have changed files has run. `git add` and `git stash` are index writes, allowed only when the hooks folder holds
 // no active hook as well.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+	applyGuardianDefaults,
+	decideBashFloor,
+	floorContextFor,
+	floorFactRequestsOf,
+} from "@pi-policy/policy-kernel/guardian";
 import { describe, expect, it } from "vitest";
-import { readGitConfigFacts, readGitConfigVerdict, readGitHooksVerdict } from "../src/git-config-reader.ts";
+import {
+	createGitConfigFacts,
+	readGitConfigFacts,
+	readGitConfigVerdict,
+	readGitHooksVerdict,
+} from "../src/git-config-reader.ts";
 import { createGitHistoryFacts } from "../src/git-history-reader.ts";
 import {
 	callTool,
@@ -46,6 +57,23 @@ async function withHomeAndRepo(body: (home: string, repo: string) => Promise<voi
 		await rm(home, { recursive: true, force: true });
 		await rm(repo, { recursive: true, force: true });
 	}
+}
+
+/**
+ * Decides bash commands in `workspace` as the shell does: the fact requests, then the git facts (config and history
+ * listing, read afresh each time), then the floor. Returns `allow` or `review:<reason>`.
+ */
+function floorWithGitFacts(workspace: string, home: string): (command: string) => Promise<string> {
+	const config = applyGuardianDefaults({ mode: "enforce" });
+	const facts = createGitConfigFacts(home);
+	return async (command) => {
+		const context = floorContextFor(config, workspace, home, {});
+		const requests = floorFactRequestsOf(command, context);
+		const gathered = await facts.forDirectories(requests.gitDirectories, context, requests.gitHistoryDirectories);
+		facts.invalidate();
+		const decision = decideBashFloor(command, "always", floorContextFor(config, workspace, home, gathered));
+		return decision.kind === "review" ? `review:${decision.reason}` : decision.kind;
+	};
 }
 
 async function startInRepo(options: GuardianHarnessOptions = {}): Promise<GuardianHarness> {
@@ -289,6 +317,68 @@ describe("config settings that make read-only git print more (sixth review)", ()
 		expect(resultTexts(h).join("\n")).not.toMatch(secrets);
 	});
 
+	it("reviews what a sixth review printed: short and ranged hashes, --stdin, a blob under -s, staged .env, gpg formats", async () => {
+		h = await startInRepo();
+		// A .env stashed with -u and popped: the stash is dropped, its commits reachable from no ref or reflog.
+		writeFileSync(join(h.cwd, ".env"), "DROPPED_SECRET_6=1\n");
+		git(h.cwd, "stash", "-u", "-q");
+		const stash = execFileSync("git", ["rev-parse", "stash@{0}^3"], { cwd: h.cwd, encoding: "utf8" }).trim();
+		const blob = execFileSync("git", ["rev-parse", "stash@{0}^3:.env"], { cwd: h.cwd, encoding: "utf8" }).trim();
+		git(h.cwd, "stash", "pop", "-q");
+		// The .env stays untracked and not ignored: `git add -A` stages it.
+		const commands = [
+			`git show ${blob.slice(0, 5)}`,
+			`git log -p HEAD..${stash.slice(0, 10)}`,
+			`echo ${stash} | git log -p --stdin`,
+			`git show -s ${blob}`,
+			"git add -A && git diff --cached",
+			"git log -1 --format=%G?",
+		];
+		// Three prompts of two: three denials in a row would trip the breaker.
+		for (let i = 0; i < commands.length; i += 2) {
+			h.agent(...commands.slice(i, i + 2).map((command) => callTool("bash", { command })), "done");
+			h.reviewer(verdict("deny", { risk_level: "high" }), verdict("deny", { risk_level: "high" }));
+			await h.prompt("look around");
+		}
+		expect(verdictSources(h)).toEqual(commands.map(() => "reviewer"));
+		expect(resultTexts(h).join("\n")).not.toContain("DROPPED_SECRET_6");
+	});
+
+	it("judges git in a workspace inside a larger repository: files above it are outside, `rev:path` is read from the top", async () => {
+		await withHomeAndRepo(async (home, repo) => {
+			runGit(home, repo, "init", "-q");
+			mkdirSync(join(repo, "ws"));
+			writeFileSync(join(repo, "private.txt"), "ABOVE_WORKSPACE_6\n");
+			writeFileSync(join(repo, "ws", "a.txt"), "a\n");
+			runGit(home, repo, "add", ".");
+			runGit(home, repo, "commit", "-qm", "files");
+			const decide = floorWithGitFacts(join(repo, "ws"), home);
+			expect(await decide("git log -p")).toBe("review:protected-path");
+			expect(await decide("git grep ABOVE -- :/")).toBe("review:protected-path");
+			expect(await decide("git show HEAD:private.txt")).toBe("review:outside-workspace");
+			expect(await decide("git log -p -- .")).toBe("allow");
+			expect(await decide("git show HEAD:ws/a.txt")).toBe("allow");
+			expect(await decide("git show HEAD:./a.txt")).toBe("allow");
+		});
+	});
+
+	it("lists the history under the path the command uses: `cd lnk` through a link to the top still meets `.env`", async () => {
+		await withHomeAndRepo(async (home, repo) => {
+			runGit(home, repo, "init", "-q");
+			mkdirSync(join(repo, "docs"));
+			writeFileSync(join(repo, ".env"), "LINKED_SECRET_6=1\n");
+			writeFileSync(join(repo, "docs", "a.md"), "a\n");
+			runGit(home, repo, "add", ".");
+			runGit(home, repo, "commit", "-qm", "files");
+			symlinkSync(".", join(repo, "lnk"));
+			symlinkSync("..", join(repo, "docs", "up"));
+			const decide = floorWithGitFacts(repo, home);
+			expect(await decide("cd lnk && git log -p -- .")).toBe("review:protected-path");
+			expect(await decide("cd docs/up && git grep SECRET -- .")).toBe("review:protected-path");
+			expect(await decide("git log -p -- docs")).toBe("allow");
+		});
+	});
+
 	it("reads the settings from the repository's config, its includes, the user's and the system's", async () => {
 		await withHomeAndRepo(async (home, repo) => {
 			const settings = async () => (await readGitConfigFacts(repo, home)).contentSettings;
@@ -359,7 +449,7 @@ describe("remote URLs that carry a token", () => {
 		await withHomeAndRepo(async (home, repo) => {
 			runGit(home, repo, "init", "-q");
 			runGit(home, repo, "remote", "add", "origin", "https://github.com/example/repo.git");
-			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({
+			await expect(readGitConfigFacts(repo, home)).resolves.toMatchObject({
 				config: "safe",
 				urlCredentials: "none",
 				contentSettings: [],
@@ -369,7 +459,7 @@ describe("remote URLs that carry a token", () => {
 				'[url "https://x-access-token:ghs_FAKE@github.com/"]\n\tinsteadOf = https://github.com/\n',
 			);
 			// The user's own config stays theirs for programs: only the credentials fact changes.
-			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({
+			await expect(readGitConfigFacts(repo, home)).resolves.toMatchObject({
 				config: "safe",
 				urlCredentials: "present",
 				contentSettings: [],
@@ -378,7 +468,7 @@ describe("remote URLs that carry a token", () => {
 			// A legacy remote file, which `git remote get-url` still reads.
 			mkdirSync(join(repo, ".git", "remotes"));
 			writeFileSync(join(repo, ".git", "remotes", "r2"), "URL: https://ghp_FAKE4@github.com/g/h\n");
-			await expect(readGitConfigFacts(repo, home)).resolves.toEqual({
+			await expect(readGitConfigFacts(repo, home)).resolves.toMatchObject({
 				config: "safe",
 				urlCredentials: "present",
 				contentSettings: [],
@@ -470,7 +560,30 @@ describe("a repository the agent writes itself", () => {
 			expect((await readGitConfigFacts(join(repo, "vendor", "lib"), home)).config).toBe("safe");
 			runGit(home, join(repo, "vendor", "lib"), "config", "core.worktree", home);
 			expect((await readGitConfigFacts(join(repo, "vendor", "lib"), home)).config).toBe("unknown");
+			// The superproject's `git status` runs git in the submodule with the submodule's own config.
+			expect((await readGitConfigFacts(repo, home)).config).toBe("safe");
+			runGit(home, join(repo, "vendor", "lib"), "config", "--unset", "core.worktree");
+			runGit(home, join(repo, "vendor", "lib"), "config", "core.fsmonitor", "touch ran; false");
+			expect((await readGitConfigFacts(repo, home)).config).toBe("unsafe");
 		});
+	});
+
+	it("reviews git status in a superproject whose submodule's own config sets core.fsmonitor (sixth review)", async () => {
+		h = await startInRepo();
+		const library = mkdtempSync(join(tmpdir(), "guardian-library-"));
+		try {
+			git(library, "init", "-q");
+			commitFile(library, "lib.txt", "lib\n");
+			git(h.cwd, "-c", "protocol.file.allow=always", "submodule", "add", "-q", library, "vendor/lib");
+			git(join(h.cwd, "vendor", "lib"), "config", "core.fsmonitor", `touch ${join(h.cwd, "fsmonitor-ran")}; false`);
+			h.agent(callTool("bash", { command: "git status" }), "done");
+			h.reviewer(verdict("deny"));
+			await h.prompt("what is the state?");
+			expect(verdictSources(h)).toEqual(["reviewer"]);
+			expect(existsSync(join(h.cwd, "fsmonitor-ran"))).toBe(false);
+		} finally {
+			rmSync(library, { recursive: true, force: true });
+		}
 	});
 
 	it("reviews git after a write in the same command: the facts were read before the command ran", async () => {

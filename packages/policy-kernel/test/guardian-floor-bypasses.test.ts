@@ -24,6 +24,7 @@ const clean = floorContextFor(config, CWD, HOME, {
 	gitHooks: "none",
 	gitHistoryProtected: [],
 	gitContentSettings: [],
+	gitTop: CWD,
 });
 
 function decide(command: string, context: FloorContext = clean, trees: SearchTreeVerdict = "none"): string {

@@ -29,6 +29,7 @@ const safeGit = floorContextFor(config, CWD, HOME, {
 	gitUrlCredentials: "none",
 	gitHistoryProtected: [],
 	gitContentSettings: [],
+	gitTop: CWD,
 });
 
 function decide(command: string, context: FloorContext = safeGit): string {
@@ -447,6 +448,7 @@ describe("git that prints file content from the index or history, judged by the 
 			...(gitHistoryProtected === undefined ? {} : { gitHistoryProtected }),
 			...(gitHistoryCommits === undefined ? {} : { gitHistoryCommits: new Set(gitHistoryCommits) }),
 			...(gitContentSettings === "unread" ? {} : { gitContentSettings }),
+			gitTop: CWD,
 		});
 	const withKey = holding([`${CWD}/certs/server.key`]);
 
@@ -601,6 +603,59 @@ describe("git that prints file content from the index or history, judged by the 
 			"follows-renames",
 			"stash-shows-patch",
 		]);
+	});
+
+	it("closes what a sixth review found: short and ranged hashes, hidden revisions, option values, blobs by hash", () => {
+		const reached = holding([], ["0a66a5712dba79e4c8300dd08aeb37f8e728b8da"]);
+		// git takes 4 hex digits; each end of a range, and after `^`, is checked.
+		expect(decide("git show 8756", reached)).toBe("review:protected-path");
+		expect(decide("git show 5582^3", reached)).toBe("review:protected-path");
+		expect(decide("git log -p 0a66a57..2bc9ca0db7", reached)).toBe("review:protected-path");
+		expect(decide("git diff 0a66...2bc9", reached)).toBe("review:protected-path");
+		expect(decide("git log -p ^2bc9 HEAD", reached)).toBe("review:protected-path");
+		expect(decide("git log -p 0a66..HEAD", reached)).toBe("allow:read-only");
+		// Revisions from standard input or the alternates, and pseudo-refs no ref or reflog keeps.
+		expect(decide("git log -p --stdin", reached)).toBe("review:protected-path");
+		expect(decide("git show --stdin HEAD:README", reached)).toBe("review:protected-path");
+		expect(decide("git log -p FETCH_HEAD", reached)).toBe("review:protected-path");
+		expect(decide("git diff ORIG_HEAD", reached)).toBe("review:protected-path");
+		// `tree-ish:path` only, with no option that adds commits or objects.
+		expect(decide("git show --reflog HEAD:README", withKey)).toBe("review:protected-path");
+		expect(decide("git show --indexed-objects HEAD:README", withKey)).toBe("review:protected-path");
+		// A names-only option does not stop `git show` from printing a blob named by hash.
+		expect(decide("git show -s 25e213fce5102be378f160b378f92756a8db4e5e", reached)).toBe("review:protected-path");
+		expect(decide("git show --stat 87568f9eb6", reached)).toBe("review:protected-path");
+		expect(decide("git show --stat 0a66a57", reached)).toBe("allow:read-only");
+		// A `--` an option may take as its value separates nothing.
+		expect(decide("git grep -e -- -e FAKE", withKey)).toBe("review:protected-path");
+		expect(decide("git log -p --decorate-refs -- HEAD", withKey)).toBe("review:protected-path");
+		expect(decide("git log -p -- src/a.py", withKey)).toBe("allow:read-only");
+		// A pattern attached to its option leaves the next word a revision.
+		expect(decide("git grep -eFAKE 2bc9ca0db7", reached)).toBe("review:protected-path");
+		expect(decide("git grep -fREADME 2bc9ca0db7", reached)).toBe("review:protected-path");
+		// Pickaxe searches read every version of every file: yes-or-no answers about a committed key.
+		expect(decide("git log -SAPI_KEY=ab --oneline", withKey)).toBe("review:protected-path");
+		expect(decide("git log -SAPI_KEY=ab --oneline", holding([]))).toBe("allow:read-only");
+		// Signature placeholders run gpg.
+		expect(decide("git log --pretty=format:%GS", holding([]))).toBe("review:not-read-only");
+		expect(decide("git rev-list --format=%GK HEAD", holding([]))).toBe("review:not-read-only");
+	});
+
+	it("reads `rev:path` from the repository's top folder, as git does", () => {
+		const above = floorContextFor(config, CWD, HOME, {
+			gitConfig: "safe",
+			gitUrlCredentials: "none",
+			gitHistoryProtected: [],
+			gitContentSettings: [],
+			gitTop: HOME,
+		});
+		expect(decide("git show HEAD:.aws/credentials", above)).toBe("review:protected-path");
+		expect(decide("git show HEAD:notes.txt", above)).toBe("review:outside-workspace");
+		expect(decide("git show HEAD:./README.md", above)).toBe("allow:read-only");
+		expect(decide("git show HEAD:project/README.md", above)).toBe("allow:read-only");
+		// Not known: reviewed.
+		const unknownTop = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitContentSettings: [] });
+		expect(decide("git show HEAD:README.md", unknownTop)).toBe("review:protected-path");
 	});
 
 	it("reads the working tree a config file names, which the shell compares with the one it found", () => {

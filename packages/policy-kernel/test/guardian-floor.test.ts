@@ -20,6 +20,7 @@ const context: FloorContext = floorContextFor(config, CWD, HOME, {
 	gitConfig: "safe",
 	gitHistoryProtected: [],
 	gitContentSettings: [],
+	gitTop: CWD,
 });
 
 describe("decideBashFloor", () => {

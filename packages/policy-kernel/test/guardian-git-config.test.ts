@@ -102,6 +102,12 @@ describe("gitProgramKeys and judgeGitConfigText", () => {
 		["[core]\n\thooksPath = ./hooks", "hooks-path"],
 		["[core]\n\taskPass = ./a", "askpass"],
 		['[remote "o"]\n\tuploadpack = ./u', "remote-program"],
+		// Found by a sixth review: gpg run by `git log` itself, and the command behind `--alternate-refs`.
+		["[log]\n\tshowSignature = true", "gpg-program"],
+		["[log]\n\tshowSignature", "gpg-program"],
+		["[format]\n\tpretty = %h %G?", "gpg-program"],
+		['[pretty]\n\tsigned = "%h %GS"', "gpg-program"],
+		["[core]\n\talternateRefsCommand = ./a", "other-command"],
 	])("%j → %s", (text, kind) => {
 		const parsed = parseGitConfig(text);
 		if (!parsed.ok) throw new Error(parsed.error);
@@ -109,12 +115,16 @@ describe("gitProgramKeys and judgeGitConfigText", () => {
 		expect(judgeGitConfigText(text)).toBe("unsafe");
 	});
 
-	it.each([["[core]\n\tfsmonitor = false"], ["[pager]\n\tlog = false"], ["[pager]\n\tdiff"], ["[core]\n\tpager ="]])(
-		"%j runs no program",
-		(text) => {
-			expect(judgeGitConfigText(text)).toBe("safe");
-		},
-	);
+	it.each([
+		["[core]\n\tfsmonitor = false"],
+		["[pager]\n\tlog = false"],
+		["[pager]\n\tdiff"],
+		["[core]\n\tpager ="],
+		["[log]\n\tshowSignature = false"],
+		["[format]\n\tpretty = %h %s"],
+	])("%j runs no program", (text) => {
+		expect(judgeGitConfigText(text)).toBe("safe");
+	});
 
 	it("is unknown for text that does not parse, and combines verdicts worst first", () => {
 		expect(judgeGitConfigText("[core")).toBe("unknown");

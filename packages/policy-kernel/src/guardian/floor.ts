@@ -320,6 +320,8 @@ export interface FloorContext extends PathContext {
 	readonly gitHistoryCommits?: ReadonlySet<string>;
 	/** The config settings that make read-only git print more content; missing: not read, so every one counts. */
 	readonly gitContentSettings?: readonly GitContentSetting[];
+	/** The repository's top folder (absolute), from which git reads `HEAD:path`; missing: such paths are reviewed. */
+	readonly gitTop?: string;
 	/**
 	 * The same facts for the other directories the command runs git in (after `cd DIR`; see {@link gitDirectoriesOf}),
 	 * keyed by absolute, normalized path. A directory missing here counts as `unknown`, so its git goes to review.
@@ -409,8 +411,10 @@ export interface FloorFacts {
 	readonly gitHistoryProtected?: readonly string[];
 	/** The commits the history listing reached (full hashes); missing when not checked. */
 	readonly gitHistoryCommits?: ReadonlySet<string>;
-	/** The config settings that make read-only git print more content (see `gitContentSettingsOf`); missing when not read. */
+	/** The config settings that make read-only git print more content (see `gitContentSettings`); missing when not read. */
 	readonly gitContentSettings?: readonly GitContentSetting[];
+	/** The repository's top folder, as found through the working directory's path; missing outside a repository. */
+	readonly gitTop?: string;
 	/** The facts of the repositories around the other directories the command runs git in. */
 	readonly gitByDirectory?: ReadonlyMap<string, GitRepositoryFacts>;
 	/** True when the environment bash inherits sets a non-empty `CDPATH`. */
@@ -440,6 +444,8 @@ export interface GitRepositoryFacts {
 	readonly historyCommits?: ReadonlySet<string>;
 	/** The config settings that make read-only git print more content; missing counts as all of them. */
 	readonly contentSettings?: readonly GitContentSetting[];
+	/** The repository's top folder (absolute), from which git reads `rev:path`; missing: `rev:path` is reviewed. */
+	readonly top?: string;
 }
 
 function stricterScope(a: ToolScope, b: ToolScope): ToolScope {
@@ -504,6 +510,7 @@ export function floorContextFor(
 		...(facts.gitHistoryProtected === undefined ? {} : { gitHistoryProtected: facts.gitHistoryProtected }),
 		...(facts.gitHistoryCommits === undefined ? {} : { gitHistoryCommits: facts.gitHistoryCommits }),
 		...(facts.gitContentSettings === undefined ? {} : { gitContentSettings: facts.gitContentSettings }),
+		...(facts.gitTop === undefined ? {} : { gitTop: facts.gitTop }),
 		gitFactsByDirectory: facts.gitByDirectory,
 		cdSearchPath: facts.cdSearchPath === true || facts.shell?.cdSearchPath === true,
 		searchTrees: facts.searchTrees,
@@ -3587,7 +3594,8 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	if (content === "unknown") return "protected-path";
 	if (content !== undefined) {
 		judge.requests?.gitHistoryDirectories.add(state.cwd ?? judge.workspace);
-		if (printsProtectedHistory(facts.historyProtected, content.pathspecs, state, judge)) return "protected-path";
+		if (content.printsFiles && printsProtectedHistory(facts.historyProtected, content.pathspecs, state, judge))
+			return "protected-path";
 		// While facts are collected the listing does not exist yet (and the walk must go on to later requests).
 		const reached = (name: string) => reachesListedCommit(facts.historyCommits, name);
 		if (judge.requests === undefined && !content.objects.every(reached)) return "protected-path";
@@ -3612,10 +3620,16 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 			continue;
 		}
 		judgeOperandWord(arg, state, judge, true);
-		// rev:path names a file's content in history (`:0:path`, `HEAD^{/a:b}:path`): judge what follows each colon.
+		// rev:path names a file's content in history (`:0:path`, `HEAD^{/a:b}:path`): judge what follows each colon,
+		// from the repository's top folder as git reads it (`./` and `../` from the working directory). While facts
+		// are collected the top is not known yet.
 		let colon = arg.value.indexOf(":");
 		while (colon >= 0 && colon < arg.value.length - 1) {
-			judgeReadPath(arg.value.slice(colon + 1), state, judge, false);
+			const path = arg.value.slice(colon + 1);
+			const fromHere = path.startsWith("./") || path.startsWith("../") || path.startsWith("/");
+			const top = facts.top ?? (judge.requests !== undefined ? (state.cwd ?? judge.workspace) : undefined);
+			if (!fromHere && top === undefined) return "protected-path";
+			judgeReadPath(fromHere || top === undefined ? path : `${top}/${path}`, state, judge, true);
 			colon = arg.value.indexOf(":", colon + 1);
 		}
 	}
@@ -3738,8 +3752,9 @@ function gitOptionsPrintNoContent(rest: readonly BashWord[]): boolean {
 		}
 		if (GIT_NO_CONTENT_OPTIONS.has(value) || GIT_NO_CONTENT_PREFIXES.some((prefix) => value.startsWith(prefix)))
 			continue;
-		// `-5`, `-n5`, `-M90%`, `-Sneedle`, `-Gregex`: counts, rename scores and pickaxe searches.
-		if (/^-(?:\d+|n\d+|M\d*%?|[SG].+)$/.test(value)) continue;
+		// `-5`, `-n5`, `-M90%`: counts and rename scores. Not `-Sneedle`/`-Gregex`: a search of every version of every
+		// file, which answers yes or no about a committed key one guess at a time.
+		if (/^-(?:\d+|n\d+|M\d*%?)$/.test(value)) continue;
 		return false;
 	}
 	return true;
@@ -3766,24 +3781,85 @@ function isRevisionPath(word: BashWord): boolean {
 	return colon >= 0 && colon < value.length - 1;
 }
 
-/** An operand that may name a git object by its hash (`3b18e51`, `3b18e51^3`, `3b18e51~2:f`). */
-const OBJECT_NAME = /^([0-9a-fA-F]{7,64})(?=$|[~^:])/;
+/**
+ * The object names a revision word names by hash: git takes 4 hex digits and more (`3b18`, `3b18e51^3`,
+ * `3b18e51~2:f`), in each end of a range (`0a66a57..2bc9ca0`, `A...B`) and after `^` (`^0a66`).
+ */
+function revisionObjectNames(value: string): string[] {
+	const names: string[] = [];
+	const revision = value.startsWith(":") ? "" : (value.split(":")[0] ?? "");
+	for (const end of revision.split(/\.\.\.?/)) {
+		const name = /^\^?([0-9a-fA-F]{4,64})(?=$|[~^@])/.exec(end)?.[1];
+		if (name !== undefined) names.push(name);
+	}
+	return names;
+}
+
+/** Pseudo-refs that may name commits no ref or reflog reaches, so the listing may not have seen them. */
+const GIT_PSEUDO_REF = /^\^?(?:FETCH|ORIG|MERGE|CHERRY_PICK|REVERT|REBASE|BISECT)_HEAD\b|^\^?AUTO_MERGE\b/;
+
+/** Options that add revisions the words do not show: read from standard input, or the alternates' refs. */
+function gitTakesHiddenRevisions(values: readonly string[]): boolean {
+	return values.some((value) => longOptionOrPrefix(value, "--stdin") || longOptionOrPrefix(value, "--alternate-refs"));
+}
+
+/** Options known to take no value: a `--` after one of them ends the options (after any other it may be a value). */
+const GIT_FLAGS_BEFORE_SEPARATOR = new Set([
+	...GIT_NO_CONTENT_OPTIONS,
+	"-p",
+	"-u",
+	"--patch",
+	"-w",
+	"-l",
+	"-h",
+	"-H",
+	"-I",
+	"-a",
+	"--text",
+	"--word-diff",
+	"--name-only",
+]);
+
+/**
+ * Where the options end: the index of the `--` that separates pathspecs, `-1` when there is none, or `ambiguous`
+ * when the `--` follows an option that may take it as its value (`git grep -e -- -e KEY`,
+ * `git log -p --decorate-refs -- HEAD`): then every word may be a revision or pattern, and no pathspec limits it.
+ */
+function gitPathspecSeparator(values: readonly string[]): number | "ambiguous" {
+	const dashes = values.indexOf("--");
+	if (dashes <= 0) return dashes;
+	const previous = values[dashes - 1] as string;
+	if (!previous.startsWith("-") || previous.includes("=") || GIT_FLAGS_BEFORE_SEPARATOR.has(previous)) return dashes;
+	return "ambiguous";
+}
+
+/** What {@link gitContentPrinted} finds a form prints. */
+interface GitContentPrinted {
+	/** The pathspecs that limit the files it prints (empty: the whole repository). */
+	readonly pathspecs: readonly BashWord[];
+	/** The object names it names by hash, which must be commits the listing reached. */
+	readonly objects: readonly string[];
+	/** False when it prints only names or counts of files (the objects it names are still checked). */
+	readonly printsFiles: boolean;
+}
 
 /**
  * What file content a read-only git form prints from the index or history: undefined for none (names, counts,
  * refs, messages, or only `tree-ish:path` blobs, whose paths are judged); `unknown` for content the shell's listing
- * does not cover (`git cat-file` by object name, submodules); otherwise the pathspecs after `--` that limit it
- * (empty: the whole repository) and the object names it names, which must be commits the listing reached (a
- * dropped stash or a loose blob is printed by `git show SHA` as readily as by `cat-file`). `settings`: the config
- * settings in force that make these forms print more (see `GIT_CONTENT_SETTINGS`).
+ * does not cover (`git cat-file` by object name, submodules, revisions read from standard input or pseudo-refs such
+ * as `FETCH_HEAD`); otherwise the pathspecs after `--` that limit it (empty: the whole repository) and the object
+ * names it names, which must be commits the listing reached (a dropped stash or a loose blob is printed by
+ * `git show SHA`, `-s` or not, as readily as by `cat-file`). `settings`: the config settings in force that make
+ * these forms print more (see `GIT_CONTENT_SETTINGS`).
  */
 function gitContentPrinted(
 	sub: string,
 	rest: readonly BashWord[],
 	settings: readonly GitContentSetting[],
-): { pathspecs: readonly BashWord[]; objects: readonly string[] } | "unknown" | undefined {
+): GitContentPrinted | "unknown" | undefined {
 	const values = rest.map((word) => word.value);
-	const dashes = values.indexOf("--");
+	const separator = gitPathspecSeparator(values);
+	const dashes = separator === "ambiguous" ? -1 : separator;
 	const before = dashes < 0 ? rest : rest.slice(0, dashes);
 	const operands = before.filter((word) => !word.value.startsWith("-"));
 	// `log.follow` makes `git log -p -- cfg.txt` go on through a rename from `.env` (`git show` prints one commit).
@@ -3791,34 +3867,42 @@ function gitContentPrinted(
 	const pathspecs = dashes < 0 || followed || gitWidensPathspecs(values) ? [] : rest.slice(dashes + 1);
 	// `diff.submodule=diff` and `submodule.recurse` print submodules' files, which the listing does not cover.
 	const reachesSubmodules = gitReachesSubmodules(values) || settings.includes("submodule-content");
-	// Not the value of an option (`-n 1234567`, `--author cafe123`), nor grep's pattern (`git grep deadbeef`).
+	// Not the value of an option (`-n 1234567`, `--author cafe123`), nor grep's pattern (`git grep deadbeef`); a
+	// pattern given by an option, attached or not (`-e`, `-eKEY`, `-ie KEY`, `--regexp=…`, `-fFILE`), is none.
 	const patternGiven = values.some(
-		(v) => v === "-e" || v === "-f" || v.startsWith("--regexp") || v.startsWith("--file"),
+		(v) => /^-[^-]*[ef]/.test(v) || longOptionOrPrefix(v, "--regexp") || longOptionOrPrefix(v, "--file"),
 	);
 	const pattern = sub === "grep" && !patternGiven ? operands[0] : undefined;
 	const revisionWords = before.filter(
 		(word, i) =>
 			!word.value.startsWith("-") && word !== pattern && !GIT_LOG_VALUE_OPTIONS.has(before[i - 1]?.value ?? ""),
 	);
-	const objects = revisionWords.flatMap((word) => OBJECT_NAME.exec(word.value)?.[1] ?? []);
-	const content = { pathspecs, objects };
+	const hidden = gitTakesHiddenRevisions(values) || revisionWords.some((word) => GIT_PSEUDO_REF.test(word.value));
+	const objects = revisionWords.flatMap((word) => revisionObjectNames(word.value));
+	const content: GitContentPrinted = { pathspecs, objects, printsFiles: true };
+	const namesOnly: GitContentPrinted = { pathspecs, objects, printsFiles: false };
 	switch (sub) {
 		case "grep":
-			return reachesSubmodules ? "unknown" : content;
+			return reachesSubmodules || hidden ? "unknown" : content;
 		case "diff":
 		case "show": {
 			// `git diff --no-index a b` compares files, not history: judged as the trees they are.
 			if (values.some((value) => longOptionOrPrefix(value, "--no-index"))) return undefined;
-			const namesOnly =
+			if (hidden) return "unknown";
+			// Only `tree-ish:path` operands and no option (`--reflog`, `--all` or `--indexed-objects` add more).
+			if (sub === "show" && operands.length > 0 && operands.length === values.length && operands.every(isRevisionPath))
+				return undefined;
+			const names =
 				values.some((value) => GIT_NAMES_ONLY_OPTIONS.some((option) => longOption(value, option))) &&
 				gitOptionsPrintNoContent(rest);
-			if (namesOnly) return undefined;
+			// `git show -s BLOB` still prints the blob: the names it names are checked all the same.
+			if (names) return objects.length > 0 && sub === "show" ? namesOnly : undefined;
 			if (reachesSubmodules) return "unknown";
-			if (sub === "show" && operands.length > 0 && operands.every(isRevisionPath) && dashes < 0) return undefined;
 			return content;
 		}
 		case "log":
 		case "stash":
+			if (hidden) return "unknown";
 			// `stash.showPatch` makes a bare `git stash show` print the patch.
 			if (
 				gitOptionsPrintNoContent(rest) &&
@@ -3904,6 +3988,7 @@ function gitFactsAt(state: WalkState, judge: Judge): GitRepositoryFacts {
 			...(context.gitHistoryProtected === undefined ? {} : { historyProtected: context.gitHistoryProtected }),
 			...(context.gitHistoryCommits === undefined ? {} : { historyCommits: context.gitHistoryCommits }),
 			...(context.gitContentSettings === undefined ? {} : { contentSettings: context.gitContentSettings }),
+			...(context.gitTop === undefined ? {} : { top: context.gitTop }),
 		};
 	}
 	if (state.cwd === undefined) return UNKNOWN_GIT_FACTS;
@@ -4063,6 +4148,8 @@ function gitFormIsReadOnly(sub: string, rest: readonly BashWord[]): boolean {
 	const writes = (value: string, option: string) =>
 		option.startsWith("--") ? longOptionOrPrefix(value, option) : value.startsWith(option);
 	if (values.some((value) => GIT_WRITING_OPTIONS.some((option) => writes(value, option)))) return false;
+	// A format's signature placeholders (`%G?`, `%GS`, `%GG`, `%GK`, …) make git run gpg on each signed commit.
+	if (values.some((value) => value.includes("%G"))) return false;
 	if (sub === "grep" && values.some((value) => /^-[A-Za-z]*O/.test(value))) return false;
 	// `git grep --no-index` and `--untracked` search files git does not track: ignored `.env` and keys included.
 	if (

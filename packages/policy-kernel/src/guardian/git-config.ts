@@ -297,6 +297,7 @@ function programKind(entry: GitConfigEntry): GitProgramKeyKind | undefined {
 			if (key === "hookspath") return "hooks-path";
 			if (key === "askpass") return "askpass";
 			if (key === "gitproxy") return "proxy-command";
+			if (key === "alternaterefscommand") return "other-command";
 			return undefined;
 		case "pager":
 			// pager.<cmd> = false|true chooses paging; any other value is the pager program.
@@ -319,6 +320,14 @@ function programKind(entry: GitConfigEntry): GitProgramKeyKind | undefined {
 			return undefined;
 		case "sequence":
 			return !sub && key === "editor" ? "editor" : undefined;
+		case "log":
+			// `git log` and `git show` verify each signed commit's signature with gpg (or ssh-keygen).
+			return !sub && key === "showsignature" && !isFalse(value) ? "gpg-program" : undefined;
+		case "format":
+			// A default format with a signature placeholder (`%G?`, `%GS`, …) runs gpg the same way.
+			return !sub && key === "pretty" && value?.includes("%G") ? "gpg-program" : undefined;
+		case "pretty":
+			return value?.includes("%G") ? "gpg-program" : undefined;
 		case "interactive":
 			return key === "difffilter" ? "other-command" : undefined;
 		case "difftool":

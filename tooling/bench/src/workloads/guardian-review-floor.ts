@@ -64,16 +64,20 @@ export const REPLAY_HARNESS_DIRECTORIES = ["/memory"] as const;
 
 const HOME = "/root";
 /**
- * The shell's git facts in a clean clone: a config that runs no program, no active hook, no token in a remote URL
- * and no protected file in the index or history.
+ * The shell's git facts in a clean clone at `cwd`: a config that runs no program and sets nothing that makes git
+ * print more, no active hook, no token in a remote URL, no protected file in the index or history, and `cwd` as
+ * the repository's top folder.
  */
-export const CLEAN_CLONE = {
-	gitConfig: "safe",
-	gitHooks: "none",
-	gitUrlCredentials: "none",
-	gitHistoryProtected: [],
-	gitContentSettings: [],
-} as const;
+export function cleanClone(cwd: string) {
+	return {
+		gitConfig: "safe",
+		gitHooks: "none",
+		gitUrlCredentials: "none",
+		gitHistoryProtected: [],
+		gitContentSettings: [],
+		gitTop: cwd,
+	} as const;
+}
 /** Commands the parser-agreement figure samples: every Nth corpus command (the reference parser is slow WASM). */
 const AGREEMENT_SAMPLE_EVERY = 7;
 
@@ -210,15 +214,17 @@ export function withReplayedFacts(
 			gitContentSettings: [],
 		};
 	if (options.gitElsewhere === true && gitDirectories.length > 0) {
-		const clean = {
-			config: "safe",
-			hooks: "none",
-			urlCredentials: "none",
-			historyProtected,
-			historyCommits,
-			contentSettings: [],
-		} as const;
-		judged = { ...judged, gitFactsByDirectory: new Map(gitDirectories.map((dir) => [dir, clean] as const)) };
+		const clean = (top: string) =>
+			({
+				config: "safe",
+				hooks: "none",
+				urlCredentials: "none",
+				historyProtected,
+				historyCommits,
+				contentSettings: [],
+				top,
+			}) as const;
+		judged = { ...judged, gitFactsByDirectory: new Map(gitDirectories.map((dir) => [dir, clean(dir)] as const)) };
 	}
 	if (searchTrees.length > 0) {
 		judged = { ...judged, searchTrees: new Map(searchTrees.map((tree) => [searchTreeKey(tree), treeVerdict(tree)])) };
@@ -336,7 +342,7 @@ function replay(
 		let context = contexts.get(cwd);
 		if (context === undefined) {
 			// The replayed repositories are clean clones: the shell's git config and hooks checks would find nothing.
-			context = floorContextFor(config, cwd, HOME, CLEAN_CLONE);
+			context = floorContextFor(config, cwd, HOME, cleanClone(cwd));
 			contexts.set(cwd, context);
 		}
 		// The shell also reads the facts of every other directory the command runs git in (`cd sub && git log`):
@@ -439,7 +445,7 @@ export const BLOCK_LIST_PEERS = new Set([
 ]);
 
 function peerCases(cases: readonly PeerSafetyCase[], config: GuardianReviewConfig) {
-	const context = floorContextFor(config, "/home/dev/project", "/home/dev", CLEAN_CLONE);
+	const context = floorContextFor(config, "/home/dev/project", "/home/dev", cleanClone("/home/dev/project"));
 	let dangerousAllowed = 0;
 	let safeReviewed = 0;
 	let safe = 0;
@@ -508,7 +514,7 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 	const withTrusted = replay(rows, trusted, workspaces);
 	const withInline = replay(rows, inline, workspaces);
 	const peers = peerCases(loadPeerSafetyCases(), defaults);
-	const latencyContext = floorContextFor(defaults, "/home/dev/project", "/home/dev", CLEAN_CLONE);
+	const latencyContext = floorContextFor(defaults, "/home/dev/project", "/home/dev", cleanClone("/home/dev/project"));
 	const pathological = pathologicalCommands().map(({ name, command }) => ({
 		name,
 		...latencyOf(command, defaults, latencyContext),

@@ -18,7 +18,7 @@ import {
 	type TranscriptEntry,
 } from "../../../../packages/policy-kernel/src/guardian/index.ts";
 import type { BenchResult, BenchWorkload } from "../types.ts";
-import { CLEAN_CLONE, withReplayedFacts } from "./guardian-review-floor.ts";
+import { cleanClone, withReplayedFacts } from "./guardian-review-floor.ts";
 
 /** One replayed tool call. */
 export interface ReplayCall {
@@ -136,7 +136,7 @@ export function replayThroughKernel(calls: readonly ReplayCall[]) {
 	const cwd = "/home/dev/project";
 	const home = "/home/dev";
 	const config = applyGuardianDefaults({ mode: "enforce" });
-	const context = floorContextFor(config, cwd, home, CLEAN_CLONE);
+	const context = floorContextFor(config, cwd, home, cleanClone(cwd));
 	const transcript: TranscriptEntry[] = [
 		{ kind: "user", text: "Fix the nested-quote bug in the parser, add tests, and ship it." },
 	];
