@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import {
 	applyGuardianDefaults,
 	decideBashFloor,
@@ -57,6 +57,17 @@ async function withHomeAndRepo(body: (home: string, repo: string) => Promise<voi
 		await rm(home, { recursive: true, force: true });
 		await rm(repo, { recursive: true, force: true });
 	}
+}
+
+/** Makes `repo` a repository whose first commit holds `files` (relative paths, folders made as needed). */
+function initWithFiles(home: string, repo: string, files: Record<string, string>): void {
+	runGit(home, repo, "init", "-q");
+	for (const [name, text] of Object.entries(files)) {
+		mkdirSync(dirname(join(repo, name)), { recursive: true });
+		writeFileSync(join(repo, name), text);
+	}
+	runGit(home, repo, "add", ".");
+	runGit(home, repo, "commit", "-qm", "files");
 }
 
 /**
@@ -346,12 +357,7 @@ describe("config settings that make read-only git print more (sixth review)", ()
 
 	it("judges git in a workspace inside a larger repository: files above it are outside, `rev:path` is read from the top", async () => {
 		await withHomeAndRepo(async (home, repo) => {
-			runGit(home, repo, "init", "-q");
-			mkdirSync(join(repo, "ws"));
-			writeFileSync(join(repo, "private.txt"), "ABOVE_WORKSPACE_6\n");
-			writeFileSync(join(repo, "ws", "a.txt"), "a\n");
-			runGit(home, repo, "add", ".");
-			runGit(home, repo, "commit", "-qm", "files");
+			initWithFiles(home, repo, { "private.txt": "ABOVE_WORKSPACE_6\n", "ws/a.txt": "a\n" });
 			const decide = floorWithGitFacts(join(repo, "ws"), home);
 			expect(await decide("git log -p")).toBe("review:protected-path");
 			expect(await decide("git grep ABOVE -- :/")).toBe("review:protected-path");
@@ -364,12 +370,7 @@ describe("config settings that make read-only git print more (sixth review)", ()
 
 	it("lists the history under the path the command uses: `cd lnk` through a link to the top still meets `.env`", async () => {
 		await withHomeAndRepo(async (home, repo) => {
-			runGit(home, repo, "init", "-q");
-			mkdirSync(join(repo, "docs"));
-			writeFileSync(join(repo, ".env"), "LINKED_SECRET_6=1\n");
-			writeFileSync(join(repo, "docs", "a.md"), "a\n");
-			runGit(home, repo, "add", ".");
-			runGit(home, repo, "commit", "-qm", "files");
+			initWithFiles(home, repo, { ".env": "LINKED_SECRET_6=1\n", "docs/a.md": "a\n" });
 			symlinkSync(".", join(repo, "lnk"));
 			symlinkSync("..", join(repo, "docs", "up"));
 			const decide = floorWithGitFacts(repo, home);
