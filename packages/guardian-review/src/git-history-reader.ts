@@ -21,6 +21,9 @@ const QUIET_GIT = [
 	"core.fsmonitor=false",
 	"-c",
 	"log.showSignature=false",
+	// `log.showRoot=false` in the user's config would leave root commits' files out of the name list.
+	"-c",
+	"log.showRoot=true",
 	"-c",
 	"core.quotePath=false",
 	// The objects as stored: a replacement (`git replace`) would hide a commit from the listing but not from

@@ -636,6 +636,13 @@ describe("git that prints file content from the index or history, judged by the 
 		// Pickaxe searches read every version of every file: yes-or-no answers about a committed key.
 		expect(decide("git log -SAPI_KEY=ab --oneline", withKey)).toBe("review:protected-path");
 		expect(decide("git log -SAPI_KEY=ab --oneline", holding([]))).toBe("allow:read-only");
+		// A seventh review: describe-style names, `-n` as grep's flag, pseudo-refs in ranges, abbreviated options.
+		expect(decide("git show x-g978110a4", reached)).toBe("review:protected-path");
+		expect(decide("git diff HEAD v1.0-3-g978110a4", reached)).toBe("review:protected-path");
+		expect(decide("git grep -e FAKE -n 978110a4", reached)).toBe("review:protected-path");
+		expect(decide("git diff HEAD..FETCH_HEAD", reached)).toBe("review:protected-path");
+		expect(decide("git grep --recurse FAKE", reached)).toBe("review:protected-path");
+		expect(decide("git grep -n FAKE", reached)).toBe("allow:read-only");
 		// Signature placeholders run gpg.
 		expect(decide("git log --pretty=format:%GS", holding([]))).toBe("review:not-read-only");
 		expect(decide("git rev-list --format=%GK HEAD", holding([]))).toBe("review:not-read-only");

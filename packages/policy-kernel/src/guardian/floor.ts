@@ -3767,7 +3767,8 @@ function gitWidensPathspecs(values: readonly string[]): boolean {
 
 /** Options that print the content of submodules, whose histories the shell does not list. */
 function gitReachesSubmodules(values: readonly string[]): boolean {
-	return values.some((value) => value.startsWith("--recurse-submodules") || value.startsWith("--submodule"));
+	// git accepts a unique prefix of a long option (`git grep --recurse`).
+	return values.some((value) => longOptionOrPrefix(value, "--recurse-submodules") || value.startsWith("--submodule"));
 }
 
 /**
@@ -3791,6 +3792,9 @@ function revisionObjectNames(value: string): string[] {
 	for (const end of revision.split(/\.\.\.?/)) {
 		const name = /^\^?([0-9a-fA-F]{4,64})(?=$|[~^@])/.exec(end)?.[1];
 		if (name !== undefined) names.push(name);
+		// git also reads `describe` output (`v1.0-3-g978110a`, `x-g978110a`) as the hash after `-g`.
+		const described = /-g([0-9a-fA-F]{4,64})(?=$|[~^@])/.exec(end)?.[1];
+		if (described !== undefined) names.push(described);
 	}
 	return names;
 }
@@ -3873,11 +3877,14 @@ function gitContentPrinted(
 		(v) => /^-[^-]*[ef]/.test(v) || longOptionOrPrefix(v, "--regexp") || longOptionOrPrefix(v, "--file"),
 	);
 	const pattern = sub === "grep" && !patternGiven ? operands[0] : undefined;
+	// In `git grep`, `-n` is a flag (line numbers), not a count with a value.
+	const takesValue = (option: string) => GIT_LOG_VALUE_OPTIONS.has(option) && !(sub === "grep" && option === "-n");
 	const revisionWords = before.filter(
-		(word, i) =>
-			!word.value.startsWith("-") && word !== pattern && !GIT_LOG_VALUE_OPTIONS.has(before[i - 1]?.value ?? ""),
+		(word, i) => !word.value.startsWith("-") && word !== pattern && !takesValue(before[i - 1]?.value ?? ""),
 	);
-	const hidden = gitTakesHiddenRevisions(values) || revisionWords.some((word) => GIT_PSEUDO_REF.test(word.value));
+	const hidden =
+		gitTakesHiddenRevisions(values) ||
+		revisionWords.some((word) => word.value.split(/\.\.\.?|\^/).some((end) => GIT_PSEUDO_REF.test(end)));
 	const objects = revisionWords.flatMap((word) => revisionObjectNames(word.value));
 	const content: GitContentPrinted = { pathspecs, objects, printsFiles: true };
 	const namesOnly: GitContentPrinted = { pathspecs, objects, printsFiles: false };
