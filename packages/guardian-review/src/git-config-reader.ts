@@ -170,10 +170,7 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 		const location = await locateRepository(cwd);
 		if (location === "none") return { config: "safe", urlCredentials: "none", contentSettings: [] };
 		if (location === "unknown") return UNKNOWN_CONFIG;
-		let config: GitConfigVerdict | undefined;
-		for (const hook of GIT_HOOKS_RUN_BY_READS) {
-			if ((await kindOf(join(location.commonDir, "hooks", hook))) !== "missing") config = "unsafe";
-		}
+		const config: GitConfigVerdict | undefined = (await hasReadTimeHook(location.commonDir)) ? "unsafe" : undefined;
 		const verdicts: GitConfigVerdict[] = [];
 		const credentials: GitUrlCredentialsVerdict[] = [];
 		const settings: (readonly GitContentSetting[] | undefined)[] = [];
@@ -240,6 +237,14 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 	}
 }
 
+/** True when the git folder's hooks hold one git runs on reads (`post-index-change`), active or not a file. */
+async function hasReadTimeHook(gitDir: string): Promise<boolean> {
+	for (const hook of GIT_HOOKS_RUN_BY_READS) {
+		if ((await kindOf(join(gitDir, "hooks", hook))) !== "missing") return true;
+	}
+	return false;
+}
+
 /** At most this many submodule git folders are read; more makes the config verdict `unknown`. */
 const MAX_SUBMODULE_GIT_FOLDERS = 32;
 
@@ -267,9 +272,7 @@ async function submodulesVerdict(commonDir: string): Promise<GitConfigVerdict> {
 					continue;
 				}
 				queue.push(join(gitDir, "modules"));
-				for (const hook of GIT_HOOKS_RUN_BY_READS) {
-					if ((await kindOf(join(gitDir, "hooks", hook))) !== "missing") return "unsafe";
-				}
+				if (await hasReadTimeHook(gitDir)) return "unsafe";
 				const config = join(gitDir, "config");
 				if ((await kindOf(config)) === "missing") continue;
 				const text = await readBounded(config);
@@ -391,21 +394,23 @@ export function createGitConfigFacts(home: string): {
 			for (const dir of directories) gitByDirectory.set(dir, await factsOf(dir));
 			// The protected files a repository's index or history holds, for git that prints content there; listed only
 			// where git runs no program (elsewhere the floor reviews it anyway).
-			let isProtected: ((path: string) => boolean) | undefined;
-			// A file outside the workspace counts too: a repository whose top lies above the workspace prints files
-			// beside it (`git log -p` in `outer/ws` prints `outer/private.txt`).
-			const workspace = resolve(context.cwd);
-			const isOutside = (path: string) => !isInWorkspace(path, workspace, context.additionalDirectories);
+			let tests: { isProtected(path: string): boolean; isOutside(path: string): boolean; key: string } | undefined;
 			let atCwd: GitHistoryListing | undefined;
 			for (const dir of historyDirectories) {
 				const facts = dir === context.cwd ? here : gitByDirectory.get(dir);
 				if (facts?.config !== "safe") continue;
-				if (isProtected === undefined) {
+				if (tests === undefined) {
 					const entryKind = treeEntryTest(context);
-					isProtected = (path) => entryKind(path, false, false) === "protected";
+					// A file outside the workspace counts too: a repository whose top lies above the workspace prints
+					// files beside it (`git log -p` in `outer/ws` prints `outer/private.txt`).
+					const workspace = resolve(context.cwd);
+					tests = {
+						isProtected: (path) => entryKind(path, false, false) === "protected",
+						isOutside: (path) => !isInWorkspace(path, workspace, context.additionalDirectories),
+						key: `${treeProtectionKey(context)}${(context.additionalDirectories ?? []).join("\u0000")}`,
+					};
 				}
-				const protection = `${treeProtectionKey(context)}${(context.additionalDirectories ?? []).join("\u0000")}`;
-				const listing = await history.protectedPathsOf(dir, isProtected, protection, facts.top, isOutside);
+				const listing = await history.protectedPathsOf(dir, tests.isProtected, tests.key, facts.top, tests.isOutside);
 				if (listing === undefined) continue;
 				if (dir === context.cwd) atCwd = listing;
 				else

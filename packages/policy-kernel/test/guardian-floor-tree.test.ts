@@ -649,19 +649,13 @@ describe("git that prints file content from the index or history, judged by the 
 	});
 
 	it("reads `rev:path` from the repository's top folder, as git does", () => {
-		const above = floorContextFor(config, CWD, HOME, {
-			gitConfig: "safe",
-			gitUrlCredentials: "none",
-			gitHistoryProtected: [],
-			gitContentSettings: [],
-			gitTop: HOME,
-		});
+		const above = { ...holding([]), gitTop: HOME };
 		expect(decide("git show HEAD:.aws/credentials", above)).toBe("review:protected-path");
 		expect(decide("git show HEAD:notes.txt", above)).toBe("review:outside-workspace");
 		expect(decide("git show HEAD:./README.md", above)).toBe("allow:read-only");
 		expect(decide("git show HEAD:project/README.md", above)).toBe("allow:read-only");
 		// Not known: reviewed.
-		const unknownTop = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitContentSettings: [] });
+		const { gitTop: _top, ...unknownTop } = holding([]);
 		expect(decide("git show HEAD:README.md", unknownTop)).toBe("review:protected-path");
 	});
 

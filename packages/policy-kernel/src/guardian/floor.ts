@@ -29,6 +29,7 @@ import {
 	toolScopeFor,
 } from "./config.js";
 import {
+	formatRunsGpg,
 	GIT_CONTENT_SETTINGS,
 	type GitConfigVerdict,
 	type GitContentSetting,
@@ -3587,10 +3588,7 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	if (facts.config !== "safe") return "git-config";
 	// `git remote -v` and `get-url` print the URLs, with any token in them (`https://user:ghp_…@github.com/…`).
 	if (sub === "remote" && rest.length > 0 && facts.urlCredentials !== "none") return "protected-path";
-	const settings = facts.contentSettings ?? GIT_CONTENT_SETTINGS;
-	// `blame.ignoreRevsFile` names a file `git blame` reads, and prints a line of when it names no commit.
-	if (sub === "blame" && settings.includes("blame-reads-file")) return "protected-path";
-	const content = gitContentPrinted(sub, rest, settings);
+	const content = gitContentPrinted(sub, rest, facts.contentSettings ?? GIT_CONTENT_SETTINGS);
 	if (content === "unknown") return "protected-path";
 	if (content !== undefined) {
 		judge.requests?.gitHistoryDirectories.add(state.cwd ?? judge.workspace);
@@ -3783,24 +3781,27 @@ function isRevisionPath(word: BashWord): boolean {
 }
 
 /**
+ * The revisions a revision word names, before any `:path`: each end of a range (`A..B`, `A...B`) and what follows
+ * `^` (`^A`, `x^FETCH_HEAD`).
+ */
+function revisionEnds(value: string): string[] {
+	const revision = value.startsWith(":") ? "" : (value.split(":")[0] ?? "");
+	return revision.split(/\.\.\.?|\^/).filter((end) => end !== "");
+}
+
+/**
  * The object names a revision word names by hash: git takes 4 hex digits and more (`3b18`, `3b18e51^3`,
- * `3b18e51~2:f`), in each end of a range (`0a66a57..2bc9ca0`, `A...B`) and after `^` (`^0a66`).
+ * `3b18e51~2:f`), at each of its ends (see {@link revisionEnds}), and the hash after `-g` in `describe` output
+ * (`v1.0-3-g978110a`).
  */
 function revisionObjectNames(value: string): string[] {
-	const names: string[] = [];
-	const revision = value.startsWith(":") ? "" : (value.split(":")[0] ?? "");
-	for (const end of revision.split(/\.\.\.?/)) {
-		const name = /^\^?([0-9a-fA-F]{4,64})(?=$|[~^@])/.exec(end)?.[1];
-		if (name !== undefined) names.push(name);
-		// git also reads `describe` output (`v1.0-3-g978110a`, `x-g978110a`) as the hash after `-g`.
-		const described = /-g([0-9a-fA-F]{4,64})(?=$|[~^@])/.exec(end)?.[1];
-		if (described !== undefined) names.push(described);
-	}
-	return names;
+	return revisionEnds(value).flatMap((end) =>
+		[/^([0-9a-fA-F]{4,64})(?=$|[~@])/, /-g([0-9a-fA-F]{4,64})(?=$|[~@])/].flatMap((name) => name.exec(end)?.[1] ?? []),
+	);
 }
 
 /** Pseudo-refs that may name commits no ref or reflog reaches, so the listing may not have seen them. */
-const GIT_PSEUDO_REF = /^\^?(?:FETCH|ORIG|MERGE|CHERRY_PICK|REVERT|REBASE|BISECT)_HEAD\b|^\^?AUTO_MERGE\b/;
+const GIT_PSEUDO_REF = /^(?:(?:FETCH|ORIG|MERGE|CHERRY_PICK|REVERT|REBASE|BISECT)_HEAD|AUTO_MERGE)\b/;
 
 /** Options that add revisions the words do not show: read from standard input, or the alternates' refs. */
 function gitTakesHiddenRevisions(values: readonly string[]): boolean {
@@ -3884,7 +3885,7 @@ function gitContentPrinted(
 	);
 	const hidden =
 		gitTakesHiddenRevisions(values) ||
-		revisionWords.some((word) => word.value.split(/\.\.\.?|\^/).some((end) => GIT_PSEUDO_REF.test(end)));
+		revisionWords.some((word) => revisionEnds(word.value).some((end) => GIT_PSEUDO_REF.test(end)));
 	const objects = revisionWords.flatMap((word) => revisionObjectNames(word.value));
 	const content: GitContentPrinted = { pathspecs, objects, printsFiles: true };
 	const namesOnly: GitContentPrinted = { pathspecs, objects, printsFiles: false };
@@ -3917,6 +3918,9 @@ function gitContentPrinted(
 			)
 				return undefined;
 			return reachesSubmodules ? "unknown" : content;
+		case "blame":
+			// `blame.ignoreRevsFile` names a file `git blame` reads, and prints a line of when it names no commit.
+			return settings.includes("blame-reads-file") ? "unknown" : undefined;
 		case "cat-file":
 			if (values.some((value) => value === "-t" || value === "-s" || value === "-e")) return undefined;
 			return operands.length > 0 && operands.every(isRevisionPath) ? undefined : "unknown";
@@ -4155,8 +4159,7 @@ function gitFormIsReadOnly(sub: string, rest: readonly BashWord[]): boolean {
 	const writes = (value: string, option: string) =>
 		option.startsWith("--") ? longOptionOrPrefix(value, option) : value.startsWith(option);
 	if (values.some((value) => GIT_WRITING_OPTIONS.some((option) => writes(value, option)))) return false;
-	// A format's signature placeholders (`%G?`, `%GS`, `%GG`, `%GK`, …) make git run gpg on each signed commit.
-	if (values.some((value) => value.includes("%G"))) return false;
+	if (values.some(formatRunsGpg)) return false;
 	if (sub === "grep" && values.some((value) => /^-[A-Za-z]*O/.test(value))) return false;
 	// `git grep --no-index` and `--untracked` search files git does not track: ignored `.env` and keys included.
 	if (

@@ -324,10 +324,10 @@ function programKind(entry: GitConfigEntry): GitProgramKeyKind | undefined {
 			// `git log` and `git show` verify each signed commit's signature with gpg (or ssh-keygen).
 			return !sub && key === "showsignature" && !isFalse(value) ? "gpg-program" : undefined;
 		case "format":
-			// A default format with a signature placeholder (`%G?`, `%GS`, …) runs gpg the same way.
-			return !sub && key === "pretty" && value?.includes("%G") ? "gpg-program" : undefined;
+			// A default format with a signature placeholder runs gpg the same way.
+			return !sub && key === "pretty" && formatRunsGpg(value) ? "gpg-program" : undefined;
 		case "pretty":
-			return value?.includes("%G") ? "gpg-program" : undefined;
+			return formatRunsGpg(value) ? "gpg-program" : undefined;
 		case "interactive":
 			return key === "difffilter" ? "other-command" : undefined;
 		case "difftool":
@@ -352,6 +352,23 @@ function programKind(entry: GitConfigEntry): GitProgramKeyKind | undefined {
 		default:
 			return undefined;
 	}
+}
+
+/**
+ * True when a pretty format (`--format=…`, `format.pretty`, `pretty.<name>`) holds a signature placeholder (`%G?`,
+ * `%GS`, `%GG`, `%GK`, …), which makes git run gpg on each signed commit it prints. Pure.
+ */
+export function formatRunsGpg(format: string | undefined): boolean {
+	return format?.includes("%G") === true;
+}
+
+/** The last entry of `section.key` (no subsection) among `entries`: the one git uses. */
+export function lastGitConfigEntry(
+	entries: readonly GitConfigEntry[],
+	section: string,
+	key: string,
+): GitConfigEntry | undefined {
+	return entries.findLast((entry) => entry.section === section && entry.subsection === undefined && entry.key === key);
 }
 
 /** Every entry that can make git run a program, in file order. */
@@ -386,7 +403,7 @@ export function judgeGitConfigText(text: string): GitConfigVerdict {
 export function gitConfigExcludesFile(text: string): string | undefined {
 	const parsed = parseGitConfig(text);
 	if (!parsed.ok) return "unknown";
-	const set = parsed.value.filter((entry) => entry.section === "core" && entry.key === "excludesfile").pop()?.value;
+	const set = lastGitConfigEntry(parsed.value, "core", "excludesfile")?.value;
 	return set === "" ? undefined : set;
 }
 

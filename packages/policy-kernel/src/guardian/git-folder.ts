@@ -13,6 +13,7 @@ import {
 	gitConfigIncludes,
 	gitContentSettings,
 	judgeGitConfigEntries,
+	lastGitConfigEntry,
 	parseGitConfig,
 } from "./git-config.js";
 import { baseName, type PathContext } from "./paths.js";
@@ -184,9 +185,7 @@ export function judgeGitConfigFile(text: string): GitConfigFileJudgement {
 			includes: [],
 		};
 	}
-	const worktree = parsed.value
-		.filter((entry) => entry.section === "core" && entry.subsection === undefined && entry.key === "worktree")
-		.pop();
+	const worktree = lastGitConfigEntry(parsed.value, "core", "worktree");
 	return {
 		config: judgeGitConfigEntries(parsed.value),
 		urlCredentials: urlCredentialsOf(parsed.value),
