@@ -214,12 +214,11 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 			settings.push(judged.contentSettings);
 			if (!next.global) verdicts.push(judged.config);
 			for (const include of judged.includes) {
-				const raw = include.path;
-				const path = raw.startsWith("~/")
-					? join(home, raw.slice(2))
-					: isAbsolute(raw)
-						? raw
-						: resolve(dirname(next.path), raw);
+				const path = gitIncludeTarget(include.path, next.path, home);
+				if (path === undefined) {
+					if (unknownFile()) return UNKNOWN_CONFIG;
+					continue;
+				}
 				queue.push({ path, depth: next.depth + 1, global: next.global });
 			}
 		}
@@ -235,6 +234,18 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 	} catch {
 		return UNKNOWN_CONFIG;
 	}
+}
+
+/**
+ * The file an `include.path` (or `includeIf.*.path`) names, as git finds it: `~/` under the home folder, an absolute
+ * path as it is, anything else relative to the folder of the file that includes it. Undefined for the forms git
+ * expands from places this reader does not look up (`~user/`, another user's home; `%(prefix)/`, git's install
+ * folder): the included file is unknown, never skipped as missing.
+ */
+function gitIncludeTarget(raw: string, includingFile: string, home: string): string | undefined {
+	if (raw.startsWith("~/")) return join(home, raw.slice(2));
+	if (raw.startsWith("~") || raw.startsWith("%(prefix)/")) return undefined;
+	return isAbsolute(raw) ? raw : resolve(dirname(includingFile), raw);
 }
 
 /** True when the git folder's hooks hold one git runs on reads (`post-index-change`), active or not a file. */

@@ -6,8 +6,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { tmpdir, userInfo } from "node:os";
+import { dirname, join, relative } from "node:path";
 import {
 	applyGuardianDefaults,
 	decideBashFloor,
@@ -124,6 +124,18 @@ describe("git that cannot run programs", () => {
 		h = await startInRepo();
 		writeFileSync(join(h.cwd, ".git", "extra.cfg"), "[core]\n\tfsmonitor = touch fsmonitor-ran\n");
 		git(h.cwd, "config", "include.path", "extra.cfg");
+		h.agent(callTool("bash", { command: "git status" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("status");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(existsSync(join(h.cwd, "fsmonitor-ran"))).toBe(false);
+	});
+
+	it("reviews git status where an include names a user's home as `~user/`, which git follows (seventh review)", async () => {
+		h = await startInRepo();
+		writeFileSync(join(h.cwd, ".git", "extra.cfg"), "[core]\n\tfsmonitor = touch fsmonitor-ran\n");
+		const { username, homedir } = userInfo();
+		git(h.cwd, "config", "include.path", `~${username}/${relative(homedir, join(h.cwd, ".git", "extra.cfg"))}`);
 		h.agent(callTool("bash", { command: "git status" }), "done");
 		h.reviewer(verdict("deny", { risk_level: "high" }));
 		await h.prompt("status");
@@ -657,7 +669,7 @@ describe("readGitHooksVerdict", () => {
 });
 
 describe("readGitConfigVerdict", () => {
-	it("is safe outside a repository and in a clean one, unsafe with a read-time hook, unknown past the include depth", async () => {
+	it("is safe outside a repository and in a clean one, unsafe with a read-time hook, unknown past the include depth or through `~user/`", async () => {
 		const outside = mkdtempSync(join(tmpdir(), "guardian-norepo-"));
 		try {
 			expect(await readGitConfigVerdict(outside, sandbox.home)).toBe("safe");
@@ -666,6 +678,20 @@ describe("readGitConfigVerdict", () => {
 			writeFileSync(join(outside, ".git", "hooks", "post-index-change"), "#!/bin/sh\n", { mode: 0o755 });
 			expect(await readGitConfigVerdict(outside, sandbox.home)).toBe("unsafe");
 			await rm(join(outside, ".git", "hooks", "post-index-change"));
+			// Includes git expands from places the reader does not look up: another user's home, git's install folder.
+			for (const path of ["~nobody/evil.cfg", "~", "%(prefix)/etc/evil.cfg"]) {
+				writeFileSync(join(outside, ".git", "config"), `[core]\n\tbare = false\n[include]\n\tpath = ${path}\n`);
+				expect(await readGitConfigVerdict(outside, sandbox.home)).toBe("unknown");
+			}
+			// In the user's own file, they leave the settings and credentials unknown (the program keys are theirs).
+			writeFileSync(join(outside, ".git", "config"), "[core]\n\tbare = false\n");
+			writeFileSync(join(sandbox.home, ".gitconfig"), "[include]\n\tpath = ~nobody/evil.cfg\n");
+			expect(await readGitConfigFacts(outside, sandbox.home)).toMatchObject({
+				config: "safe",
+				urlCredentials: "unknown",
+				contentSettings: undefined,
+			});
+			await rm(join(sandbox.home, ".gitconfig"));
 			writeFileSync(join(outside, ".git", "loop.cfg"), "[include]\n\tpath = loop.cfg\n");
 			writeFileSync(join(outside, ".git", "config"), "[core]\n\tbare = false\n[include]\n\tpath = loop.cfg\n");
 			expect(await readGitConfigVerdict(outside, sandbox.home)).toBe("unknown");
