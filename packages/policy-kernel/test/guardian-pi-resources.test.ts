@@ -16,6 +16,7 @@ import {
 	isReadablePiResource,
 	judgeShellSetup,
 	loadedPiResourcesOf,
+	loadedResourcesKey,
 	MAX_LOADED_PI_RESOURCES,
 	PI_RESOURCE_PROTECTED_PATHS,
 	pathValueFolders,
@@ -335,6 +336,22 @@ describe("what Pi loads for the model to read: its skills and context files", ()
 		);
 		const read = protectedReadTest(loaded);
 		expect([`${PDF}/SKILL.md`, `${PDF}/.env`, `${AGENT_DIR}/auth.json`].map(read)).toEqual([false, true, true]);
+	});
+});
+
+describe("loadedResourcesKey", () => {
+	it("names the content, so the resources rebuilt each prompt keep the caches keyed on them; other content differs", () => {
+		const bounds = { workspace: CWD, home: HOME };
+		const build = (file: string) =>
+			readableLoadedResources(loadedPiResourcesOf({ contextFiles: [{ path: file, content: "" }] }), bounds);
+		const first = build(`${HOME}/AGENTS.md`);
+		const again = build(`${HOME}/AGENTS.md`);
+		const other = build(`${HOME}/CLAUDE.md`);
+		expect(again).not.toBe(first);
+		expect(loadedResourcesKey(again)).toBe(loadedResourcesKey(first));
+		expect(loadedResourcesKey(other)).not.toBe(loadedResourcesKey(first));
+		expect(loadedResourcesKey(undefined)).toBe(0);
+		expect(loadedResourcesKey(first)).not.toBe(0);
 	});
 });
 

@@ -141,17 +141,29 @@ export function isLoadedResourcePath(path: string, resources: ReadableLoadedReso
 const readTests = createListKeyedCache<(path: string) => boolean>(64);
 /** A small id per resources object, so the read-test cache tells two of them apart without hashing their lists. */
 const resourceIds = new WeakMap<ReadableLoadedResources, number>();
+/** The id given to each content seen (its lists as JSON), so equal resources rebuilt each prompt share one id. */
+const contentIds = new Map<string, number>();
+/** At most this many contents keep their ids; past it the map starts over (a later equal content gets a new id). */
+const MAX_CONTENT_IDS = 64;
 let nextResourceId = 1;
 
 /**
- * A number naming one {@link ReadableLoadedResources} object (0 for none), stable while the object lives: a cache of
- * anything decided under it (the read test, a tree listing) keys on it instead of on its lists.
+ * A number naming the content of one {@link ReadableLoadedResources} (0 for none): the same for two objects with the
+ * same lists (the shell builds a new one every prompt), different for different lists while both are remembered. A
+ * cache of anything decided under it (the read test, a tree listing, the history listing) keys on it instead of on
+ * its lists, and survives the prompts that load the same resources.
  */
 export function loadedResourcesKey(resources: ReadableLoadedResources | undefined): number {
 	if (resources === undefined) return 0;
 	let id = resourceIds.get(resources);
 	if (id === undefined) {
-		id = nextResourceId++;
+		const content = JSON.stringify([resources.folders, resources.files, resources.piFolderGlobs]);
+		id = contentIds.get(content);
+		if (id === undefined) {
+			if (contentIds.size >= MAX_CONTENT_IDS) contentIds.clear();
+			id = nextResourceId++;
+			contentIds.set(content, id);
+		}
 		resourceIds.set(resources, id);
 	}
 	return id;
