@@ -2,7 +2,8 @@
 // file content (`git diff`, `git show`, `git log -p`, `git grep`): a test key committed years ago, or a `.env`
 // stashed with `-u`, is printed by them as readily as by `cat`. Runs git itself, only where the config reader found
 // a config that runs no program, with the program-running keys it may meet in the user's own config switched off;
-// bounded in time and output, and cached per repository until its refs move (then only the new commits are read).
+// bounded in time and output, and cached per repository until its refs or reflogs move (then only the new commits
+// are read).
 import { execFile } from "node:child_process";
 import { realpath } from "node:fs/promises";
 
@@ -38,21 +39,37 @@ function gitEnvironment(): NodeJS.ProcessEnv {
 	return { ...env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", PAGER: "cat" };
 }
 
-function runGit(cwd: string, args: readonly string[]): Promise<string> {
+/** Runs git in `cwd` and answers its output; `input`, when given, is written to its standard input. */
+function runGit(cwd: string, args: readonly string[], input?: string): Promise<string> {
 	return new Promise((resolve, reject) => {
-		execFile(
+		const child = execFile(
 			"git",
 			[...QUIET_GIT, "--no-pager", ...args],
 			{ cwd, env: gitEnvironment(), timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_GIT_OUTPUT_BYTES, encoding: "utf8" },
 			(error, stdout) => (error === null ? resolve(stdout) : reject(error)),
 		);
+		child.stdin?.on("error", () => {}); // git may exit before reading it all; the callback reports why
+		child.stdin?.end(input ?? "");
 	});
 }
 
-/** What one repository's history held when last read: the commits at its refs, and the protected files seen. */
+/**
+ * The commits every ref, HEAD and every reflog entry (other worktrees' too) name, sorted and without repeats: a
+ * commit undone by `git reset --hard` moves no ref back from where it was, but `HEAD@{1}` still names it. A
+ * repository with no commit yet names none.
+ */
+async function namedCommits(cwd: string): Promise<string[]> {
+	const listed = await runGit(cwd, ["rev-list", "--no-walk=unsorted", "--all", "--reflog", "HEAD"]).catch(() =>
+		runGit(cwd, ["rev-list", "--no-walk=unsorted", "--all", "--reflog"]),
+	);
+	return [...new Set(listed.split("\n").filter((line) => line !== ""))].sort();
+}
+
+/** What one repository's history held when last read: the commits its names reach, and the protected files seen. */
 interface HistoryListing {
 	/** What `isProtected` stood for (the protected globs and places): another one starts the listing over. */
 	readonly protection: string;
+	/** The commits refs, HEAD and reflog entries named then (see `namedCommits`): others start a new walk. */
 	readonly tips: readonly string[];
 	/** Whether a replace ref existed at those tips: the agent's git would show replaced objects the walk did not. */
 	readonly replaced: boolean;
@@ -90,19 +107,13 @@ export function createGitHistoryFacts(): {
 	return {
 		async protectedPathsOf(cwd, isProtected, protection, root, isOutside = () => false) {
 			try {
-				// The top folder and the commits at every ref and at HEAD, in one call; a repository with no commit yet has
-				// no HEAD to name, and only its top folder is asked for.
-				const [top = "", ...tips] = (
-					await runGit(cwd, ["rev-parse", "--show-toplevel", "--all", "HEAD"]).catch(() =>
-						runGit(cwd, ["rev-parse", "--show-toplevel"]),
-					)
-				)
-					.trim()
-					.split("\n");
+				const [top, tips] = await Promise.all([
+					runGit(cwd, ["rev-parse", "--show-toplevel"]).then((output) => output.trim()),
+					namedCommits(cwd),
+				]);
 				if (top === "") return undefined;
 				if (root !== undefined && (await realpath(root)) !== top) return undefined;
 				const base = root ?? top;
-				tips.sort();
 				const listed = listings.get(base);
 				const cached = listed?.protection === protection ? listed : undefined;
 				const found = new Set(cached?.protectedPaths);
@@ -130,23 +141,20 @@ export function createGitHistoryFacts(): {
 				if (cached === undefined || cached.tips.join() !== tips.join()) {
 					// A replace ref can swap any object, a blob too, for another the walk below never reads.
 					replaced = (await runGit(top, ["for-each-ref", "--count=1", "--format=x", "refs/replace/"])).trim() !== "";
-					// Only the commits the last listing did not reach: the refs moved by a commit, a fetch, a stash.
-					// `-m`: a merge's own changes against each parent (a file a merge adds shows in no other commit).
-					const since = cached === undefined ? [] : ["--not", ...cached.tips];
+					// Only the commits the last listing did not reach: the refs moved by a commit, a fetch, a stash, or the
+					// reflogs grew; the ones reached before are excluded on standard input (a long reflog would not fit
+					// on a command line). `-m`: a merge's own changes against each parent (a file a merge adds shows in no
+					// other commit).
+					// A commit named before and pruned since (`git gc` after a branch and its reflog went) cannot be excluded:
+					// then the whole history is read again.
 					const format = "--format=%x01%H";
-					add(
-						await runGit(top, [
-							"log",
-							"--all",
-							"--reflog",
-							...since,
-							"-m",
-							format,
-							"--name-only",
-							"-z",
-							"--no-renames",
-						]),
-					);
+					const walk = (excluded: readonly string[]) =>
+						runGit(
+							top,
+							["log", "--all", "--reflog", "--stdin", "-m", format, "--name-only", "-z", "--no-renames"],
+							excluded.map((tip) => `^${tip}\n`).join(""),
+						);
+					add(await (cached === undefined ? walk([]) : walk(cached.tips).catch(() => walk([]))));
 				}
 				if (listings.size >= MAX_CACHED_REPOSITORIES && !listings.has(base)) listings.clear();
 				listings.set(base, { protection, tips, replaced, protectedPaths: new Set(found), commits });

@@ -255,7 +255,26 @@ describe("git that prints content from the index or history", () => {
 		expect(resultTexts(h).join("\n")).not.toMatch(/MERGE_ADDED_KEY_5|DROPPED_STASH_SECRET_5/);
 	});
 
-	it("lists protected files from commits, the index and stashes, reading only new commits once the refs move", async () => {
+	it("reviews `git show HEAD@{1}` after a commit of .env undone by `reset --hard`: the reflog grew, no ref moved (seventh review)", async () => {
+		h = await startInRepo();
+		h.agent(
+			callTool("bash", { command: "git log -p" }),
+			// A commit of .env, undone: every ref is back where it was when `git log -p` was judged.
+			callTool("bash", {
+				command:
+					"echo UNDONE_COMMIT_SECRET_7 > .env && git add .env && git -c user.name=t -c user.email=t@t commit -qm env && git reset -q --hard HEAD~1",
+			}),
+			callTool("bash", { command: "git show HEAD@{1}" }),
+			"done",
+		);
+		h.reviewer(verdict("allow", { risk_level: "medium", user_authorization: "high" }), verdict("deny"));
+		await h.prompt("commit .env, then undo it");
+		expect(verdictSources(h)).toEqual(["floor", "reviewer", "reviewer"]);
+		expect(existsSync(join(h.cwd, ".env"))).toBe(false);
+		expect(resultTexts(h).join("\n")).not.toContain("UNDONE_COMMIT_SECRET_7");
+	});
+
+	it("lists protected files from commits, the index and stashes, reading only new commits once the refs or reflogs move", async () => {
 		await withHomeAndRepo(async (home, repo) => {
 			const facts = createGitHistoryFacts();
 			const isProtected = (path: string) => /\/(\.env|[^/]+\.key)$/.test(path);
@@ -278,6 +297,22 @@ describe("git that prints content from the index or history", () => {
 			writeFileSync(join(repo, ".env"), "SECRET=1\n");
 			runGit(home, repo, "stash", "-u", "-q");
 			expect(await list()).toEqual([`${repo}/.env`, `${repo}/old.key`]); // stashed untracked file
+			// A commit undone by `reset --hard`: the refs are where they were, the reflogs name it.
+			writeFileSync(join(repo, "undone.key"), "k\n");
+			runGit(home, repo, "add", "undone.key");
+			runGit(home, repo, "commit", "-qm", "undone");
+			runGit(home, repo, "reset", "-q", "--hard", "HEAD~1");
+			expect(await list()).toEqual([`${repo}/.env`, `${repo}/old.key`, `${repo}/undone.key`]);
+			// Commits named before and pruned since cannot be excluded from the walk: the whole history is read again.
+			runGit(home, repo, "stash", "clear");
+			runGit(home, repo, "reflog", "expire", "--expire=now", "--all");
+			runGit(home, repo, "gc", "-q", "--prune=now");
+			writeFileSync(join(repo, "after-gc.key"), "k\n");
+			runGit(home, repo, "add", "after-gc.key");
+			runGit(home, repo, "commit", "-qm", "after gc");
+			runGit(home, repo, "rm", "-q", "after-gc.key");
+			runGit(home, repo, "commit", "-qm", "no key");
+			expect(await list()).toEqual([`${repo}/.env`, `${repo}/after-gc.key`, `${repo}/old.key`, `${repo}/undone.key`]);
 			// Another protection starts over.
 			expect((await facts.protectedPathsOf(repo, () => false, "q"))?.protectedPaths).toEqual([]);
 		});
