@@ -274,6 +274,32 @@ describe("git that prints content from the index or history", () => {
 		expect(resultTexts(h).join("\n")).not.toContain("UNDONE_COMMIT_SECRET_7");
 	});
 
+	it("reviews `git show` of a root commit that added .env although the user's config sets log.showRoot=false (seventh review)", async () => {
+		h = await startInRepo();
+		// `log.showRoot=false` leaves a root commit's files out of `git log --name-only`, not out of `git show`: a
+		// branch whose only commit adds .env names it nowhere else.
+		writeFileSync(join(sandbox.home, ".gitconfig"), "[log]\n\tshowRoot = false\n");
+		git(h.cwd, "checkout", "-q", "--orphan", "keys");
+		git(h.cwd, "rm", "-q", "--cached", "README.md");
+		writeFileSync(join(h.cwd, ".env"), "ROOT_COMMIT_SECRET_7\n");
+		git(h.cwd, "add", ".env");
+		git(h.cwd, "commit", "-qm", "keys");
+		git(h.cwd, "checkout", "-q", "-f", "master");
+		expect(existsSync(join(h.cwd, ".env"))).toBe(false);
+		h.agent(callTool("bash", { command: "git show keys" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		// The shell's own git reads the user's config from Pi's home, as the agent's does.
+		const savedHome = process.env.HOME;
+		process.env.HOME = sandbox.home;
+		try {
+			await h.prompt("what is on the keys branch?");
+		} finally {
+			process.env.HOME = savedHome;
+		}
+		expect(verdictSources(h)).toEqual(["reviewer"]);
+		expect(resultTexts(h).join("\n")).not.toContain("ROOT_COMMIT_SECRET_7");
+	});
+
 	it("lists protected files from commits, the index and stashes, reading only new commits once the refs or reflogs move", async () => {
 		await withHomeAndRepo(async (home, repo) => {
 			const facts = createGitHistoryFacts();
