@@ -4,7 +4,7 @@
 // git's index writes). The kernel judges the text
 // (@pi-policy/policy-kernel/guardian git-config); this module only finds and reads files: asynchronously,
 // bounded in files, bytes and depth, and cached until a tool call that may have changed them has run.
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import {
 	combineGitConfigVerdicts,
@@ -27,7 +27,7 @@ import {
 	treeEntryTest,
 	treeProtectionKey,
 } from "@pi-policy/policy-kernel/guardian";
-import { createGitHistoryFacts, type GitHistoryListing } from "./git-history-reader.js";
+import { createGitHistoryFacts, type GitHistoryListing, runQuietGit } from "./git-history-reader.js";
 
 /** At most this many config files are read for one verdict; more makes it `unknown`. */
 export const MAX_GIT_CONFIG_FILES = 32;
@@ -75,10 +75,8 @@ async function locateRepository(cwd: string): Promise<GitLocation | "none" | "un
 		const kind = await kindOf(dotGit);
 		if (kind === "dir") return { top: dir, gitDir: dotGit, commonDir: await commonDirOf(dotGit) };
 		if (kind === "file") {
-			const text = await readBounded(dotGit);
-			const match = text === undefined ? null : /^gitdir:\s*(.+?)\s*$/m.exec(text.slice(0, 4096));
-			if (match?.[1] === undefined) return "unknown";
-			const gitDir = isAbsolute(match[1]) ? match[1] : resolve(dir, match[1]);
+			const gitDir = await gitDirOfFile(dotGit, dir);
+			if (gitDir === undefined) return "unknown";
 			return { top: dir, gitDir, commonDir: await commonDirOf(gitDir) };
 		}
 		if (kind === "other") return "unknown";
@@ -92,6 +90,14 @@ async function locateRepository(cwd: string): Promise<GitLocation | "none" | "un
 		dir = parent;
 	}
 	return "unknown";
+}
+
+/** The git folder a `.git` file names (`gitdir: PATH`, relative to `dir`, the folder holding it); undefined if none. */
+async function gitDirOfFile(dotGit: string, dir: string): Promise<string | undefined> {
+	const text = await readBounded(dotGit);
+	const match = text === undefined ? null : /^gitdir:\s*(.+?)\s*$/m.exec(text.slice(0, 4096));
+	if (match?.[1] === undefined) return undefined;
+	return isAbsolute(match[1]) ? match[1] : resolve(dir, match[1]);
 }
 
 async function looksLikeGitFolder(dir: string): Promise<boolean> {
@@ -164,7 +170,11 @@ function systemGitConfigPaths(): string[] {
  * those files, the user's own or the system's hold a URL with a user part (see `judgeGitConfigUrlCredentials`).
  * `contentSettings`: the settings any of them turns on (see `gitContentSettings`). Never throws.
  */
-export async function readGitConfigFacts(cwd: string, home: string): Promise<GitConfigFacts> {
+export async function readGitConfigFacts(
+	cwd: string,
+	home: string,
+	isAgentWritable: (path: string) => boolean = () => false,
+): Promise<GitConfigFacts> {
 	try {
 		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return UNKNOWN_CONFIG;
 		const location = await locateRepository(cwd);
@@ -212,7 +222,9 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 			}
 			credentials.push(judged.urlCredentials);
 			settings.push(judged.contentSettings);
-			if (!next.global) verdicts.push(judged.config);
+			// The user's own files are theirs, unless the agent may write them (a dotfiles repository as the workspace,
+			// `~/.gitconfig` a link into it): then their program keys count as the repository's do.
+			if (!next.global || isAgentWritable(await realpath(next.path))) verdicts.push(judged.config);
 			for (const include of judged.includes) {
 				const path = gitIncludeTarget(include.path, next.path, home);
 				if (path === undefined) {
@@ -224,6 +236,8 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 		}
 		credentials.push(await legacyRemoteCredentials(location.commonDir));
 		verdicts.push(await submodulesVerdict(location.commonDir));
+		// Only where git would run no program so far is git itself asked for the submodules the index holds.
+		if ((config ?? combineGitConfigVerdicts(verdicts)) === "safe") verdicts.push(await gitlinksVerdict(location.top));
 		const known = settings.filter((list) => list !== undefined);
 		return {
 			config: config ?? combineGitConfigVerdicts(verdicts),
@@ -238,14 +252,16 @@ export async function readGitConfigFacts(cwd: string, home: string): Promise<Git
 
 /**
  * The file an `include.path` (or `includeIf.*.path`) names, as git finds it: `~/` under the home folder, an absolute
- * path as it is, anything else relative to the folder of the file that includes it. Undefined for the forms git
+ * path as it is, anything else relative to the folder of the file that includes it (as the path it was reached by). Undefined for the forms git
  * expands from places this reader does not look up (`~user/`, another user's home; `%(prefix)/`, git's install
  * folder): the included file is unknown, never skipped as missing.
  */
 function gitIncludeTarget(raw: string, includingFile: string, home: string): string | undefined {
-	if (raw.startsWith("~/")) return join(home, raw.slice(2));
+	// Joined as text and never normalized, as git does: the system resolves `..` after a link (`.git -> vault/p.git`
+	// makes `.git/../x.cfg` the file `vault/x.cfg`), where normalizing would name another file.
+	if (raw.startsWith("~/")) return `${home}/${raw.slice(2)}`;
 	if (raw.startsWith("~") || raw.startsWith("%(prefix)/")) return undefined;
-	return isAbsolute(raw) ? raw : resolve(dirname(includingFile), raw);
+	return isAbsolute(raw) ? raw : `${dirname(includingFile)}/${raw}`;
 }
 
 /** True when the git folder's hooks hold one git runs on reads (`post-index-change`), active or not a file. */
@@ -260,10 +276,24 @@ async function hasReadTimeHook(gitDir: string): Promise<boolean> {
 const MAX_SUBMODULE_GIT_FOLDERS = 32;
 
 /**
+ * The program verdict of one submodule's git folder: `unsafe` with a hook git runs on reads or a key that runs a
+ * program, `unknown` with an include or a config that cannot be read, else `safe`. Throws on I/O errors.
+ */
+async function submoduleGitFolderVerdict(gitDir: string): Promise<GitConfigVerdict> {
+	if (await hasReadTimeHook(gitDir)) return "unsafe";
+	const config = join(gitDir, "config");
+	if ((await kindOf(config)) === "missing") return "safe";
+	const text = await readBounded(config);
+	if (text === undefined) return "unknown";
+	const judged = judgeGitConfigFile(text);
+	return judged.includes.length > 0 ? "unknown" : judged.config;
+}
+
+/**
  * The program verdict of the submodules' own git folders (`modules/<name>/`, nested ones in their own `modules/`):
- * `git status` and `git diff` in the superproject run git in each submodule, with its config and hooks. A hook git
- * runs on reads makes it `unsafe`, and so does a key that runs a program; an include, a file that cannot be read or
- * more than {@link MAX_SUBMODULE_GIT_FOLDERS} folders make it `unknown`. Never throws.
+ * `git status` and `git diff` in the superproject run git in each submodule, with its config and hooks (see
+ * {@link submoduleGitFolderVerdict}); more than {@link MAX_SUBMODULE_GIT_FOLDERS} folders make it `unknown`. Never
+ * throws.
  */
 async function submodulesVerdict(commonDir: string): Promise<GitConfigVerdict> {
 	const verdicts: GitConfigVerdict[] = [];
@@ -283,13 +313,42 @@ async function submodulesVerdict(commonDir: string): Promise<GitConfigVerdict> {
 					continue;
 				}
 				queue.push(join(gitDir, "modules"));
-				if (await hasReadTimeHook(gitDir)) return "unsafe";
-				const config = join(gitDir, "config");
-				if ((await kindOf(config)) === "missing") continue;
-				const text = await readBounded(config);
-				if (text === undefined) return "unknown";
-				const judged = judgeGitConfigFile(text);
-				verdicts.push(judged.includes.length > 0 ? "unknown" : judged.config);
+				verdicts.push(await submoduleGitFolderVerdict(gitDir));
+			}
+		}
+	} catch {
+		return "unknown";
+	}
+	return combineGitConfigVerdicts(verdicts);
+}
+
+/**
+ * The program verdict of the checked-out submodules the index holds (`git ls-files --stage`, mode 160000), wherever
+ * their git folder is: one inside the submodule (`git submodule add` of an existing repository, or a cloned
+ * repository added with `git add`, which needs no `.gitmodules`) is not under `modules/`, and git runs in it all
+ * the same. Nested ones are found in each submodule's own index. A submodule not checked out is not entered by
+ * git. More than {@link MAX_SUBMODULE_GIT_FOLDERS}, a `.git` that is neither a folder nor a `gitdir:` file, or git
+ * failing make it `unknown`. Never throws.
+ */
+async function gitlinksVerdict(top: string): Promise<GitConfigVerdict> {
+	const verdicts: GitConfigVerdict[] = [];
+	try {
+		const queue = [top];
+		let folders = 0;
+		while (queue.length > 0) {
+			const tree = queue.shift() as string;
+			for (const entry of (await runQuietGit(tree, ["ls-files", "--stage", "-z"])).split("\0")) {
+				if (!entry.startsWith("160000 ")) continue;
+				const worktree = `${tree}/${entry.slice(entry.indexOf("\t") + 1)}`;
+				const dotGit = join(worktree, ".git");
+				const kind = await kindOf(dotGit);
+				if (kind === "missing") continue;
+				if (++folders > MAX_SUBMODULE_GIT_FOLDERS) return "unknown";
+				const gitDir = kind === "dir" ? dotGit : kind === "file" ? await gitDirOfFile(dotGit, worktree) : undefined;
+				if (gitDir === undefined) return "unknown";
+				const verdict = await submoduleGitFolderVerdict(gitDir);
+				verdicts.push(verdict);
+				if (verdict === "safe") queue.push(worktree);
 			}
 		}
 	} catch {
@@ -377,20 +436,25 @@ export function createGitConfigFacts(home: string): {
 } {
 	const cached = new Map<string, { config: Promise<GitConfigFacts>; hooks: Promise<GitHooksVerdict> }>();
 	const history = createGitHistoryFacts();
-	const current = (dir: string) => {
-		let entry = cached.get(dir);
+	/** `writable`: where the agent may write without review (the workspace and additional directories), by `key`. */
+	const current = (dir: string, writable?: { test: (path: string) => boolean; key: string }) => {
+		const key = `${dir}\u0000${writable?.key ?? ""}`;
+		let entry = cached.get(key);
 		if (entry === undefined) {
 			if (cached.size >= MAX_CACHED_DIRECTORIES) cached.clear();
-			entry = { config: readGitConfigFacts(dir, home), hooks: readGitHooksVerdict(dir) };
-			cached.set(dir, entry);
+			entry = { config: readGitConfigFacts(dir, home, writable?.test), hooks: readGitHooksVerdict(dir) };
+			cached.set(key, entry);
 		}
 		return entry;
 	};
-	const factsOf = async (dir: string): Promise<GitRepositoryFacts> => {
-		const { config, urlCredentials, contentSettings, top } = await current(dir).config;
+	const factsOf = async (
+		dir: string,
+		writable: { test: (path: string) => boolean; key: string },
+	): Promise<GitRepositoryFacts> => {
+		const { config, urlCredentials, contentSettings, top } = await current(dir, writable).config;
 		return {
 			config,
-			hooks: await current(dir).hooks,
+			hooks: await current(dir, writable).hooks,
 			urlCredentials,
 			...(contentSettings === undefined ? {} : { contentSettings }),
 			...(top === undefined ? {} : { top }),
@@ -400,9 +464,14 @@ export function createGitConfigFacts(home: string): {
 		verdict: async (cwd) => (await current(cwd).config).config,
 		hooks: (cwd) => current(cwd).hooks,
 		async forDirectories(directories, context, historyDirectories = []) {
-			const here = await factsOf(context.cwd);
+			const workspace = resolve(context.cwd);
+			const writable = {
+				test: (path: string) => isInWorkspace(path, workspace, context.additionalDirectories),
+				key: `${workspace}\u0000${(context.additionalDirectories ?? []).join("\u0000")}`,
+			};
+			const here = await factsOf(context.cwd, writable);
 			const gitByDirectory = new Map<string, GitRepositoryFacts>();
-			for (const dir of directories) gitByDirectory.set(dir, await factsOf(dir));
+			for (const dir of directories) gitByDirectory.set(dir, await factsOf(dir, writable));
 			// The protected files a repository's index or history holds, for git that prints content there; listed only
 			// where git runs no program (elsewhere the floor reviews it anyway).
 			let tests: { isProtected(path: string): boolean; isOutside(path: string): boolean; key: string } | undefined;
@@ -414,10 +483,9 @@ export function createGitConfigFacts(home: string): {
 					const entryKind = treeEntryTest(context);
 					// A file outside the workspace counts too: a repository whose top lies above the workspace prints
 					// files beside it (`git log -p` in `outer/ws` prints `outer/private.txt`).
-					const workspace = resolve(context.cwd);
 					tests = {
 						isProtected: (path) => entryKind(path, false, false) === "protected",
-						isOutside: (path) => !isInWorkspace(path, workspace, context.additionalDirectories),
+						isOutside: (path) => !writable.test(path),
 						key: `${treeProtectionKey(context)}${(context.additionalDirectories ?? []).join("\u0000")}`,
 					};
 				}

@@ -5,7 +5,8 @@
 // bounded in time and output, and cached per repository until its refs or reflogs move (then only the new commits
 // are read).
 import { execFile } from "node:child_process";
-import { realpath } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
+import { resolve } from "node:path";
 
 /** More protected files than this in one repository make the fact unknown (its content-printing git is reviewed). */
 export const MAX_HISTORY_PROTECTED = 64;
@@ -39,8 +40,12 @@ function gitEnvironment(): NodeJS.ProcessEnv {
 	return { ...env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", PAGER: "cat" };
 }
 
-/** Runs git in `cwd` and answers its output; `input`, when given, is written to its standard input. */
-function runGit(cwd: string, args: readonly string[], input?: string): Promise<string> {
+/**
+ * Runs git in `cwd` with the options that keep it from running a program (`QUIET_GIT`, no pager, no `GIT_*`
+ * variables) and answers its output; `input`, when given, is written to its standard input. Rejects when git fails,
+ * times out or prints too much.
+ */
+export function runQuietGit(cwd: string, args: readonly string[], input?: string): Promise<string> {
 	return new Promise((resolve, reject) => {
 		const child = execFile(
 			"git",
@@ -53,14 +58,24 @@ function runGit(cwd: string, args: readonly string[], input?: string): Promise<s
 	});
 }
 
+/** The text of a file, or an empty string when it does not exist. Rejects on other errors. */
+async function readOrEmpty(path: string): Promise<string> {
+	try {
+		return await readFile(path, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+		throw error;
+	}
+}
+
 /**
  * The commits every ref, HEAD and every reflog entry (other worktrees' too) name, sorted and without repeats: a
  * commit undone by `git reset --hard` moves no ref back from where it was, but `HEAD@{1}` still names it. A
  * repository with no commit yet names none.
  */
 async function namedCommits(cwd: string): Promise<string[]> {
-	const listed = await runGit(cwd, ["rev-list", "--no-walk=unsorted", "--all", "--reflog", "HEAD"]).catch(() =>
-		runGit(cwd, ["rev-list", "--no-walk=unsorted", "--all", "--reflog"]),
+	const listed = await runQuietGit(cwd, ["rev-list", "--no-walk=unsorted", "--all", "--reflog", "HEAD"]).catch(() =>
+		runQuietGit(cwd, ["rev-list", "--no-walk=unsorted", "--all", "--reflog"]),
 	);
 	return [...new Set(listed.split("\n").filter((line) => line !== ""))].sort();
 }
@@ -71,6 +86,8 @@ interface HistoryListing {
 	readonly protection: string;
 	/** The commits refs, HEAD and reflog entries named then (see `namedCommits`): others start a new walk. */
 	readonly tips: readonly string[];
+	/** The shallow boundary then (the `shallow` file, empty when the clone is whole). */
+	readonly shallow: string;
 	/** Whether a replace ref existed at those tips: the agent's git would show replaced objects the walk did not. */
 	readonly replaced: boolean;
 	readonly protectedPaths: ReadonlySet<string>;
@@ -107,11 +124,22 @@ export function createGitHistoryFacts(): {
 	return {
 		async protectedPathsOf(cwd, isProtected, protection, root, isOutside = () => false) {
 			try {
-				const [top, tips] = await Promise.all([
-					runGit(cwd, ["rev-parse", "--show-toplevel"]).then((output) => output.trim()),
+				const [located, tips, refTypes] = await Promise.all([
+					runQuietGit(cwd, ["rev-parse", "--show-toplevel", "--git-path", "shallow", "--git-path", "info/grafts"]),
 					namedCommits(cwd),
+					runQuietGit(cwd, ["for-each-ref", "--format=%(objecttype) %(*objecttype)"]),
 				]);
+				const [top = "", shallowPath = "", graftsPath = ""] = located.split("\n");
 				if (top === "") return undefined;
+				// A ref may name a blob or a tree (`git tag t <blob>`, fetched tags too): `git show t` prints it, and no
+				// commit walk reads it.
+				if (refTypes.split("\n").some((line) => line !== "" && line !== "commit " && line !== "tag commit")) {
+					return undefined;
+				}
+				// Grafts (deprecated, still read) give commits other parents; the shallow boundary moves when a shallow
+				// clone is deepened (`fetch --unshallow` brings old commits and may move no ref).
+				if ((await readOrEmpty(resolve(cwd, graftsPath))) !== "") return undefined;
+				const shallow = await readOrEmpty(resolve(cwd, shallowPath));
 				if (root !== undefined && (await realpath(root)) !== top) return undefined;
 				const base = root ?? top;
 				const listed = listings.get(base);
@@ -138,9 +166,10 @@ export function createGitHistoryFacts(): {
 					}
 				};
 				let replaced = cached?.replaced ?? false;
-				if (cached === undefined || cached.tips.join() !== tips.join()) {
+				if (cached === undefined || cached.tips.join() !== tips.join() || cached.shallow !== shallow) {
 					// A replace ref can swap any object, a blob too, for another the walk below never reads.
-					replaced = (await runGit(top, ["for-each-ref", "--count=1", "--format=x", "refs/replace/"])).trim() !== "";
+					replaced =
+						(await runQuietGit(top, ["for-each-ref", "--count=1", "--format=x", "refs/replace/"])).trim() !== "";
 					// Only the commits the last listing did not reach: the refs moved by a commit, a fetch, a stash, or the
 					// reflogs grew; the ones reached before are excluded on standard input (a long reflog would not fit
 					// on a command line). `-m`: a merge's own changes against each parent (a file a merge adds shows in no
@@ -149,19 +178,21 @@ export function createGitHistoryFacts(): {
 					// then the whole history is read again.
 					const format = "--format=%x01%H";
 					const walk = (excluded: readonly string[]) =>
-						runGit(
+						runQuietGit(
 							top,
 							["log", "--all", "--reflog", "--stdin", "-m", format, "--name-only", "-z", "--no-renames"],
 							excluded.map((tip) => `^${tip}\n`).join(""),
 						);
-					add(await (cached === undefined ? walk([]) : walk(cached.tips).catch(() => walk([]))));
+					// Across a moved shallow boundary the old commits gained parents: all of them are read again.
+					const excluded = cached === undefined || cached.shallow !== shallow ? undefined : cached.tips;
+					add(await (excluded === undefined ? walk([]) : walk(excluded).catch(() => walk([]))));
 				}
 				if (listings.size >= MAX_CACHED_REPOSITORIES && !listings.has(base)) listings.clear();
-				listings.set(base, { protection, tips, replaced, protectedPaths: new Set(found), commits });
+				listings.set(base, { protection, tips, shallow, replaced, protectedPaths: new Set(found), commits });
 				if (replaced) return undefined;
 				// The index changes with every `git add`, and `git add -A` stages the untracked files that are not ignored:
 				// read both each time (fast: names only).
-				add(await runGit(top, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]));
+				add(await runQuietGit(top, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]));
 				return found.size > MAX_HISTORY_PROTECTED ? undefined : { protectedPaths: [...found], commits };
 			} catch {
 				return undefined;

@@ -648,6 +648,38 @@ describe("git that prints file content from the index or history, judged by the 
 		expect(decide("git rev-list --format=%GK HEAD", holding([]))).toBe("review:not-read-only");
 	});
 
+	it("closes what an eighth review found: other worktrees' pseudo-refs, `%(raw)` formats, diffs above the top", () => {
+		const reached = holding([], ["0a66a5712dba79e4c8300dd08aeb37f8e728b8da"]);
+		// Another worktree's pseudo-refs (`main-worktree/` names the main one from any worktree, itself included).
+		expect(decide("git log -p main-worktree/FETCH_HEAD", reached)).toBe("review:protected-path");
+		expect(decide("git show worktrees/wt/FETCH_HEAD", reached)).toBe("review:protected-path");
+		expect(decide("git diff HEAD main-worktree/ORIG_HEAD~1", reached)).toBe("review:protected-path");
+		expect(decide("git log -p main-worktree/HEAD", reached)).toBe("allow:read-only");
+		// `%(raw)` prints the object a ref names, a blob too.
+		expect(decide("git branch -r '--format=%(raw)'", reached)).toBe("review:not-read-only");
+		expect(decide("git branch '--format=%(*raw:size)'", reached)).toBe("review:not-read-only");
+		expect(decide("git branch '--format=%(refname:short) %(objectname)'", reached)).toBe("allow:read-only");
+		// A path above the repository's top (still in the workspace) makes git compare folders by itself.
+		const nested = floorContextFor(config, CWD, HOME, {
+			gitByDirectory: new Map([
+				[
+					`${CWD}/proj`,
+					{
+						config: "safe",
+						hooks: "none",
+						urlCredentials: "none",
+						contentSettings: [],
+						historyProtected: [],
+						top: `${CWD}/proj`,
+					},
+				],
+			]),
+		});
+		expect(decide("cd proj && git diff ../a ..", nested)).toBe("review:protected-path");
+		expect(decide("cd proj && git diff -- src ../proj/lib", nested)).toBe("allow:read-only");
+		expect(decide("cd proj/src && git diff ../lib", nested)).toBe("review:git-config"); // no facts for proj/src
+	});
+
 	it("reads `rev:path` from the repository's top folder, as git does", () => {
 		const above = { ...holding([]), gitTop: HOME };
 		expect(decide("git show HEAD:.aws/credentials", above)).toBe("review:protected-path");

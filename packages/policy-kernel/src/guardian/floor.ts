@@ -3599,13 +3599,15 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 		if (judge.requests === undefined && !content.objects.every(reached)) return "protected-path";
 	}
 	// `git diff --no-index a .` compares folders recursively, `.git/` and `.env` at the root included; git drops
-	// into that mode by itself when a path lies outside the working tree (`git diff /elsewhere src`).
+	// into that mode by itself when a path lies outside the working tree (`git diff /elsewhere src`, and
+	// `cd vendor/lib && git diff ../a ../b` inside the workspace but above the repository's top).
 	if (
 		sub === "diff" &&
 		rest.some(
 			(arg) =>
 				longOptionOrPrefix(arg.value, "--no-index") ||
-				(!arg.value.startsWith("-") && liesOutsideWorkspace(arg.value, state, judge)),
+				(!arg.value.startsWith("-") &&
+					(liesOutsideWorkspace(arg.value, state, judge) || liesOutsideRepository(arg.value, facts.top, state, judge))),
 		)
 	) {
 		const folders = rest.filter((arg) => !arg.value.startsWith("-"));
@@ -3632,6 +3634,16 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 		}
 	}
 	return "allowed";
+}
+
+/**
+ * True when a git operand names a path (`/x`, `../a`, `~/a`) outside the repository's top folder `top`, or may (the
+ * top is not known: while facts are collected, or no fact came).
+ */
+function liesOutsideRepository(value: string, top: string | undefined, state: WalkState, judge: Judge): boolean {
+	if (!value.startsWith("/") && !value.startsWith("..") && !value.startsWith("~")) return false;
+	const resolved = resolveIn(value, state, judge);
+	return resolved === undefined || top === undefined || !isWithin(top, resolved);
 }
 
 /** True when a git operand names a path outside the workspace (`/tmp/x`, `../other`); a revision is inside. */
@@ -3803,6 +3815,14 @@ function revisionObjectNames(value: string): string[] {
 /** Pseudo-refs that may name commits no ref or reflog reaches, so the listing may not have seen them. */
 const GIT_PSEUDO_REF = /^(?:(?:FETCH|ORIG|MERGE|CHERRY_PICK|REVERT|REBASE|BISECT)_HEAD|AUTO_MERGE)\b/;
 
+/**
+ * True when a revision end names a pseudo-ref ({@link GIT_PSEUDO_REF}), also another worktree's
+ * (`main-worktree/FETCH_HEAD`, `worktrees/wt/ORIG_HEAD`): any name whose last part is one counts.
+ */
+function namesPseudoRef(end: string): boolean {
+	return GIT_PSEUDO_REF.test(end.slice(end.lastIndexOf("/") + 1));
+}
+
 /** Options that add revisions the words do not show: read from standard input, or the alternates' refs. */
 function gitTakesHiddenRevisions(values: readonly string[]): boolean {
 	return values.some((value) => longOptionOrPrefix(value, "--stdin") || longOptionOrPrefix(value, "--alternate-refs"));
@@ -3884,8 +3904,7 @@ function gitContentPrinted(
 		(word, i) => !word.value.startsWith("-") && word !== pattern && !takesValue(before[i - 1]?.value ?? ""),
 	);
 	const hidden =
-		gitTakesHiddenRevisions(values) ||
-		revisionWords.some((word) => revisionEnds(word.value).some((end) => GIT_PSEUDO_REF.test(end)));
+		gitTakesHiddenRevisions(values) || revisionWords.some((word) => revisionEnds(word.value).some(namesPseudoRef));
 	const objects = revisionWords.flatMap((word) => revisionObjectNames(word.value));
 	const content: GitContentPrinted = { pathspecs, objects, printsFiles: true };
 	const namesOnly: GitContentPrinted = { pathspecs, objects, printsFiles: false };
@@ -4195,7 +4214,8 @@ function gitFormIsReadOnly(sub: string, rest: readonly BashWord[]): boolean {
 						"--color",
 					].includes(value) ||
 					value.startsWith("--sort=") ||
-					value.startsWith("--format=") ||
+					// `%(raw)` prints the object a ref names, which may be a blob (a remote-tracking ref set to one).
+					(value.startsWith("--format=") && !/%\(\*?raw\b/.test(value)) ||
 					BRANCH_LIST_FILTERS.some((option) => value === option || value.startsWith(`${option}=`)) ||
 					(lists && !value.startsWith("-")),
 			);
