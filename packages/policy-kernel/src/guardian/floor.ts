@@ -3606,8 +3606,7 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 		rest.some(
 			(arg) =>
 				longOptionOrPrefix(arg.value, "--no-index") ||
-				(!arg.value.startsWith("-") &&
-					(liesOutsideWorkspace(arg.value, state, judge) || liesOutsideRepository(arg.value, facts.top, state, judge))),
+				(!arg.value.startsWith("-") && liesOutsideWorkingTree(arg.value, facts.top, state, judge)),
 		)
 	) {
 		const folders = rest.filter((arg) => !arg.value.startsWith("-"));
@@ -3637,20 +3636,19 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 }
 
 /**
- * True when a git operand names a path (`/x`, `../a`, `~/a`) outside the repository's top folder `top`, or may (the
- * top is not known: while facts are collected, or no fact came).
+ * True when a git operand names a path (`/x`, `../a`, `~/a`; a revision never) outside the workspace or outside the
+ * repository's top folder `top`, or may (it does not resolve, or the top is not known: while facts are collected,
+ * or no fact came).
  */
-function liesOutsideRepository(value: string, top: string | undefined, state: WalkState, judge: Judge): boolean {
+function liesOutsideWorkingTree(value: string, top: string | undefined, state: WalkState, judge: Judge): boolean {
 	if (!value.startsWith("/") && !value.startsWith("..") && !value.startsWith("~")) return false;
 	const resolved = resolveIn(value, state, judge);
-	return resolved === undefined || top === undefined || !isWithin(top, resolved);
-}
-
-/** True when a git operand names a path outside the workspace (`/tmp/x`, `../other`); a revision is inside. */
-function liesOutsideWorkspace(value: string, state: WalkState, judge: Judge): boolean {
-	if (!value.startsWith("/") && !value.startsWith("..") && !value.startsWith("~")) return false;
-	const resolved = resolveIn(value, state, judge);
-	return resolved === undefined || !isInWorkspace(resolved, judge.workspace, []);
+	return (
+		resolved === undefined ||
+		!isInWorkspace(resolved, judge.workspace, []) ||
+		top === undefined ||
+		!isWithin(top, resolved)
+	);
 }
 
 /** The options of `git diff` and `git show` that ask for names or counts instead of the patch. */
