@@ -58,6 +58,19 @@ export function runQuietGit(cwd: string, args: readonly string[], input?: string
 	});
 }
 
+/**
+ * True when a `for-each-ref` line (`TYPE PEELED-TYPE REFNAME`) names a ref whose objects the commit walk does not
+ * read: a replace ref (it can swap any object, a blob too, for another the walk never reads), or a ref that names (or
+ * a tag that peels to) a blob, a tree or another tag (`git tag t <blob>`, fetched tags too), which `git show`
+ * prints. An empty line names none.
+ */
+function refHidesObjects(line: string): boolean {
+	if (line === "") return false;
+	const [type, peeled, name = ""] = line.split(" ");
+	if (name.startsWith("refs/replace/")) return true;
+	return !(type === "commit" || (type === "tag" && peeled === "commit"));
+}
+
 /** The text of a file, or an empty string when it does not exist. Rejects on other errors. */
 async function readOrEmpty(path: string): Promise<string> {
 	try {
@@ -88,8 +101,6 @@ interface HistoryListing {
 	readonly tips: readonly string[];
 	/** The shallow boundary then (the `shallow` file, empty when the clone is whole). */
 	readonly shallow: string;
-	/** Whether a replace ref existed at those tips: the agent's git would show replaced objects the walk did not. */
-	readonly replaced: boolean;
 	readonly protectedPaths: ReadonlySet<string>;
 	/** Every commit reached (full hashes): content by another object name is not covered by the listing. */
 	readonly commits: ReadonlySet<string>;
@@ -124,22 +135,21 @@ export function createGitHistoryFacts(): {
 	return {
 		async protectedPathsOf(cwd, isProtected, protection, root, isOutside = () => false) {
 			try {
-				const [located, tips, refTypes] = await Promise.all([
+				const [located, tips, refs] = await Promise.all([
 					runQuietGit(cwd, ["rev-parse", "--show-toplevel", "--git-path", "shallow", "--git-path", "info/grafts"]),
 					namedCommits(cwd),
-					runQuietGit(cwd, ["for-each-ref", "--format=%(objecttype) %(*objecttype)"]),
+					runQuietGit(cwd, ["for-each-ref", "--format=%(objecttype) %(*objecttype) %(refname)"]),
 				]);
 				const [top = "", shallowPath = "", graftsPath = ""] = located.split("\n");
 				if (top === "") return undefined;
-				// A ref may name a blob or a tree (`git tag t <blob>`, fetched tags too): `git show t` prints it, and no
-				// commit walk reads it.
-				if (refTypes.split("\n").some((line) => line !== "" && line !== "commit " && line !== "tag commit")) {
-					return undefined;
-				}
+				if (refs.split("\n").some(refHidesObjects)) return undefined;
 				// Grafts (deprecated, still read) give commits other parents; the shallow boundary moves when a shallow
 				// clone is deepened (`fetch --unshallow` brings old commits and may move no ref).
-				if ((await readOrEmpty(resolve(cwd, graftsPath))) !== "") return undefined;
-				const shallow = await readOrEmpty(resolve(cwd, shallowPath));
+				const [grafts, shallow] = await Promise.all([
+					readOrEmpty(resolve(cwd, graftsPath)),
+					readOrEmpty(resolve(cwd, shallowPath)),
+				]);
+				if (grafts !== "") return undefined;
 				if (root !== undefined && (await realpath(root)) !== top) return undefined;
 				const base = root ?? top;
 				const listed = listings.get(base);
@@ -165,11 +175,7 @@ export function createGitHistoryFacts(): {
 						} else if (isProtected(absolute)) found.add(absolute);
 					}
 				};
-				let replaced = cached?.replaced ?? false;
 				if (cached === undefined || cached.tips.join() !== tips.join() || cached.shallow !== shallow) {
-					// A replace ref can swap any object, a blob too, for another the walk below never reads.
-					replaced =
-						(await runQuietGit(top, ["for-each-ref", "--count=1", "--format=x", "refs/replace/"])).trim() !== "";
 					// Only the commits the last listing did not reach: the refs moved by a commit, a fetch, a stash, or the
 					// reflogs grew; the ones reached before are excluded on standard input (a long reflog would not fit
 					// on a command line). `-m`: a merge's own changes against each parent (a file a merge adds shows in no
@@ -188,8 +194,7 @@ export function createGitHistoryFacts(): {
 					add(await (excluded === undefined ? walk([]) : walk(excluded).catch(() => walk([]))));
 				}
 				if (listings.size >= MAX_CACHED_REPOSITORIES && !listings.has(base)) listings.clear();
-				listings.set(base, { protection, tips, shallow, replaced, protectedPaths: new Set(found), commits });
-				if (replaced) return undefined;
+				listings.set(base, { protection, tips, shallow, protectedPaths: new Set(found), commits });
 				// The index changes with every `git add`, and `git add -A` stages the untracked files that are not ignored:
 				// read both each time (fast: names only).
 				add(await runQuietGit(top, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]));
