@@ -237,7 +237,8 @@ export async function readGitConfigFacts(
 		credentials.push(await legacyRemoteCredentials(location.commonDir));
 		verdicts.push(await submodulesVerdict(location.commonDir));
 		// Only where git would run no program so far is git itself asked for the submodules the index holds.
-		if ((config ?? combineGitConfigVerdicts(verdicts)) === "safe") verdicts.push(await gitlinksVerdict(location.top));
+		if ((config ?? combineGitConfigVerdicts(verdicts)) === "safe")
+			verdicts.push(await gitlinksVerdict(location.top, location.gitDir));
 		const known = settings.filter((list) => list !== undefined);
 		return {
 			config: config ?? combineGitConfigVerdicts(verdicts),
@@ -330,31 +331,59 @@ async function submodulesVerdict(commonDir: string): Promise<GitConfigVerdict> {
  * git. More than {@link MAX_SUBMODULE_GIT_FOLDERS}, a `.git` that is neither a folder nor a `gitdir:` file, or git
  * failing make it `unknown`. Never throws.
  */
-async function gitlinksVerdict(top: string): Promise<GitConfigVerdict> {
+async function gitlinksVerdict(top: string, gitDir: string): Promise<GitConfigVerdict> {
 	const verdicts: GitConfigVerdict[] = [];
 	try {
-		const queue = [top];
+		const queue = [{ tree: top, gitDir }];
 		let folders = 0;
 		while (queue.length > 0) {
-			const tree = queue.shift() as string;
-			for (const entry of (await runQuietGit(tree, ["ls-files", "--stage", "-z"])).split("\0")) {
-				if (!entry.startsWith("160000 ")) continue;
-				const worktree = `${tree}/${entry.slice(entry.indexOf("\t") + 1)}`;
+			const next = queue.shift() as { tree: string; gitDir: string };
+			for (const path of await gitlinksOf(next.tree, next.gitDir)) {
+				const worktree = `${next.tree}/${path}`;
 				const dotGit = join(worktree, ".git");
 				const kind = await kindOf(dotGit);
 				if (kind === "missing") continue;
 				if (++folders > MAX_SUBMODULE_GIT_FOLDERS) return "unknown";
-				const gitDir = kind === "dir" ? dotGit : kind === "file" ? await gitDirOfFile(dotGit, worktree) : undefined;
-				if (gitDir === undefined) return "unknown";
-				const verdict = await submoduleGitFolderVerdict(gitDir);
+				const subGitDir = kind === "dir" ? dotGit : kind === "file" ? await gitDirOfFile(dotGit, worktree) : undefined;
+				if (subGitDir === undefined) return "unknown";
+				const verdict = await submoduleGitFolderVerdict(subGitDir);
 				verdicts.push(verdict);
-				if (verdict === "safe") queue.push(worktree);
+				if (verdict === "safe") queue.push({ tree: worktree, gitDir: subGitDir });
 			}
 		}
 	} catch {
 		return "unknown";
 	}
 	return combineGitConfigVerdicts(verdicts);
+}
+
+/** At most this many indexes' gitlink lists are kept. */
+const MAX_CACHED_GITLINK_LISTS = 16;
+/** The gitlinks last listed per working tree, with the identity of the index they were read from. */
+const gitlinkLists = new Map<string, { index: string; paths: readonly string[] }>();
+
+/**
+ * The paths of the gitlinks (mode 160000) in the index of the working tree `tree`, whose git folder is `gitDir`.
+ * git asked once per index: git writes a new index file for every change (a new inode, size or time), so its
+ * identity keys the list, and a repository's config read again after each write costs one `stat` while the index
+ * stays as it was. No index file: none. Throws when git fails.
+ */
+async function gitlinksOf(tree: string, gitDir: string): Promise<readonly string[]> {
+	const info = await stat(join(gitDir, "index"), { bigint: true }).catch((error: NodeJS.ErrnoException) => {
+		if (error.code === "ENOENT") return undefined;
+		throw error;
+	});
+	if (info === undefined) return [];
+	const index = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}`;
+	const listed = gitlinkLists.get(tree);
+	if (listed?.index === index) return listed.paths;
+	const paths = (await runQuietGit(tree, ["ls-files", "--stage", "-z"]))
+		.split("\0")
+		.filter((entry) => entry.startsWith("160000 "))
+		.map((entry) => entry.slice(entry.indexOf("\t") + 1));
+	if (gitlinkLists.size >= MAX_CACHED_GITLINK_LISTS && !gitlinkLists.has(tree)) gitlinkLists.clear();
+	gitlinkLists.set(tree, { index, paths });
+	return paths;
 }
 
 /** At most this many legacy remote files are read; more makes the credentials fact `unknown`. */

@@ -120,6 +120,22 @@ describe("the config reader (eighth review)", () => {
 		}
 	});
 
+	it("lists the index's submodules again once the index changed, and reads their git folders on every read", async () => {
+		const ws = mkdtempSync(join(tmpdir(), "guardian-gitlinks-"));
+		try {
+			repositoryWith(ws, { "README.md": "hello\n" });
+			expect((await readGitConfigFacts(ws, sandbox.home)).config).toBe("safe");
+			repositoryWith(join(ws, "sub"), { "s.txt": "s\n" });
+			git(ws, "add", "sub"); // a new index: the submodule is found
+			git(join(ws, "sub"), "config", "core.fsmonitor", "touch ran");
+			expect((await readGitConfigFacts(ws, sandbox.home)).config).toBe("unsafe");
+			git(join(ws, "sub"), "config", "--unset", "core.fsmonitor"); // the same index: its folder is read again
+			expect((await readGitConfigFacts(ws, sandbox.home)).config).toBe("safe");
+		} finally {
+			await rm(ws, { recursive: true, force: true });
+		}
+	});
+
 	it("counts the program keys of the user's config when the agent may write it (a link into the workspace)", async () => {
 		const ws = mkdtempSync(join(tmpdir(), "guardian-dotfiles-"));
 		try {
