@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir, userInfo } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import {
 	applyGuardianDefaults,
 	decideBashFloor,
@@ -27,6 +27,7 @@ import {
 	type GuardianHarness,
 	type GuardianHarnessOptions,
 	guardianSandboxPerTest,
+	initWithFiles,
 	resultTexts,
 	runGit,
 	verdict,
@@ -57,17 +58,6 @@ async function withHomeAndRepo(body: (home: string, repo: string) => Promise<voi
 		await rm(home, { recursive: true, force: true });
 		await rm(repo, { recursive: true, force: true });
 	}
-}
-
-/** Makes `repo` a repository whose first commit holds `files` (relative paths, folders made as needed). */
-function initWithFiles(home: string, repo: string, files: Record<string, string>): void {
-	runGit(home, repo, "init", "-q");
-	for (const [name, text] of Object.entries(files)) {
-		mkdirSync(dirname(join(repo, name)), { recursive: true });
-		writeFileSync(join(repo, name), text);
-	}
-	runGit(home, repo, "add", ".");
-	runGit(home, repo, "commit", "-qm", "files");
 }
 
 /**

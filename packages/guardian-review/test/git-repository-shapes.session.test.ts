@@ -14,6 +14,7 @@ import {
 	callTool,
 	type GuardianHarness,
 	guardianSandboxPerTest,
+	initWithFiles,
 	resultTexts,
 	runGit,
 	verdict,
@@ -26,19 +27,10 @@ function git(cwd: string, ...args: string[]): void {
 	runGit(sandbox.home, cwd, ...args);
 }
 
-/** Makes `dir` a repository whose first commit holds `files`. */
-function repositoryWith(dir: string, files: Record<string, string>): void {
-	mkdirSync(dir, { recursive: true });
-	git(dir, "init", "-q");
-	for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-	git(dir, "add", ".");
-	git(dir, "commit", "-qm", "files");
-}
-
 /** A session in a repository holding README.md; `git` runs as the tests' user. */
 async function startInRepo(): Promise<GuardianHarness> {
 	const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
-	repositoryWith(h.cwd, { "README.md": "hello\n" });
+	initWithFiles(sandbox.home, h.cwd, { "README.md": "hello\n" });
 	return h;
 }
 
@@ -54,7 +46,7 @@ describe("read-only git in repository shapes an eighth review found", () => {
 	it("reviews another worktree's spelling of FETCH_HEAD after a fetch of a branch that adds .env", async () => {
 		const h = await startInRepo();
 		const upstream = join(sandbox.home, "upstream");
-		repositoryWith(upstream, { "README.md": "hello\n" });
+		initWithFiles(sandbox.home, upstream, { "README.md": "hello\n" });
 		git(upstream, "checkout", "-q", "-b", "pr");
 		writeFileSync(join(upstream, ".env"), "FETCHED_SECRET_8\n");
 		git(upstream, "add", ".env");
@@ -68,7 +60,7 @@ describe("read-only git in repository shapes an eighth review found", () => {
 	it("reviews git status where a submodule added with `git add` keeps its own git folder, whose config runs a program", async () => {
 		const h = await startInRepo();
 		const sub = join(h.cwd, "sub");
-		repositoryWith(sub, { "s.txt": "s\n" });
+		initWithFiles(sandbox.home, sub, { "s.txt": "s\n" });
 		git(h.cwd, "add", "sub"); // an embedded repository: a gitlink, no .gitmodules, its git folder inside it
 		git(h.cwd, "commit", "-qm", "sub");
 		git(sub, "config", "core.fsmonitor", "touch ../sub-fsmonitor-ran; false");
@@ -93,7 +85,7 @@ describe("read-only git in repository shapes an eighth review found", () => {
 
 	it("reviews `git diff` of folders above the repository's top, which git compares by itself", async () => {
 		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
-		repositoryWith(join(h.cwd, "proj"), { "README.md": "hello\n" });
+		initWithFiles(sandbox.home, join(h.cwd, "proj"), { "README.md": "hello\n" });
 		mkdirSync(join(h.cwd, "a"));
 		mkdirSync(join(h.cwd, "b"));
 		writeFileSync(join(h.cwd, "a", ".env"), "ABOVE_TOP_SECRET_8\n");
@@ -123,9 +115,9 @@ describe("the config reader (eighth review)", () => {
 	it("lists the index's submodules again once the index changed, and reads their git folders on every read", async () => {
 		const ws = mkdtempSync(join(tmpdir(), "guardian-gitlinks-"));
 		try {
-			repositoryWith(ws, { "README.md": "hello\n" });
+			initWithFiles(sandbox.home, ws, { "README.md": "hello\n" });
 			expect((await readGitConfigFacts(ws, sandbox.home)).config).toBe("safe");
-			repositoryWith(join(ws, "sub"), { "s.txt": "s\n" });
+			initWithFiles(sandbox.home, join(ws, "sub"), { "s.txt": "s\n" });
 			git(ws, "add", "sub"); // a new index: the submodule is found
 			git(join(ws, "sub"), "config", "core.fsmonitor", "touch ran");
 			expect((await readGitConfigFacts(ws, sandbox.home)).config).toBe("unsafe");
@@ -157,7 +149,7 @@ describe("the history listing (eighth review)", () => {
 		const upstream = mkdtempSync(join(tmpdir(), "guardian-shallow-up-"));
 		const clone = mkdtempSync(join(tmpdir(), "guardian-shallow-clone-"));
 		try {
-			repositoryWith(upstream, { "README.md": "hello\n" });
+			initWithFiles(sandbox.home, upstream, { "README.md": "hello\n" });
 			writeFileSync(join(upstream, "deploy.key"), "k\n");
 			git(upstream, "add", "deploy.key");
 			git(upstream, "commit", "-qm", "key");

@@ -1,10 +1,10 @@
 // Test helpers: a harness where the faux provider plays both the agent (faux-1) and the reviewer (faux-reviewer).
 
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { InlineExtension } from "@earendil-works/pi-coding-agent";
 import {
@@ -224,4 +224,16 @@ export function runGit(home: string, cwd: string, ...args: string[]): void {
 		},
 		stdio: "ignore",
 	});
+}
+
+/** Makes `repo` (created as needed) a repository whose first commit holds `files` (relative paths, folders made). */
+export function initWithFiles(home: string, repo: string, files: Record<string, string>): void {
+	mkdirSync(repo, { recursive: true });
+	runGit(home, repo, "init", "-q");
+	for (const [name, text] of Object.entries(files)) {
+		mkdirSync(dirname(join(repo, name)), { recursive: true });
+		writeFileSync(join(repo, name), text);
+	}
+	runGit(home, repo, "add", ".");
+	runGit(home, repo, "commit", "-qm", "files");
 }
