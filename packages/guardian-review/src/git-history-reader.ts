@@ -7,6 +7,7 @@
 import { execFile } from "node:child_process";
 import { readFile, realpath } from "node:fs/promises";
 import { resolve } from "node:path";
+import { gitRefHidesObjects } from "@pi-policy/policy-kernel/guardian";
 
 /** More protected files than this in one repository make the fact unknown (its content-printing git is reviewed). */
 export const MAX_HISTORY_PROTECTED = 64;
@@ -56,19 +57,6 @@ export function runQuietGit(cwd: string, args: readonly string[], input?: string
 		child.stdin?.on("error", () => {}); // git may exit before reading it all; the callback reports why
 		child.stdin?.end(input ?? "");
 	});
-}
-
-/**
- * True when a `for-each-ref` line (`TYPE PEELED-TYPE REFNAME`) names a ref whose objects the commit walk does not
- * read: a replace ref (it can swap any object, a blob too, for another the walk never reads), or a ref that names (or
- * a tag that peels to) a blob, a tree or another tag (`git tag t <blob>`, fetched tags too), which `git show`
- * prints. An empty line names none.
- */
-function refHidesObjects(line: string): boolean {
-	if (line === "") return false;
-	const [type, peeled, name = ""] = line.split(" ");
-	if (name.startsWith("refs/replace/")) return true;
-	return !(type === "commit" || (type === "tag" && peeled === "commit"));
 }
 
 /** The text of a file, or an empty string when it does not exist. Rejects on other errors. */
@@ -142,7 +130,7 @@ export function createGitHistoryFacts(): {
 				]);
 				const [top = "", shallowPath = "", graftsPath = ""] = located.split("\n");
 				if (top === "") return undefined;
-				if (refs.split("\n").some(refHidesObjects)) return undefined;
+				if (refs.split("\n").some(gitRefHidesObjects)) return undefined;
 				// Grafts (deprecated, still read) give commits other parents; the shallow boundary moves when a shallow
 				// clone is deepened (`fetch --unshallow` brings old commits and may move no ref).
 				const [grafts, shallow] = await Promise.all([

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
 	applyGuardianDefaults,
 	floorContextFor,
+	gitRefHidesObjects,
 	judgeGitConfigSecrets,
 	MAX_GIT_CONFIG_CHARS,
 	treeEntryTest,
@@ -102,5 +103,18 @@ describe("treeEntryTest", () => {
 		expect(strictWith(".git")(`${CWD}/.git`, true, false)).toBe("protected");
 		expect(strictWith(`${CWD}/.git`)(`${CWD}/.git`, true, false)).toBe("protected");
 		expect(strictWith(`${CWD}/.git`)(`${CWD}/.git/HEAD`, false, true)).toBe("protected");
+	});
+});
+
+describe("gitRefHidesObjects", () => {
+	it("accepts commits and tags of commits; a replace ref, a blob, a tree or a tag of a tag hides objects", () => {
+		expect(gitRefHidesObjects("commit  refs/heads/main")).toBe(false);
+		expect(gitRefHidesObjects("tag commit refs/tags/v1.0")).toBe(false);
+		expect(gitRefHidesObjects("")).toBe(false);
+		expect(gitRefHidesObjects("commit  refs/replace/0a66a5712dba79e4c8300dd08aeb37f8e728b8da")).toBe(true);
+		expect(gitRefHidesObjects("blob  refs/tags/blobtag")).toBe(true);
+		expect(gitRefHidesObjects("tree  refs/tags/treetag")).toBe(true);
+		expect(gitRefHidesObjects("tag blob refs/tags/annotated-blob")).toBe(true);
+		expect(gitRefHidesObjects("tag tag refs/tags/nested")).toBe(true);
 	});
 });

@@ -196,6 +196,19 @@ export function judgeGitConfigFile(text: string): GitConfigFileJudgement {
 }
 
 /**
+ * True when one line of `git for-each-ref --format='%(objecttype) %(*objecttype) %(refname)'` names a ref whose
+ * objects a commit walk does not read: a replace ref (it can swap any object, a blob too, for one the walk never
+ * reads), or a ref that names (or a tag that peels to) a blob, a tree or another tag (`git tag t <blob>`, fetched
+ * tags too), which `git show` prints. An empty line names none. Pure; never throws.
+ */
+export function gitRefHidesObjects(line: string): boolean {
+	if (line === "") return false;
+	const [type, peeled, name = ""] = line.split(" ");
+	if (name.startsWith("refs/replace/")) return true;
+	return !(type === "commit" || (type === "tag" && peeled === "commit"));
+}
+
+/**
  * Judges a legacy remote file's text (`.git/remotes/NAME`, `.git/branches/NAME`, which `git remote get-url` still
  * reads) for a URL with user information anywhere in it. Pure; never throws.
  */
