@@ -45,6 +45,7 @@ import {
 	settleReview,
 	settleUserAnswer,
 	startTurn,
+	toolCallLinkPaths,
 	UNAVAILABLE_DIALOG_TITLE,
 	unavailableDialogMessage,
 } from "@pi-policy/policy-kernel/guardian";
@@ -58,6 +59,7 @@ import {
 import { createGuardianCommand } from "./command.js";
 import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects.js";
 import { createGitConfigFacts, mayRunGit } from "./git-config-reader.js";
+import { readPathLinks } from "./path-link-reader.js";
 import { type ReviewOutcome, runReview } from "./reviewer.js";
 import { createSearchTreeFacts } from "./search-tree-reader.js";
 
@@ -227,8 +229,10 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		const { toolName } = event;
 		const input: unknown = event.input;
 		// The shell's facts are read only while no call that may change them runs: the repositories' git facts for git
-		// commands, and the trees a recursive read walks.
-		const command = toolName === "bash" && inFlight.size === 0 ? bashCommandArgument(input) : undefined;
+		// commands, and the trees a recursive read walks. Links are followed for every call: a call in flight makes
+		// none (a command that makes links is reviewed).
+		const command = toolName === "bash" ? bashCommandArgument(input) : undefined;
+		const settled = inFlight.size === 0;
 		// bash inherits this process's environment and Pi's shell settings (a CDPATH makes `cd NAME` search other
 		// folders; an alias or exported function may redefine `ls`); Pi's agent directory is protected.
 		let facts: FloorFacts = {
@@ -239,21 +243,22 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		if (command !== undefined) {
 			const factContext = floorContextFor(active, ctx.cwd, home, facts);
 			const requests = floorFactRequestsOf(command, factContext);
-			if (mayRunGit(command))
+			if (settled && mayRunGit(command))
 				facts = {
 					...facts,
 					...(await gitFacts.forDirectories(requests.gitDirectories, factContext, requests.gitHistoryDirectories)),
 				};
-			facts = { ...facts, searchTrees: await treeFacts.forTrees(requests.searchTrees, factContext) };
-		} else if (
-			toolName === "grep" &&
-			inFlight.size === 0 &&
-			resolveToolScope(active, toolName, toolFacts.of(toolName), input) !== "off"
-		) {
-			// Pi's grep tool reads every file below its path, hidden ones included: list that tree.
+			if (settled) facts = { ...facts, searchTrees: await treeFacts.forTrees(requests.searchTrees, factContext) };
+			facts = { ...facts, pathLinks: await readPathLinks(requests.linkPaths, factContext) };
+		} else if (toolName !== "bash" && resolveToolScope(active, toolName, toolFacts.of(toolName), input) !== "off") {
 			const factContext = floorContextFor(active, ctx.cwd, home, facts);
-			const tree = grepToolSearchTree(toolName, input, factContext);
+			// Pi's grep tool reads every file below its path, hidden ones included: list that tree.
+			const tree = settled ? grepToolSearchTree(toolName, input, factContext) : undefined;
 			if (tree !== undefined) facts = { ...facts, searchTrees: await treeFacts.forTrees([tree], factContext) };
+			facts = {
+				...facts,
+				pathLinks: await readPathLinks(toolCallLinkPaths(toolName, input, factContext), factContext),
+			};
 		}
 		let step = perform(
 			planToolCall(state, {

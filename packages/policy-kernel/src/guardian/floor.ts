@@ -36,6 +36,7 @@ import {
 	type GitHooksVerdict,
 } from "./git-config.js";
 import type { GitUrlCredentialsVerdict } from "./git-folder.js";
+import { bashPathLinkKey, linkCheckKey, linkedPathClass, MAX_LINK_PATHS, type PathLinkTargets } from "./path-links.js";
 import {
 	baseName,
 	classifyPath,
@@ -54,6 +55,7 @@ import {
 } from "./paths.js";
 import {
 	classifyResolvedReadPath,
+	isLoadedResourcePath,
 	isReadableLocation,
 	type LoadedPiResources,
 	protectedReadTest,
@@ -246,7 +248,7 @@ function judgePythonPath(value: string, state: WalkState, judge: Judge): void {
 		if (entry === "") continue;
 		const resolved = resolveIn(entry, state, judge);
 		if (resolved === undefined) throw new Review("dynamic");
-		const pathClass = classifyResolved(resolved, judge);
+		const pathClass = classifyOpened(entry, resolved, state, judge);
 		if (pathClass !== "workspace") throw new Review(pathClass === "protected" ? "protected-path" : "outside-workspace");
 	}
 }
@@ -350,6 +352,12 @@ export interface FloorContext extends PathContext {
 	 * whose only paths are path-shaped values under other keys is judged by them instead of going to review.
 	 */
 	readonly readOnlyTool?: boolean;
+	/**
+	 * Where the paths the call names really lead, through symbolic links (see {@link PathLinkTargets}): a path is
+	 * judged by its name and by its target. Missing: links were not checked, and paths are judged by name alone
+	 * (the extension always checks them).
+	 */
+	readonly pathLinks?: PathLinkTargets;
 }
 
 /**
@@ -431,6 +439,8 @@ export interface FloorFacts {
 	readonly loadedResources?: LoadedPiResources;
 	/** What {@link judgeShellSetup} found about the shell Pi's bash tool runs commands in. */
 	readonly shell?: ShellSetupFacts;
+	/** Where the paths the call names lead through symbolic links; see `FloorContext.pathLinks`. */
+	readonly pathLinks?: PathLinkTargets;
 }
 
 /** What the shell found about the repository around one directory. */
@@ -515,6 +525,7 @@ export function floorContextFor(
 		gitFactsByDirectory: facts.gitByDirectory,
 		cdSearchPath: facts.cdSearchPath === true || facts.shell?.cdSearchPath === true,
 		searchTrees: facts.searchTrees,
+		...(facts.pathLinks === undefined ? {} : { pathLinks: facts.pathLinks }),
 		shellSetup: facts.shell?.verdict ?? "bash",
 		writeScope,
 		readScope: stricterScope(writeScope, toolScopeFor(config, "edit")),
@@ -612,19 +623,15 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	const shaped = isBuiltinToolName(toolName) ? [] : found.shaped;
 	if (paths === undefined && (context.readOnlyTool !== true || shaped.length === 0))
 		return { kind: "review", reason: "no-path" };
-	if (
-		shaped.some(
-			(path) => classifyResolvedPath(resolveToolPath(path, context.cwd, context.home), context) === "protected",
-		)
-	)
+	const classifyWrite = (path: string) => classifyToolPath(path, context, classifyResolvedPath);
+	if (shaped.some((path) => classifyWrite(resolveToolPath(path, context.cwd, context.home)) === "protected"))
 		return { kind: "review", reason: "protected-path" };
 	const resolved = (paths ?? []).map((path) => resolveToolPath(path, context.cwd, context.home));
 	// Pi's reading tools may read the project's extensions, skills and the like; nothing else is judged as a read.
-	const classify = PI_READING_TOOLS.has(toolName) ? classifyResolvedReadPath : classifyResolvedPath;
-	const decision = decideByPathClasses(
-		resolved.map((path) => classify(path, context)),
-		scope,
-	);
+	const classify = PI_READING_TOOLS.has(toolName)
+		? (path: string) => classifyToolPath(path, context, classifyResolvedReadPath)
+		: classifyWrite;
+	const decision = decideByPathClasses(resolved.map(classify), scope);
 	if (decision.kind !== "allow") return decision;
 	// Pi loads a context file (`AGENTS.md`) into every later session's system prompt: writing one is reviewed.
 	if ((toolName === "write" || toolName === "edit") && resolved.some(isPiContextFile))
@@ -636,6 +643,44 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	if (tree === undefined || context.searchTrees?.get(searchTreeKey(tree)) !== "none")
 		return { kind: "review", reason: "protected-path" };
 	return decision;
+}
+
+/**
+ * Classifies a path a tool names (resolved and normalized, as Pi's tools resolve it before the system follows its
+ * links) by its name and by where its links lead ({@link linkedPathClass}): the worse of the two. What Pi loaded for
+ * the model is readable by the name Pi gave it.
+ */
+function classifyToolPath(
+	path: string,
+	context: FloorContext,
+	classify: (path: string, context: PathContext) => PathClass,
+): PathClass {
+	const named = classify(path, context);
+	if (named === "protected") return named;
+	const loaded = context.loadedResources;
+	if (classify === classifyResolvedReadPath && loaded !== undefined && isLoadedResourcePath(path, loaded)) return named;
+	return worsePathClass(
+		named,
+		linkedPathClass(context.pathLinks, path, path, (target) => classify(target, context)),
+	);
+}
+
+/**
+ * The paths a call of a tool other than bash names (resolved and normalized, at most {@link MAX_LINK_PATHS}): the
+ * shell follows their links into `FloorFacts.pathLinks`. Empty for a call the floor reviews without looking at its
+ * paths. Pure; never throws.
+ */
+export function toolCallLinkPaths(toolName: string, input: unknown, context: FloorContext): readonly string[] {
+	try {
+		const found = toolArgumentPaths(input);
+		if (found === "unjudgeable") return [];
+		const named = namedOrDefaultPaths(toolName, input, found.named) ?? [];
+		const shaped = isBuiltinToolName(toolName) ? [] : found.shaped;
+		const paths = [...named, ...shaped].map((path) => resolveToolPath(path, context.cwd, context.home));
+		return [...new Set(paths)].slice(0, MAX_LINK_PATHS);
+	} catch {
+		return [];
+	}
 }
 
 function decideByPathClasses(classes: readonly PathClass[], scope: ToolScope): FloorDecision {
@@ -1387,6 +1432,7 @@ interface CollectedFactRequests {
 	readonly gitDirectories: Set<string>;
 	readonly gitHistoryDirectories: Set<string>;
 	readonly searchTrees: Map<string, SearchTreeRequest>;
+	readonly linkPaths: Set<string>;
 }
 
 class Review extends Error {
@@ -1840,12 +1886,52 @@ function classifyResolved(path: string, judge: Judge, read = false): PathClass {
 	return isInWorkspace(path, judge.workspace, judge.context.additionalDirectories) ? "workspace" : "outside";
 }
 
+/**
+ * Classifies a path bash opens by its name ({@link classifyResolved}) and by where its links lead (decision 0023):
+ * the worse of the two. `raw` is the path as the command names it, `resolved` its normalized name; `followsLast`
+ * false for a command that acts on a link itself (`rm`, the source of `mv`). In collecting mode it records the path
+ * for the shell to follow. What Pi loaded for the model is readable by the name Pi gave it.
+ */
+function classifyOpened(
+	raw: string,
+	resolved: string,
+	state: WalkState,
+	judge: Judge,
+	read = false,
+	followsLast = true,
+): PathClass {
+	const named = classifyResolved(resolved, judge, read);
+	if (named === "protected") return named;
+	const loaded = judge.context.loadedResources;
+	if (read && loaded !== undefined && isLoadedResourcePath(resolved, loaded)) return named;
+	const key = bashPathLinkKey(raw.startsWith("@") ? `./${raw}` : raw, state.cwd, judge.home);
+	if (judge.requests !== undefined) {
+		if (key !== undefined) judge.requests.linkPaths.add(linkCheckKey(key, followsLast));
+		return named;
+	}
+	if (key === undefined) return judge.context.pathLinks === undefined ? named : "protected";
+	const linked = linkedPathClass(
+		judge.context.pathLinks,
+		key,
+		resolved,
+		(target) => classifyResolved(target, judge, read),
+		followsLast,
+	);
+	return worsePathClass(named, linked);
+}
+
+/** The worse of two path classes: protected, then outside, then workspace. */
+function worsePathClass(a: PathClass, b: PathClass | undefined): PathClass {
+	if (b === undefined || a === "protected" || b === "workspace") return a;
+	return a === "outside" && b === "outside" ? a : b;
+}
+
 /** A path the command reads: protected → review; outside the workspace → review when reads outside are scoped. */
 function judgeReadPath(path: string, state: WalkState, judge: Judge, read: boolean, glob = true, strict = false): void {
 	if (HARMLESS_TARGETS.has(path)) return;
 	const resolved = resolveIn(path, state, judge);
 	if (resolved === undefined) throw new Review("dynamic");
-	const pathClass = classifyResolved(resolved, judge, !strict);
+	const pathClass = classifyOpened(path, resolved, state, judge, !strict);
 	if (pathClass === "protected") throw new Review("protected-path");
 	const scope = judge.context.readScope ?? "outside-workspace";
 	if (read && pathClass === "outside" && (scope === "outside-workspace" || scope === "always"))
@@ -1995,7 +2081,7 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	if (isPiContextFile(path)) throw new Review("protected-path");
 	const resolved = resolveIn(path, state, judge);
 	if (resolved === undefined) throw new Review("dynamic");
-	const pathClass = classifyResolved(resolved, judge);
+	const pathClass = classifyOpened(path, resolved, state, judge, false, creates);
 	if (pathClass === "protected") throw new Review("protected-path");
 	const scope = judge.context.writeScope ?? "outside-workspace";
 	if (scope === "always") throw new Review("writes");
@@ -2585,10 +2671,16 @@ function judgeSearchTree(
 		...(splitsNames ? { splitsNames: true } : {}),
 	};
 	const key = searchTreeKey(request);
+	// The shell lists the tree by the names below its root: a root reached through a link is another tree.
+	const linkKey = bashPathLinkKey(path, state.cwd, judge.home);
 	if (judge.requests !== undefined) {
 		judge.requests.searchTrees.set(key, request);
+		if (linkKey !== undefined) judge.requests.linkPaths.add(linkKey);
 		return;
 	}
+	const links = judge.context.pathLinks;
+	if (links !== undefined && (linkKey === undefined || linkedPathClass(links, linkKey, root, () => "protected")))
+		throw new Review("protected-path");
 	if (judge.concurrent > 0) judge.concurrentTreeRead = true;
 	if (judge.context.searchTrees?.get(key) !== "none") throw new Review("protected-path");
 }
@@ -4040,9 +4132,19 @@ export interface FloorFactRequests {
 	readonly gitHistoryDirectories: readonly string[];
 	/** The trees the command reads recursively (at most {@link MAX_SEARCH_TREES}). */
 	readonly searchTrees: readonly SearchTreeRequest[];
+	/**
+	 * The paths the command opens, as bash hands them to the system (see {@link bashPathLinkKey}; at most
+	 * {@link MAX_LINK_PATHS}): the shell follows their links into `FloorFacts.pathLinks`.
+	 */
+	readonly linkPaths: readonly string[];
 }
 
-const NO_FACT_REQUESTS: FloorFactRequests = { gitDirectories: [], gitHistoryDirectories: [], searchTrees: [] };
+const NO_FACT_REQUESTS: FloorFactRequests = {
+	gitDirectories: [],
+	gitHistoryDirectories: [],
+	searchTrees: [],
+	linkPaths: [],
+};
 
 /**
  * The facts the shell gathers for one bash command, as the floor walks it: the directories other than the working
@@ -4062,6 +4164,7 @@ export function floorFactRequestsOf(command: string, context: FloorContext): Flo
 			gitDirectories: new Set(),
 			gitHistoryDirectories: new Set(),
 			searchTrees: new Map(),
+			linkPaths: new Set(),
 		};
 		const judge = new Judge(context, requests);
 		try {
@@ -4073,6 +4176,7 @@ export function floorFactRequestsOf(command: string, context: FloorContext): Flo
 			gitDirectories: [...requests.gitDirectories].slice(0, MAX_GIT_DIRECTORIES),
 			gitHistoryDirectories: [...requests.gitHistoryDirectories].slice(0, MAX_GIT_DIRECTORIES + 1),
 			searchTrees: [...requests.searchTrees.values()].slice(0, MAX_SEARCH_TREES),
+			linkPaths: [...requests.linkPaths].slice(0, MAX_LINK_PATHS),
 		};
 	} catch {
 		return NO_FACT_REQUESTS;
@@ -4335,5 +4439,5 @@ function isWorkspaceFile(literal: string, state: WalkState, judge: Judge): boole
 	if (literal.startsWith("-") || literal.length === 0) return false;
 	const resolved = resolveIn(literal, state, judge);
 	if (resolved === undefined) return false;
-	return classifyResolved(resolved, judge) === "workspace";
+	return classifyOpened(literal, resolved, state, judge) === "workspace";
 }

@@ -8,6 +8,7 @@ export * from "./config.js";
 export * from "./floor.js";
 export * from "./git-config.js";
 export * from "./git-folder.js";
+export * from "./path-links.js";
 export * from "./paths.js";
 export * from "./pi-resources.js";
 export * from "./pipeline.js";

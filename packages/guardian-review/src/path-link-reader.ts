@@ -1,0 +1,107 @@
+// Follows the symbolic links on the paths a call opens, so that the floor judges where a name really leads: a link
+// in the workspace may lead home (`d -> ~`, then `cat d/.kube/config`). The kernel names the paths
+// (`floorFactRequestsOf`, `toolCallLinkPaths`) and decides; this module only reads links, part by part, as the
+// system resolves a path (decision 0023). Nothing is cached: a link may change between any two calls.
+import { lstat, readlink } from "node:fs/promises";
+import {
+	type FloorContext,
+	type LinkRoot,
+	MAX_LINK_HOPS,
+	normalizeAbsolutePath,
+	type PathLinkTargets,
+	pathThroughRoots,
+} from "@pi-policy/policy-kernel/guardian";
+
+/** What one absolute path is on disk: a link (with its text), anything else, or nothing. */
+export type PathEntry =
+	| { readonly kind: "link"; readonly target: string }
+	| { readonly kind: "other" }
+	| { readonly kind: "missing" };
+
+/** Looks one path up without following it; rejects when it cannot tell (a folder it may not search). */
+export type PathEntryLookup = (path: string) => Promise<PathEntry>;
+
+/** A lookup on the real filesystem that reads each path at most once. */
+export function createPathEntryLookup(): PathEntryLookup {
+	const seen = new Map<string, Promise<PathEntry>>();
+	return (path) => {
+		let entry = seen.get(path);
+		if (entry === undefined) {
+			entry = lookUpPath(path);
+			seen.set(path, entry);
+		}
+		return entry;
+	};
+}
+
+async function lookUpPath(path: string): Promise<PathEntry> {
+	try {
+		const info = await lstat(path);
+		return info.isSymbolicLink() ? { kind: "link", target: await readlink(path) } : { kind: "other" };
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
+		throw error;
+	}
+}
+
+/**
+ * The real path the system opens for `path` (absolute; `.` and `..` taken as the system takes them, after the links
+ * before them): each part is looked up in turn and a link's text replaces it. The parts below the first missing
+ * one are taken as named (nothing below a missing folder can be opened; a missing last part is what a write
+ * creates, and a dangling link leads to it). Undefined after {@link MAX_LINK_HOPS} links (a loop) or when a part
+ * cannot be looked up.
+ */
+export async function followPathLinks(path: string, look: PathEntryLookup): Promise<string | undefined> {
+	try {
+		const pending = path.split("/").reverse();
+		let done = "";
+		let hops = 0;
+		while (pending.length > 0) {
+			const part = pending.pop() as string;
+			if (part === "" || part === ".") continue;
+			if (part === "..") {
+				done = done.slice(0, done.lastIndexOf("/"));
+				continue;
+			}
+			const next = `${done}/${part}`;
+			const entry = await look(next);
+			if (entry.kind === "missing") return normalizeAbsolutePath(`${next}/${pending.reverse().join("/")}`);
+			if (entry.kind === "other") {
+				done = next;
+				continue;
+			}
+			if (++hops > MAX_LINK_HOPS) return undefined;
+			if (entry.target.startsWith("/")) done = "";
+			pending.push(...entry.target.split("/").reverse());
+		}
+		return done === "" ? "/" : done;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * `FloorFacts.pathLinks` for the paths the kernel asked about: each one's real path, named through the workspace,
+ * the additional directories or home where it lies below one of them, or `null` when it cannot be told. Never
+ * throws.
+ */
+export async function readPathLinks(
+	paths: readonly string[],
+	context: Pick<FloorContext, "cwd" | "home" | "additionalDirectories">,
+	look: PathEntryLookup = createPathEntryLookup(),
+): Promise<PathLinkTargets> {
+	const targets = new Map<string, string | null>();
+	if (paths.length === 0) return targets;
+	const roots: LinkRoot[] = [];
+	const named = [context.cwd, ...(context.additionalDirectories ?? []), context.home].map(normalizeAbsolutePath);
+	for (const root of named) {
+		const real = await followPathLinks(root, look);
+		if (real !== undefined) roots.push({ real, named: root });
+	}
+	for (const path of paths) {
+		const real = await followPathLinks(path, look);
+		targets.set(path, real === undefined ? null : pathThroughRoots(real, roots));
+	}
+	return targets;
+}

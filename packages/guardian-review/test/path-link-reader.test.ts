@@ -1,0 +1,82 @@
+// The shell's link reader on real links: where a path leads as the system resolves it, named through the
+// workspace and home (decision 0023).
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createPathEntryLookup, followPathLinks, readPathLinks } from "../src/path-link-reader.ts";
+
+let root: string;
+let home: string;
+let ws: string;
+
+beforeEach(() => {
+	root = realpathSync(mkdtempSync(join(tmpdir(), "guardian-links-")));
+	home = join(root, "home");
+	ws = join(home, "project");
+	mkdirSync(join(home, ".kube"), { recursive: true });
+	writeFileSync(join(home, ".kube", "config"), "x\n");
+	mkdirSync(join(ws, "src"), { recursive: true });
+	writeFileSync(join(ws, "README.md"), "# r\n");
+	symlinkSync("..", join(ws, "up"));
+	symlinkSync(join(home, ".kube"), join(ws, "kube"));
+	symlinkSync("../README.md", join(ws, "src", "readme.md"));
+	symlinkSync(join(home, "not-yet"), join(ws, "dangling"));
+	symlinkSync("loop-b", join(ws, "loop-a"));
+	symlinkSync("loop-a", join(ws, "loop-b"));
+});
+
+afterEach(async () => {
+	await rm(root, { recursive: true, force: true });
+});
+
+describe("followPathLinks", () => {
+	it("follows relative and absolute links part by part, and `..` after a link from its target", async () => {
+		const look = createPathEntryLookup();
+		expect(await followPathLinks(`${ws}/up/.kube/config`, look)).toBe(`${home}/.kube/config`);
+		expect(await followPathLinks(`${ws}/kube/config`, look)).toBe(`${home}/.kube/config`);
+		expect(await followPathLinks(`${ws}/kube/../project/README.md`, look)).toBe(`${ws}/README.md`);
+		expect(await followPathLinks(`${ws}/src/readme.md`, look)).toBe(`${ws}/README.md`);
+		expect(await followPathLinks(`${ws}/src/./new.txt`, look)).toBe(`${ws}/src/new.txt`);
+	});
+
+	it("takes a missing tail as named (a dangling link leads to what a write creates) and a loop as unknown", async () => {
+		const look = createPathEntryLookup();
+		expect(await followPathLinks(`${ws}/dangling`, look)).toBe(`${home}/not-yet`);
+		expect(await followPathLinks(`${ws}/new/deeper/file`, look)).toBe(`${ws}/new/deeper/file`);
+		expect(await followPathLinks(`${ws}/README.md/x`, look)).toBe(`${ws}/README.md/x`);
+		expect(await followPathLinks(`${ws}/loop-a`, look)).toBeUndefined();
+	});
+
+	it("is unknown when a part cannot be looked up", async () => {
+		const failing = async () => {
+			throw Object.assign(new Error("denied"), { code: "EACCES" });
+		};
+		expect(await followPathLinks(`${ws}/x`, failing)).toBeUndefined();
+	});
+});
+
+describe("readPathLinks", () => {
+	it("names each target through the workspace or home, and a loop as null", async () => {
+		const links = await readPathLinks([`${ws}/kube/config`, `${ws}/src/readme.md`, `${ws}/loop-a`, `${ws}/src`], {
+			cwd: ws,
+			home,
+		});
+		expect(Object.fromEntries(links)).toEqual({
+			[`${ws}/kube/config`]: `${home}/.kube/config`,
+			[`${ws}/src/readme.md`]: `${ws}/README.md`,
+			[`${ws}/loop-a`]: null,
+			[`${ws}/src`]: `${ws}/src`,
+		});
+	});
+
+	it("names a target by home's name when home itself is reached through a link", async () => {
+		const linkedHome = join(root, "linked-home");
+		symlinkSync(home, linkedHome);
+		const links = await readPathLinks([`${ws}/kube/config`], { cwd: ws, home: linkedHome });
+		// The workspace is the deeper root, so a path inside it keeps the workspace's name; the kube config lies in
+		// home only, and is named through home's own name.
+		expect(links.get(`${ws}/kube/config`)).toBe(`${linkedHome}/.kube/config`);
+	});
+});

@@ -1,0 +1,203 @@
+// Links under the paths the floor judges (decision 0023): the keys the shell follows, the naming of a real path
+// through the workspace and home, and the floor judging a path by its name and by where it leads, for bash and for
+// Pi's path tools.
+import { describe, expect, it } from "vitest";
+import {
+	applyGuardianDefaults,
+	bashPathLinkKey,
+	decideBashFloor,
+	decideFloor,
+	type FloorContext,
+	floorContextFor,
+	floorFactRequestsOf,
+	linkCheckKey,
+	linkedPathClass,
+	MAX_LINK_PATHS,
+	type PathClass,
+	pathThroughRoots,
+	toolCallLinkPaths,
+} from "../src/guardian/index.js";
+import { outcome, withCleanTrees } from "./floor-outcome.js";
+
+const HOME = "/home/dev";
+const CWD = "/home/dev/project";
+const config = applyGuardianDefaults({ mode: "enforce" });
+
+/**
+ * A context whose links are `links` (path → where it leads, `null` unknown); every other path the command opens
+ * leads to itself, as the shell reports a path with no link on it.
+ */
+function withLinks(command: string, links: Record<string, string | null>): FloorContext {
+	const base = floorContextFor(config, CWD, HOME);
+	const requested = floorFactRequestsOf(command, base).linkPaths;
+	const map = new Map<string, string | null>(requested.map((path) => [path, normalize(path)]));
+	for (const [path, target] of Object.entries(links)) map.set(path, target);
+	return withCleanTrees(command, { ...base, pathLinks: map });
+}
+
+function normalize(path: string): string {
+	const parts: string[] = [];
+	for (const part of path.split("/")) {
+		if (part === "" || part === ".") continue;
+		if (part === "..") parts.pop();
+		else parts.push(part);
+	}
+	return `/${parts.join("/")}`;
+}
+
+function decide(command: string, links: Record<string, string | null> = {}): string {
+	return outcome(decideBashFloor(command, "always", withLinks(command, links)));
+}
+
+describe("the keys the shell follows", () => {
+	it.each<[string, string | undefined, string | undefined]>([
+		["x.py", CWD, `${CWD}/x.py`],
+		["d/../x", CWD, `${CWD}/d/../x`],
+		["/etc/./hosts", CWD, "/etc/./hosts"],
+		["~", CWD, HOME],
+		["~/.kube/config", CWD, `${HOME}/.kube/config`],
+		["~root/.netrc", CWD, undefined],
+		["x", undefined, undefined],
+		["x", "/", "/x"],
+	])("bash opens %s in %s as %s", (raw, cwd, key) => {
+		expect(bashPathLinkKey(raw, cwd, HOME)).toBe(key);
+	});
+
+	it("checks a removed or renamed link's folder, unless a trailing slash or dot part makes the system follow it", () => {
+		expect(linkCheckKey(`${CWD}/rc`, true)).toBe(`${CWD}/rc`);
+		expect(linkCheckKey(`${CWD}/rc`, false)).toBe(CWD);
+		expect(linkCheckKey("/rc", false)).toBe("/");
+		expect(linkCheckKey(`${CWD}/d/`, false)).toBe(`${CWD}/d/`);
+		expect(linkCheckKey(`${CWD}/d/..`, false)).toBe(`${CWD}/d/..`);
+	});
+
+	it("collects each opened path once, as bash hands it over, and at most MAX_LINK_PATHS of them", () => {
+		const base = floorContextFor(config, CWD, HOME);
+		expect(floorFactRequestsOf("cd d && cat ../x @y", base).linkPaths).toEqual([
+			`${CWD}/d`,
+			`${CWD}/d/../x`,
+			`${CWD}/d/./@y`,
+		]);
+		expect(floorFactRequestsOf("rm old.txt; echo x > new.txt", base).linkPaths).toEqual([CWD, `${CWD}/new.txt`]);
+		expect(floorFactRequestsOf("grep -rn x src", base).linkPaths).toContain(`${CWD}/src`);
+		const many = `cat ${Array.from({ length: MAX_LINK_PATHS + 5 }, (_, i) => `f${i}`).join(" ")}`;
+		expect(floorFactRequestsOf(many, base).linkPaths).toHaveLength(MAX_LINK_PATHS);
+	});
+});
+
+describe("a real path named through the roots it lies in", () => {
+	const roots = [
+		{ real: "/var/home/dev", named: HOME },
+		{ real: "/srv/project", named: CWD },
+	];
+	it.each<[string, string]>([
+		["/var/home/dev/.ssh/id_ed25519", `${HOME}/.ssh/id_ed25519`],
+		["/srv/project/src/a.py", `${CWD}/src/a.py`],
+		["/srv/project", CWD],
+		["/etc/shadow", "/etc/shadow"],
+		["/var/home/devx/file", "/var/home/devx/file"],
+	])("%s is %s", (real, named) => {
+		expect(pathThroughRoots(real, roots)).toBe(named);
+	});
+
+	it("prefers the deepest root and takes / as a root", () => {
+		expect(pathThroughRoots("/a/b/c", [{ real: "/", named: "/r" }])).toBe("/r/a/b/c");
+		expect(
+			pathThroughRoots("/a/b/c", [
+				{ real: "/a", named: "/x" },
+				{ real: "/a/b", named: "/y" },
+			]),
+		).toBe("/y/c");
+	});
+});
+
+describe("the class a link gives a path", () => {
+	const classify = (path: string): PathClass =>
+		path.startsWith(`${HOME}/.kube`) ? "protected" : path.startsWith(CWD) ? "workspace" : "outside";
+	const links = new Map<string, string | null>([
+		[`${CWD}/k`, `${HOME}/.kube/config`],
+		[`${CWD}/same`, `${CWD}/same`],
+		[`${CWD}/loop`, null],
+		[CWD, CWD],
+	]);
+
+	it("is the target's class, none when the path leads to itself, and protected when unknown or not checked", () => {
+		expect(linkedPathClass(undefined, `${CWD}/k`, `${CWD}/k`, classify)).toBeUndefined();
+		expect(linkedPathClass(links, `${CWD}/k`, `${CWD}/k`, classify)).toBe("protected");
+		expect(linkedPathClass(links, `${CWD}/same`, `${CWD}/same`, classify)).toBeUndefined();
+		expect(linkedPathClass(links, `${CWD}/loop`, `${CWD}/loop`, classify)).toBe("protected");
+		expect(linkedPathClass(links, `${CWD}/never-asked`, `${CWD}/never-asked`, classify)).toBe("protected");
+	});
+
+	it("judges a link the command acts on itself by its folder", () => {
+		expect(linkedPathClass(links, `${CWD}/k`, `${CWD}/k`, classify, false)).toBeUndefined();
+	});
+});
+
+describe("bash through links", () => {
+	const home = { [`${CWD}/d`]: HOME };
+	it.each<[string, Record<string, string | null>, string]>([
+		["cat d/.kube/config", { [`${CWD}/d/.kube/config`]: `${HOME}/.kube/config` }, "review:protected-path"],
+		["cat d/notes.txt", { [`${CWD}/d/notes.txt`]: `${HOME}/notes.txt` }, "review:outside-workspace"],
+		["cat kc", { [`${CWD}/kc`]: `${HOME}/.kube/config` }, "review:protected-path"],
+		["cat docs/r.md", { [`${CWD}/docs/r.md`]: `${CWD}/README.md` }, "allow:read-only"],
+		["cat docs/r.md", { [`${CWD}/docs/r.md`]: `${CWD}/.env` }, "review:protected-path"],
+		["cat x", { [`${CWD}/x`]: null }, "review:protected-path"],
+		["echo x >> rc", { [`${CWD}/rc`]: `${HOME}/.bashrc` }, "review:outside-workspace"],
+		["echo x >> rc", { [`${CWD}/rc`]: `${HOME}/.ssh/config` }, "review:protected-path"],
+		["echo x > new.txt", {}, "allow:workspace-write"],
+		["rm rc", {}, "allow:workspace-write"],
+		["rm rc/", { [`${CWD}/rc/`]: `${HOME}/.bashrc` }, "review:outside-workspace"],
+		["mv rc y", {}, "allow:workspace-write"],
+		["touch rc", { [`${CWD}/rc`]: `${HOME}/.bashrc` }, "review:outside-workspace"],
+		["cat d/../dev/notes.txt", { [`${CWD}/d/../dev/notes.txt`]: `${HOME}/notes.txt` }, "review:outside-workspace"],
+		["grep -rn token d", home, "review:outside-workspace"],
+		["grep -rn token d", { [`${CWD}/d`]: `${CWD}/src` }, "review:protected-path"],
+		["grep -rn token src", {}, "allow:read-only"],
+		["head d/*", home, "review:protected-path"],
+	])("%s with %j → %s", (command, links, expected) => {
+		expect(decide(command, links)).toBe(expected);
+	});
+
+	it("judges a path whose directory is unknown to the key as unknown", () => {
+		const context = withLinks("cat x", {});
+		// A map that lacks the path counts as not followed.
+		expect(outcome(decideBashFloor("cat y", "always", context))).toBe("review:protected-path");
+	});
+
+	it("judges by names alone when the shell did not follow links", () => {
+		const context = withCleanTrees("cat d/.kube/config", floorContextFor(config, CWD, HOME));
+		expect(outcome(decideBashFloor("cat d/.kube/config", "always", context))).toBe("allow:read-only");
+	});
+});
+
+describe("Pi's path tools through links", () => {
+	const base = floorContextFor(config, CWD, HOME);
+	const links = new Map<string, string | null>([
+		[`${CWD}/k`, `${HOME}/.kube/config`],
+		[`${CWD}/rc`, `${HOME}/.bashrc`],
+		[`${CWD}/n`, `${HOME}/notes.txt`],
+		[`${CWD}/r.md`, `${CWD}/README.md`],
+	]);
+	const tool = (name: string, input: Record<string, unknown>) =>
+		outcome(decideFloor(name, input, config, { ...base, pathLinks: links }));
+
+	it("reviews a read of a protected target, and writes and edits outside the workspace", () => {
+		expect(tool("read", { path: "k" })).toBe("review:protected-path");
+		expect(tool("write", { path: "rc", content: "x" })).toBe("review:outside-workspace");
+		expect(tool("edit", { path: "n", edits: [] })).toBe("review:outside-workspace");
+		expect(tool("read", { path: "r.md" })).toBe("allow:no-protected-path");
+		expect(tool("write", { path: "r.md", content: "x" })).toBe("allow:workspace-path");
+		// The read tool is protected-only by default: an unprotected target outside needs no review.
+		expect(tool("read", { path: "n" })).toBe("allow:no-protected-path");
+		// A path the shell was not asked about counts as unknown.
+		expect(tool("read", { path: "other.txt" })).toBe("review:protected-path");
+	});
+
+	it("names each path a call names once, resolved as Pi's tools resolve them", () => {
+		expect(toolCallLinkPaths("read", { path: "@src/../a.py" }, base)).toEqual([`${CWD}/a.py`]);
+		expect(toolCallLinkPaths("ls", {}, base)).toEqual([CWD]);
+		expect(toolCallLinkPaths("write", { path: "~/x" }, base)).toEqual([`${HOME}/x`]);
+		expect(toolCallLinkPaths("read", "not an object", base)).toEqual([]);
+	});
+});
