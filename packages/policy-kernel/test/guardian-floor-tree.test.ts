@@ -655,6 +655,29 @@ describe("git that prints file content from the index or history, judged by the 
 		expect(decide("git show worktrees/wt/FETCH_HEAD", reached)).toBe("review:protected-path");
 		expect(decide("git diff HEAD main-worktree/ORIG_HEAD~1", reached)).toBe("review:protected-path");
 		expect(decide("git log -p main-worktree/HEAD", reached)).toBe("allow:read-only");
+		// A ninth review: names git reads as files in its folder, other worktrees' refs, reflogs that may hold a tree,
+		// every worktree's index, and `git status -v`.
+		for (const name of [
+			"MERGE_AUTOSTASH",
+			"MERGE_AUTOSTASH^2",
+			"rebase-merge/autostash",
+			"lost-found/commit/1cf2b2e99a1247de23f688ed0a7b06b60f5ef6e1^3",
+			"worktrees/wt/refs/bisect/bad",
+			"main-worktree/refs/bisect/good-x",
+			"worktrees/wt/rebase-merge/autostash",
+			"origin/x@{1}",
+			"v1.0@{2.days.ago}",
+		])
+			expect([name, decide(`git show ${name}`, reached)]).toEqual([name, "review:protected-path"]);
+		expect(decide("git diff origin/x@{1} HEAD", reached)).toBe("review:protected-path");
+		expect(decide("git stash show -p MERGE_AUTOSTASH", reached)).toBe("review:protected-path");
+		expect(decide("git show --indexed-objects", reached)).toBe("review:protected-path");
+		for (const name of ["HEAD@{1}", "stash@{0}", "@{-1}", "main@{upstream}", "origin/main", "feature/x~2", "@{1}"])
+			expect([name, decide(`git show ${name}`, reached)]).toEqual([name, "allow:read-only"]);
+		expect(decide("git status -v", withKey)).toBe("review:protected-path");
+		expect(decide("git status -sv", withKey)).toBe("review:protected-path");
+		expect(decide("git status -vv", holding([]))).toBe("allow:read-only");
+		expect(decide("git status --porcelain=v2", withKey)).toBe("allow:read-only");
 		// `%(raw)` prints the object a ref names, a blob too.
 		expect(decide("git branch -r '--format=%(raw)'", reached)).toBe("review:not-read-only");
 		expect(decide("git branch '--format=%(*raw:size)'", reached)).toBe("review:not-read-only");

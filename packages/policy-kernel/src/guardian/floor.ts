@@ -3902,20 +3902,60 @@ function revisionObjectNames(value: string): string[] {
 	);
 }
 
-/** Pseudo-refs that may name commits no ref or reflog reaches, so the listing may not have seen them. */
-const GIT_PSEUDO_REF = /^(?:(?:FETCH|ORIG|MERGE|CHERRY_PICK|REVERT|REBASE|BISECT)_HEAD|AUTO_MERGE)\b/;
+/**
+ * The first parts of names git resolves as files in its own folder, before any ref (it tries `$GIT_DIR/<name>`
+ * first): other worktrees' folders and refs (`worktrees/wt/refs/bisect/bad`, `main-worktree/…`), a rebase's or
+ * merge's saved state (`rebase-merge/autostash`), `git fsck --lost-found` output (`lost-found/commit/<hash>`),
+ * reflogs, the sequencer, submodules' git folders and the like. Any file there holding a hash names an object that
+ * no ref reaches, so the listing may not have seen it.
+ */
+const GIT_FOLDER_ENTRIES: ReadonlySet<string> = new Set([
+	"worktrees",
+	"main-worktree",
+	"rebase-merge",
+	"rebase-apply",
+	"lost-found",
+	"logs",
+	"sequencer",
+	"modules",
+	"objects",
+	"info",
+	"hooks",
+	"lfs",
+]);
 
 /**
- * True when a revision end names a pseudo-ref ({@link GIT_PSEUDO_REF}), also another worktree's
- * (`main-worktree/FETCH_HEAD`, `worktrees/wt/ORIG_HEAD`): any name whose last part is one counts.
+ * True when a revision end may name a file in git's folder rather than a ref the listing covers: a pseudo-ref's
+ * shape (capitals, `_` and `-`, other than `HEAD`: `FETCH_HEAD`, `MERGE_AUTOSTASH`, `AUTO_MERGE`), also as the last
+ * part of another worktree's spelling (`main-worktree/FETCH_HEAD`), or a name under one of {@link GIT_FOLDER_ENTRIES}.
+ * A reflog selector on a ref that may have held a tree or blob (`origin/x@{1}`) counts too: only branches, `HEAD`
+ * and the stash are held to commits; `@{-1}` and `@{upstream}` name branches.
  */
-function namesPseudoRef(end: string): boolean {
-	return GIT_PSEUDO_REF.test(end.slice(end.lastIndexOf("/") + 1));
+function namesGitFolderFile(end: string): boolean {
+	const at = end.search(/[~@]/);
+	const name = at < 0 ? end : end.slice(0, at);
+	const last = name.slice(name.lastIndexOf("/") + 1);
+	if (/^[A-Z][A-Z_-]*$/.test(last) && last !== "HEAD") return true;
+	// Other worktrees' HEADs are listed (`--all`), not their other refs (`worktrees/wt/refs/bisect/bad`).
+	if (at < 0 && /^(?:main-worktree|worktrees\/[^/]+)\/HEAD$/.test(name)) return false;
+	if (name.includes("/") && GIT_FOLDER_ENTRIES.has(name.slice(0, name.indexOf("/")))) return true;
+	if (at < 0 || !end.slice(at).includes("@{")) return false;
+	const selector = end.slice(end.indexOf("@{") + 2);
+	if (/^(?:-\d+|u|upstream|push)\}/i.test(selector)) return false;
+	return !(name === "" || name === "@" || name === "HEAD" || name === "stash" || name === "refs/stash");
 }
 
-/** Options that add revisions the words do not show: read from standard input, or the alternates' refs. */
+/**
+ * Options that add revisions the words do not show: read from standard input, the alternates' refs, or every
+ * worktree's index (`--indexed-objects`: the listing reads this worktree's only).
+ */
 function gitTakesHiddenRevisions(values: readonly string[]): boolean {
-	return values.some((value) => longOptionOrPrefix(value, "--stdin") || longOptionOrPrefix(value, "--alternate-refs"));
+	return values.some(
+		(value) =>
+			longOptionOrPrefix(value, "--stdin") ||
+			longOptionOrPrefix(value, "--alternate-refs") ||
+			longOptionOrPrefix(value, "--indexed-objects"),
+	);
 }
 
 /** Options known to take no value: a `--` after one of them ends the options (after any other it may be a value). */
@@ -3994,7 +4034,7 @@ function gitContentPrinted(
 		(word, i) => !word.value.startsWith("-") && word !== pattern && !takesValue(before[i - 1]?.value ?? ""),
 	);
 	const hidden =
-		gitTakesHiddenRevisions(values) || revisionWords.some((word) => revisionEnds(word.value).some(namesPseudoRef));
+		gitTakesHiddenRevisions(values) || revisionWords.some((word) => revisionEnds(word.value).some(namesGitFolderFile));
 	const objects = revisionWords.flatMap((word) => revisionObjectNames(word.value));
 	const content: GitContentPrinted = { pathspecs, objects, printsFiles: true };
 	const namesOnly: GitContentPrinted = { pathspecs, objects, printsFiles: false };
@@ -4027,6 +4067,9 @@ function gitContentPrinted(
 			)
 				return undefined;
 			return reachesSubmodules ? "unknown" : content;
+		case "status":
+			// `git status -v` prints the staged diff (`-vv` the unstaged one too), whose files the listing covers.
+			return values.some((v) => longOptionOrPrefix(v, "--verbose") || /^-[^-]*v/.test(v)) ? content : undefined;
 		case "blame":
 			// `blame.ignoreRevsFile` names a file `git blame` reads, and prints a line of when it names no commit.
 			return settings.includes("blame-reads-file") ? "unknown" : undefined;
