@@ -4,8 +4,9 @@
 // git's index writes). The kernel judges the text
 // (@pi-policy/policy-kernel/guardian git-config); this module only finds and reads files: asynchronously,
 // bounded in files, bytes and depth, and cached until a tool call that may have changed them has run.
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { constants } from "node:fs";
+import { access, lstat, open, readdir, readFile, readlink, realpath, stat } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import {
 	combineGitConfigVerdicts,
 	combineGitContentSettings,
@@ -18,8 +19,11 @@ import {
 	type GitHooksVerdict,
 	type GitRepositoryFacts,
 	type GitUrlCredentialsVerdict,
+	gitCommonDirFileTarget,
+	gitDirFileTarget,
 	isInWorkspace,
 	judgeGitConfigFile,
+	judgeGitHead,
 	judgeGitHookNames,
 	judgeGitRemoteFileUrlCredentials,
 	MAX_GIT_CONFIG_CHARS,
@@ -33,16 +37,34 @@ import { createGitHistoryFacts, type GitHistoryListing, runQuietGit } from "./gi
 export const MAX_GIT_CONFIG_FILES = 32;
 /** At most this many parent folders are searched for `.git`. */
 const MAX_PARENT_DEPTH = 64;
-/** Environment variables that point git at another repository or config, which this reader does not follow. */
-const REDIRECTING_ENV = ["GIT_DIR", "GIT_COMMON_DIR", "GIT_CONFIG", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS"];
+/**
+ * Environment variables that point git at another repository or config, or change which folders it takes for git
+ * folders while it looks for one (`GIT_OBJECT_DIRECTORY`), which this reader does not follow.
+ */
+const REDIRECTING_ENV = [
+	"GIT_DIR",
+	"GIT_COMMON_DIR",
+	"GIT_CONFIG",
+	"GIT_CONFIG_COUNT",
+	"GIT_CONFIG_PARAMETERS",
+	"GIT_OBJECT_DIRECTORY",
+];
 
 /** Where a repository keeps its files. */
 interface GitLocation {
-	/** The folder that holds `.git`: the working tree git finds. */
+	/** The folder that holds `.git`: the working tree git finds, by its real path (git looks from its real cwd). */
 	readonly top: string;
+	/** The same folder through the path asked about (`lnk/sub` with `lnk -> .`), when that path reaches it. */
+	readonly namedTop: string | undefined;
 	/** The repository's own git folder (`.git`, or `.git/worktrees/<name>` for a linked worktree). */
 	readonly gitDir: string;
-	/** The folder shared by all worktrees (holds `config` and `hooks`). */
+	/** The folder shared by all worktrees (holds `config` and `hooks`), by its real path. */
+	readonly commonDir: string;
+}
+
+/** A git folder and its common folder (see {@link GitLocation}). */
+interface GitFolder {
+	readonly gitDir: string;
 	readonly commonDir: string;
 }
 
@@ -57,27 +79,71 @@ async function kindOf(path: string): Promise<"file" | "dir" | "missing" | "other
 	}
 }
 
+/** True when `path` exists as an entry of its own (a dangling link counts); unsure counts as existing. */
+async function entryExists(path: string): Promise<boolean> {
+	try {
+		await lstat(path);
+		return true;
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		return !(code === "ENOENT" || code === "ENOTDIR");
+	}
+}
+
+/** UTF-8 text only: a path in other bytes would name another file once decoded with replacement characters. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The file's text when it is a file within the bounds and valid UTF-8; undefined otherwise. Throws on I/O errors. */
 async function readBounded(path: string): Promise<string | undefined> {
 	const info = await stat(path);
 	if (!info.isFile() || info.size > MAX_GIT_CONFIG_CHARS * 4) return undefined;
-	const text = await readFile(path, "utf8");
+	let text: string;
+	try {
+		text = UTF8.decode(await readFile(path));
+	} catch (error) {
+		if (error instanceof TypeError) return undefined; // not UTF-8
+		throw error;
+	}
 	return text.length > MAX_GIT_CONFIG_CHARS ? undefined : text;
 }
 
+/** {@link readBounded}, undefined on I/O errors too. */
+async function readBoundedOrUndefined(path: string): Promise<string | undefined> {
+	return readBounded(path).catch(() => undefined);
+}
+
+/** The real path of `path` (links and `..` resolved by the system, as git does), or undefined when it has none. */
+async function realPathOf(path: string): Promise<string | undefined> {
+	return realpath(path).catch(() => undefined);
+}
+
 /**
- * Finds the repository containing `cwd` as git does: at each folder up, `.git` (a folder, or a file with `gitdir: …`),
- * then the folder itself when it looks like a git folder (`unknown`); follows `commondir`.
+ * `relative` joined to `base` as text (the system resolves `..` after a link, as it does for git), or `relative`
+ * when absolute.
+ */
+function joinAsText(base: string, relative: string): string {
+	return isAbsolute(relative) ? relative : `${base}/${relative}`;
+}
+
+/**
+ * Finds the repository containing `cwd` as git does, from its real path (git looks from `getcwd()`, after every
+ * link): at each folder up, `.git` (a folder, or a file with `gitdir: …`), then the folder itself when it looks like
+ * a git folder (`unknown`); follows `commondir`. A `.git` folder git would not take (see {@link validGitFolder})
+ * makes it `unknown`: git skips such a folder and goes on looking, for a repository this reader did not judge.
  */
 async function locateRepository(cwd: string): Promise<GitLocation | "none" | "unknown"> {
-	let dir = resolve(cwd);
+	const named = resolve(cwd);
+	const real = await realPathOf(named);
+	if (real === undefined) return "unknown";
+	let dir = real;
 	for (let depth = 0; depth < MAX_PARENT_DEPTH; depth++) {
 		const dotGit = join(dir, ".git");
 		const kind = await kindOf(dotGit);
-		if (kind === "dir") return { top: dir, gitDir: dotGit, commonDir: await commonDirOf(dotGit) };
-		if (kind === "file") {
-			const gitDir = await gitDirOfFile(dotGit, dir);
-			if (gitDir === undefined) return "unknown";
-			return { top: dir, gitDir, commonDir: await commonDirOf(gitDir) };
+		if (kind === "dir" || kind === "file") {
+			const gitDir = kind === "dir" ? dotGit : await gitDirOfFile(dotGit, dir);
+			const folder = gitDir === undefined ? undefined : await validGitFolder(gitDir);
+			if (folder === undefined) return "unknown";
+			return { top: dir, namedTop: await namedEquivalent(named, real, dir), ...folder };
 		}
 		if (kind === "other") return "unknown";
 		// git also takes a folder that looks like a git folder itself as a (bare) repository: `HEAD` beside `objects`,
@@ -92,25 +158,84 @@ async function locateRepository(cwd: string): Promise<GitLocation | "none" | "un
 	return "unknown";
 }
 
-/** The git folder a `.git` file names (`gitdir: PATH`, relative to `dir`, the folder holding it); undefined if none. */
+/**
+ * The path asked about (`named`, whose real path is `real`) cut back to the repository's top (`top`, a real path
+ * `real` lies in): the same last names dropped, when what is left has `top` as its real path. Undefined when the
+ * names differ (`lnk -> ../other/src`, `docs -> repo/docs`): then no name for the top holds the path asked about,
+ * and the floor reviews git's `rev:path` forms and the history listing is not made.
+ */
+async function namedEquivalent(named: string, real: string, top: string): Promise<string | undefined> {
+	const below = real === top ? "" : real.slice(top === "/" ? 1 : top.length + 1);
+	let candidate: string | undefined = named;
+	if (below !== "") candidate = named.endsWith(`/${below}`) ? named.slice(0, -(below.length + 1)) || "/" : undefined;
+	return candidate !== undefined && (await realPathOf(candidate)) === top ? candidate : undefined;
+}
+
+/**
+ * The git folder a `.git` file names (`gitdir: PATH`, relative to `dir`, the folder holding it), by its real path
+ * as git takes it; undefined when the text is not one git reads as this reader does (see `gitDirFileTarget`) or
+ * the folder does not exist.
+ */
 async function gitDirOfFile(dotGit: string, dir: string): Promise<string | undefined> {
-	const text = await readBounded(dotGit);
-	const match = text === undefined ? null : /^gitdir:\s*(.+?)\s*$/m.exec(text.slice(0, 4096));
-	if (match?.[1] === undefined) return undefined;
-	return isAbsolute(match[1]) ? match[1] : resolve(dir, match[1]);
+	const text = await readBoundedOrUndefined(dotGit);
+	const target = text === undefined ? undefined : gitDirFileTarget(text);
+	return target === undefined ? undefined : await realPathOf(joinAsText(dir, target));
+}
+
+/**
+ * The git folder with its common folder when git takes `gitDir` as a git folder (`is_git_directory`): a valid
+ * `HEAD` (see `judgeGitHead`), and `objects` and `refs` folders it may enter in the common folder. Undefined when it
+ * does not, or `commondir` is not read as git reads it. Only what git surely takes passes; never throws.
+ */
+async function validGitFolder(gitDir: string): Promise<GitFolder | undefined> {
+	try {
+		const commonDir = await commonDirOf(gitDir);
+		if (commonDir === undefined || !(await validHead(join(gitDir, "HEAD")))) return undefined;
+		for (const name of ["objects", "refs"]) {
+			const path = join(commonDir, name);
+			if ((await kindOf(path)) !== "dir") return undefined;
+			await access(path, constants.X_OK);
+		}
+		return { gitDir, commonDir };
+	} catch {
+		return undefined;
+	}
+}
+
+/** True when the `HEAD` at `path` passes git's test (see `judgeGitHead`). Throws on I/O errors. */
+async function validHead(path: string): Promise<boolean> {
+	const info = await lstat(path).catch(() => undefined);
+	if (info === undefined) return false;
+	if (info.isSymbolicLink()) return judgeGitHead({ link: await readlink(path, "latin1") });
+	if (!info.isFile()) return false;
+	const handle = await open(path, "r");
+	try {
+		const buffer = Buffer.alloc(255);
+		const { bytesRead } = await handle.read(buffer, 0, 255, 0);
+		return judgeGitHead({ text: buffer.toString("latin1", 0, bytesRead) });
+	} finally {
+		await handle.close();
+	}
 }
 
 async function looksLikeGitFolder(dir: string): Promise<boolean> {
-	if ((await kindOf(join(dir, "HEAD"))) === "missing") return false;
-	for (const name of ["objects", "refs", "commondir"]) if ((await kindOf(join(dir, name))) !== "missing") return true;
+	// Entries as they are: git takes a `HEAD` link to `refs/heads/x` whether or not that ref exists.
+	if (!(await entryExists(join(dir, "HEAD")))) return false;
+	for (const name of ["objects", "refs", "commondir"]) if (await entryExists(join(dir, name))) return true;
 	return false;
 }
 
-async function commonDirOf(gitDir: string): Promise<string> {
+/**
+ * The common folder of `gitDir`, by its real path: the folder its `commondir` file names (see
+ * `gitCommonDirFileTarget`), else `gitDir` itself. Undefined when `commondir` exists but is not read as git reads
+ * it, or names no folder.
+ */
+async function commonDirOf(gitDir: string): Promise<string | undefined> {
 	const path = join(gitDir, "commondir");
-	if ((await kindOf(path)) !== "file") return gitDir;
-	const text = ((await readBounded(path)) ?? "").trim();
-	return text === "" ? gitDir : isAbsolute(text) ? text : resolve(gitDir, text);
+	if (!(await entryExists(path))) return await realPathOf(gitDir);
+	const text = await readBoundedOrUndefined(path);
+	const target = text === undefined ? undefined : gitCommonDirFileTarget(text);
+	return target === undefined ? undefined : await realPathOf(joinAsText(gitDir, target));
 }
 
 /**
@@ -121,7 +246,11 @@ export interface GitConfigFacts {
 	readonly config: GitConfigVerdict;
 	readonly urlCredentials: GitUrlCredentialsVerdict;
 	readonly contentSettings: readonly GitContentSetting[] | undefined;
-	/** The repository's top folder, through the path asked about (a link in it kept); undefined outside one. */
+	/**
+	 * The repository's top folder, through the path asked about (a link in it kept: `lnk/sub` with `lnk -> .`);
+	 * undefined outside one, and where that path reaches the repository git finds only through a link below the top
+	 * (`lnk -> ../other/src`), so that no name of the top holds it.
+	 */
 	readonly top?: string;
 }
 
@@ -164,11 +293,14 @@ function systemGitConfigPaths(): string[] {
 }
 
 /**
- * The facts on the config of the repository at `cwd`. `config`: `safe` when no file git would read has a key that
- * runs a program and no read-time hook exists; `unsafe` when one has or exists; `unknown` when anything could not be
- * read or went past a bound. Outside a repository there is no repository config: `safe`. `urlCredentials`: whether
- * those files, the user's own or the system's hold a URL with a user part (see `judgeGitConfigUrlCredentials`).
- * `contentSettings`: the settings any of them turns on (see `gitContentSettings`). Never throws.
+ * The facts on the config of the repository at `cwd` (found from its real path, as git finds it). `config`: `safe`
+ * when no file git would read has a key that runs a program and no read-time hook exists; `unsafe` when one has or
+ * exists; `unknown` when anything could not be read or went past a bound. Outside a repository there is no
+ * repository config: `safe`. `urlCredentials`: whether those files, the user's own or the system's hold a URL with a
+ * user part (see `judgeGitConfigUrlCredentials`). `contentSettings`: the settings any of them turns on (see
+ * `gitContentSettings`). The user's and the system's files count for `config` only where the agent may write them
+ * (`isAgentWritable`, on their real path), or reached them through one such file: then one that cannot be judged
+ * makes `config` unknown. Never throws.
  */
 export async function readGitConfigFacts(
 	cwd: string,
@@ -181,74 +313,138 @@ export async function readGitConfigFacts(
 		if (location === "none") return { config: "safe", urlCredentials: "none", contentSettings: [] };
 		if (location === "unknown") return UNKNOWN_CONFIG;
 		const config: GitConfigVerdict | undefined = (await hasReadTimeHook(location.commonDir)) ? "unsafe" : undefined;
-		const verdicts: GitConfigVerdict[] = [];
-		const credentials: GitUrlCredentialsVerdict[] = [];
-		const settings: (readonly GitContentSetting[] | undefined)[] = [];
-		const queue: Array<{ path: string; depth: number; global: boolean }> = [
-			{ path: join(location.commonDir, "config"), depth: 0, global: false },
-			{ path: join(location.gitDir, "config.worktree"), depth: 0, global: false },
-			...[...systemGitConfigPaths(), ...userGitConfigPathsForGit(home)].map((path) => ({
-				path,
-				depth: 0,
-				global: true,
-			})),
-		];
-		let files = 0;
-		while (queue.length > 0) {
-			const next = queue.shift() as { path: string; depth: number; global: boolean };
-			// A file that cannot be judged leaves every fact it feeds unknown: the user's own only the credentials.
-			const unknownFile = () => {
-				if (!next.global) return true;
-				credentials.push("unknown");
-				settings.push(undefined);
-				return false;
-			};
-			if (++files > MAX_GIT_CONFIG_FILES || next.depth > MAX_GIT_CONFIG_INCLUDE_DEPTH) {
-				if (unknownFile()) return UNKNOWN_CONFIG;
-				continue;
-			}
-			const kind = await kindOf(next.path);
-			if (kind === "missing") continue; // git skips a missing config or include
-			const text = kind === "file" ? await readBounded(next.path) : undefined;
-			if (text === undefined) {
-				if (unknownFile()) return UNKNOWN_CONFIG;
-				continue;
-			}
-			const judged = judgeGitConfigFile(text);
-			// `core.worktree` elsewhere makes git read and print another folder's files (a submodule's config names
-			// its own folder, relative to the git folder): facts for a working tree this reader did not find.
-			if (!next.global && judged.worktree !== undefined) {
-				if (judged.worktree === "" || resolve(location.gitDir, judged.worktree) !== location.top) return UNKNOWN_CONFIG;
-			}
-			credentials.push(judged.urlCredentials);
-			settings.push(judged.contentSettings);
-			// The user's own files are theirs, unless the agent may write them (a dotfiles repository as the workspace,
-			// `~/.gitconfig` a link into it): then their program keys count as the repository's do.
-			if (!next.global || isAgentWritable(await realpath(next.path))) verdicts.push(judged.config);
-			for (const include of judged.includes) {
-				const path = gitIncludeTarget(include.path, next.path, home);
-				if (path === undefined) {
-					if (unknownFile()) return UNKNOWN_CONFIG;
-					continue;
-				}
-				queue.push({ path, depth: next.depth + 1, global: next.global });
-			}
-		}
+		// `core.worktree` elsewhere makes git read and print another folder's files (a submodule's config names its own
+		// folder, relative to the git folder, where git goes by `chdir`): facts for a working tree this reader did not find.
+		const worktreeIsTop = async (worktree: string) =>
+			worktree !== "" && (await realPathOf(joinAsText(location.gitDir, worktree))) === location.top;
+		const globalFiles = [...systemGitConfigPaths(), ...userGitConfigPathsForGit(home)].map((path) => ({
+			path,
+			depth: 0,
+			global: true,
+			agent: false,
+		}));
+		const read = await readConfigFiles(
+			[...repositoryConfigFiles(location), ...globalFiles],
+			home,
+			isAgentWritable,
+			worktreeIsTop,
+		);
+		if (read === undefined) return UNKNOWN_CONFIG;
+		const { verdicts, credentials, settings } = read;
 		credentials.push(await legacyRemoteCredentials(location.commonDir));
-		verdicts.push(await submodulesVerdict(location.commonDir));
+		verdicts.push(await submodulesVerdict(location, home));
 		// Only where git would run no program so far is git itself asked for the submodules the index holds.
 		if ((config ?? combineGitConfigVerdicts(verdicts)) === "safe")
-			verdicts.push(await gitlinksVerdict(location.top, location.gitDir));
+			verdicts.push(await gitlinksVerdict(location.top, location.gitDir, home));
 		const known = settings.filter((list) => list !== undefined);
 		return {
 			config: config ?? combineGitConfigVerdicts(verdicts),
 			urlCredentials: combineGitUrlCredentialsVerdicts(credentials),
 			contentSettings: known.length === settings.length ? combineGitContentSettings(known) : undefined,
-			top: location.top,
+			...(location.namedTop === undefined ? {} : { top: location.namedTop }),
 		};
 	} catch {
 		return UNKNOWN_CONFIG;
 	}
+}
+
+/** One config file to read. */
+interface ConfigFileToRead {
+	readonly path: string;
+	/** How many includes led to it. */
+	readonly depth: number;
+	/** The user's or the system's (or included from one), not the repository's. */
+	readonly global: boolean;
+	/** Included from a file the agent may write: the agent chose it. */
+	readonly agent: boolean;
+}
+
+/** What the config files read say, one entry per file judged. */
+interface ConfigFilesRead {
+	readonly verdicts: GitConfigVerdict[];
+	readonly credentials: GitUrlCredentialsVerdict[];
+	readonly settings: (readonly GitContentSetting[] | undefined)[];
+}
+
+/** The config files git reads from a repository's git folder: the common `config`, the worktree's `config.worktree`. */
+function repositoryConfigFiles(folder: GitFolder): ConfigFileToRead[] {
+	return [
+		{ path: join(folder.commonDir, "config"), depth: 0, global: false, agent: false },
+		// Read whether or not `extensions.worktreeConfig` is on: more than git reads, never less.
+		{ path: join(folder.gitDir, "config.worktree"), depth: 0, global: false, agent: false },
+	];
+}
+
+/**
+ * Reads `queue`'s config files and every file they include (all conditions; at most {@link MAX_GIT_CONFIG_FILES}
+ * files, includes at most `MAX_GIT_CONFIG_INCLUDE_DEPTH` deep) and judges each. A repository's file that cannot be
+ * judged (unreadable, too large, past a bound, an include form this reader does not expand) makes the answer
+ * undefined: every fact unknown. So does a user's or system's file the agent may write (its real path passes
+ * `isAgentWritable`, or a file it may write included it), whose program keys count as the repository's; any other
+ * user's or system's file that cannot be judged leaves only the credentials and settings unknown. A repository's
+ * `core.worktree` that `worktreeIsTop` rejects makes it undefined too (not checked without it). Throws on I/O errors.
+ */
+async function readConfigFiles(
+	queue: ConfigFileToRead[],
+	home: string,
+	isAgentWritable: (path: string) => boolean,
+	worktreeIsTop?: (worktree: string) => Promise<boolean>,
+): Promise<ConfigFilesRead | undefined> {
+	const read: ConfigFilesRead = { verdicts: [], credentials: [], settings: [] };
+	let files = 0;
+	while (queue.length > 0) {
+		const next = queue.shift() as ConfigFileToRead;
+		const unknownFile = async (): Promise<boolean> => {
+			if (!next.global || next.agent || (await agentMayWrite(next.path, isAgentWritable))) return true;
+			read.credentials.push("unknown");
+			read.settings.push(undefined);
+			return false;
+		};
+		if (++files > MAX_GIT_CONFIG_FILES || next.depth > MAX_GIT_CONFIG_INCLUDE_DEPTH) {
+			if (await unknownFile()) return undefined;
+			continue;
+		}
+		const kind = await kindOf(next.path);
+		if (kind === "missing") continue; // git skips a missing config or include
+		const text = kind === "file" ? await readBoundedOrUndefined(next.path) : undefined;
+		if (text === undefined) {
+			if (await unknownFile()) return undefined;
+			continue;
+		}
+		const judged = judgeGitConfigFile(text);
+		if (!next.global && judged.worktree !== undefined && worktreeIsTop !== undefined) {
+			if (!(await worktreeIsTop(judged.worktree))) return undefined;
+		}
+		read.credentials.push(judged.urlCredentials);
+		read.settings.push(judged.contentSettings);
+		// The user's own files are theirs, unless the agent may write them (a dotfiles repository as the workspace,
+		// `~/.gitconfig` a link into it), or one it may write includes them: then their program keys count as the
+		// repository's do.
+		const agent = next.global && (next.agent || (await agentMayWrite(next.path, isAgentWritable)));
+		if (!next.global || agent) read.verdicts.push(judged.config);
+		for (const include of judged.includes) {
+			const path = gitIncludeTarget(include.path, next.path, home);
+			if (path === undefined) {
+				if (!next.global || agent) return undefined;
+				read.credentials.push("unknown");
+				read.settings.push(undefined);
+				continue;
+			}
+			queue.push({ path, depth: next.depth + 1, global: next.global, agent });
+		}
+	}
+	return read;
+}
+
+/**
+ * True when the agent may write the file at `path` without review (`isAgentWritable` on its real path, or, while it
+ * does not exist, on its real folder's); true when neither can be found.
+ */
+async function agentMayWrite(path: string, isAgentWritable: (path: string) => boolean): Promise<boolean> {
+	const real = await realPathOf(path);
+	if (real !== undefined) return isAgentWritable(real);
+	const folder = await realPathOf(dirname(path));
+	return folder === undefined || isAgentWritable(join(folder, basename(path)));
 }
 
 /**
@@ -277,44 +473,50 @@ async function hasReadTimeHook(gitDir: string): Promise<boolean> {
 const MAX_SUBMODULE_GIT_FOLDERS = 32;
 
 /**
- * The program verdict of one submodule's git folder: `unsafe` with a hook git runs on reads or a key that runs a
- * program, `unknown` with an include or a config that cannot be read, else `safe`. Throws on I/O errors.
+ * The program verdict of one submodule's git folder, judged as the repository's own is (git running there reads
+ * them all): `unsafe` with a hook git runs on reads in the common folder or a key that runs a program in its
+ * `config`, its `config.worktree` or any file they include; `unknown` when one cannot be judged (see
+ * {@link readConfigFiles}) or `commondir` is not read as git reads it; else `safe`. The user's and the system's files
+ * are the superproject's, judged once. Throws on I/O errors.
  */
-async function submoduleGitFolderVerdict(gitDir: string): Promise<GitConfigVerdict> {
-	if (await hasReadTimeHook(gitDir)) return "unsafe";
-	const config = join(gitDir, "config");
-	if ((await kindOf(config)) === "missing") return "safe";
-	const text = await readBounded(config);
-	if (text === undefined) return "unknown";
-	const judged = judgeGitConfigFile(text);
-	return judged.includes.length > 0 ? "unknown" : judged.config;
+async function submoduleGitFolderVerdict(gitDir: string, home: string): Promise<GitConfigVerdict> {
+	const commonDir = await commonDirOf(gitDir);
+	if (commonDir === undefined) return "unknown";
+	if ((await hasReadTimeHook(commonDir)) || (await hasReadTimeHook(gitDir))) return "unsafe";
+	const read = await readConfigFiles(repositoryConfigFiles({ gitDir, commonDir }), home, () => false);
+	return read === undefined ? "unknown" : combineGitConfigVerdicts(read.verdicts);
 }
 
 /**
- * The program verdict of the submodules' own git folders (`modules/<name>/`, nested ones in their own `modules/`):
- * `git status` and `git diff` in the superproject run git in each submodule, with its config and hooks (see
- * {@link submoduleGitFolderVerdict}); more than {@link MAX_SUBMODULE_GIT_FOLDERS} folders make it `unknown`. Never
- * throws.
+ * The program verdict of the submodules' own git folders (`modules/<name>/` in the common folder, nested ones in
+ * their own `modules/`): `git status` and `git diff` in the superproject run git in each submodule, with its config
+ * and hooks (see {@link submoduleGitFolderVerdict}); more than {@link MAX_SUBMODULE_GIT_FOLDERS} folders make it
+ * `unknown`. Never throws.
  */
-async function submodulesVerdict(commonDir: string): Promise<GitConfigVerdict> {
+async function submodulesVerdict(folder: GitFolder, home: string): Promise<GitConfigVerdict> {
 	const verdicts: GitConfigVerdict[] = [];
 	try {
-		const queue = [join(commonDir, "modules")];
+		const queue = [join(folder.commonDir, "modules")];
+		const seen = new Set<string>();
 		let folders = 0;
 		while (queue.length > 0) {
 			const modules = queue.shift() as string;
-			if ((await kindOf(modules)) !== "dir") continue;
+			if (seen.has(modules) || (await kindOf(modules)) !== "dir") continue;
+			seen.add(modules);
 			for (const entry of await readdir(modules, { withFileTypes: true })) {
 				if (!entry.isDirectory()) continue;
 				if (++folders > MAX_SUBMODULE_GIT_FOLDERS) return "unknown";
 				const gitDir = join(modules, entry.name);
 				// A submodule named `a/b` keeps its git folder at `modules/a/b`: a folder without `HEAD` is one between.
-				if ((await kindOf(join(gitDir, "HEAD"))) === "missing") {
+				if (!(await entryExists(join(gitDir, "HEAD")))) {
 					queue.push(gitDir);
 					continue;
 				}
-				queue.push(join(gitDir, "modules"));
-				verdicts.push(await submoduleGitFolderVerdict(gitDir));
+				// Nested submodules' folders lie in the submodule's common folder (its own, unless `commondir` names one).
+				const commonDir = await commonDirOf(gitDir);
+				if (commonDir === undefined) return "unknown";
+				queue.push(join(gitDir, "modules"), join(commonDir, "modules"));
+				verdicts.push(await submoduleGitFolderVerdict(gitDir, home));
 			}
 		}
 	} catch {
@@ -327,11 +529,12 @@ async function submodulesVerdict(commonDir: string): Promise<GitConfigVerdict> {
  * The program verdict of the checked-out submodules the index holds (`git ls-files --stage`, mode 160000), wherever
  * their git folder is: one inside the submodule (`git submodule add` of an existing repository, or a cloned
  * repository added with `git add`, which needs no `.gitmodules`) is not under `modules/`, and git runs in it all
- * the same. Nested ones are found in each submodule's own index. A submodule not checked out is not entered by
- * git. More than {@link MAX_SUBMODULE_GIT_FOLDERS}, a `.git` that is neither a folder nor a `gitdir:` file, or git
- * failing make it `unknown`. Never throws.
+ * the same; a linked worktree of another repository reads that repository's config and hooks too. Nested ones are
+ * found in each submodule's own index. A submodule not checked out is not entered by git. More than
+ * {@link MAX_SUBMODULE_GIT_FOLDERS}, a `.git` that is neither a folder nor a `gitdir:` file git reads as this reader
+ * does, or git failing make it `unknown`. Never throws.
  */
-async function gitlinksVerdict(top: string, gitDir: string): Promise<GitConfigVerdict> {
+async function gitlinksVerdict(top: string, gitDir: string, home: string): Promise<GitConfigVerdict> {
 	const verdicts: GitConfigVerdict[] = [];
 	try {
 		const queue = [{ tree: top, gitDir }];
@@ -346,7 +549,7 @@ async function gitlinksVerdict(top: string, gitDir: string): Promise<GitConfigVe
 				if (++folders > MAX_SUBMODULE_GIT_FOLDERS) return "unknown";
 				const subGitDir = kind === "dir" ? dotGit : kind === "file" ? await gitDirOfFile(dotGit, worktree) : undefined;
 				if (subGitDir === undefined) return "unknown";
-				const verdict = await submoduleGitFolderVerdict(subGitDir);
+				const verdict = await submoduleGitFolderVerdict(subGitDir, home);
 				verdicts.push(verdict);
 				if (verdict === "safe") queue.push({ tree: worktree, gitDir: subGitDir });
 			}
@@ -507,7 +710,9 @@ export function createGitConfigFacts(home: string): {
 			let atCwd: GitHistoryListing | undefined;
 			for (const dir of historyDirectories) {
 				const facts = dir === context.cwd ? here : gitByDirectory.get(dir);
-				if (facts?.config !== "safe") continue;
+				// Without a top named through the command's path, the listing's paths (under git's real top) would not
+				// meet the floor's names for them: content-printing git there is reviewed.
+				if (facts?.config !== "safe" || facts.top === undefined) continue;
 				if (tests === undefined) {
 					const entryKind = treeEntryTest(context);
 					// A file outside the workspace counts too: a repository whose top lies above the workspace prints

@@ -224,3 +224,51 @@ export function combineGitUrlCredentialsVerdicts(
 	if (verdicts.includes("unknown")) return "unknown";
 	return "none";
 }
+
+/**
+ * The path a `.git` file names, as git reads it (`read_gitfile_gently`): the text must start with `gitdir: ` (one
+ * space), and git keeps everything after it but the trailing newlines and carriage returns: blanks too, and every
+ * line. Undefined for text git rejects (no `gitdir: `, no path) and for a path git would read other than a plain
+ * reading does (a NUL, where git stops; a line break inside; a blank at either end, which git keeps): the caller's
+ * facts are then unknown. A relative path is relative to the folder holding the `.git` file, resolved by the
+ * system (a `..` after a link leads beside the link's target). Pure; never throws.
+ */
+export function gitDirFileTarget(text: string): string | undefined {
+	if (typeof text !== "string" || !text.startsWith("gitdir: ")) return undefined;
+	return plainGitFolderPath(text.slice("gitdir: ".length));
+}
+
+/**
+ * The path a git folder's `commondir` file names (a linked worktree's, `../..`), as git reads it
+ * (`get_common_dir_noenv`): the whole text but the trailing newlines and carriage returns, relative to the git
+ * folder and resolved by the system. Undefined for an empty file (git stops there) and for a path git would read
+ * other than a plain reading does (see {@link gitDirFileTarget}). Pure; never throws.
+ */
+export function gitCommonDirFileTarget(text: string): string | undefined {
+	return typeof text === "string" ? plainGitFolderPath(text) : undefined;
+}
+
+/**
+ * The value without its trailing line ends; undefined when it is empty, holds a NUL or a line break, or has blanks
+ * at an end.
+ */
+function plainGitFolderPath(value: string): string | undefined {
+	const path = value.replace(/[\r\n]+$/, "");
+	if (path === "" || /[\0\r\n]/.test(path) || path.trim() !== path) return undefined;
+	return path;
+}
+
+/**
+ * True when a git folder's `HEAD` passes git's test (`validate_headref`), which decides whether git takes a folder
+ * as a git folder while it looks for the repository: a link whose target starts with `refs/`, or a file whose first
+ * 255 bytes start with `ref:`, blanks, then `refs/`, or with a 40-digit object name. Anything else (a missing or
+ * empty file, a folder) is not valid: git then skips a `.git` folder and goes on looking. Only forms git accepts
+ * are accepted (blanks are the ones git's own `isspace` knows), so a folder this calls valid is one git takes.
+ * Pure; never throws.
+ */
+export function judgeGitHead(head: { readonly link: string } | { readonly text: string }): boolean {
+	if ("link" in head) return typeof head.link === "string" && head.link.startsWith("refs/");
+	if (typeof head.text !== "string") return false;
+	const text = head.text.slice(0, 255);
+	return /^ref:[ \t\n\r]*refs\//.test(text) || /^[0-9a-fA-F]{40}/.test(text);
+}
