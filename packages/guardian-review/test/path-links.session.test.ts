@@ -56,6 +56,30 @@ describe("links out of the workspace, in a real session", () => {
 		expectNoLeak(h, ["kube", "bashrc", "readme.md", "example.invalid"]);
 	});
 
+	it("reviews globs that expand through a link, a link moved within the command, and listings that follow links", async () => {
+		const h = await sandbox.start({ tools: STOCK_TOOLS, files: FILES });
+		symlinkSync(join(sandbox.home, ".kube", "config"), join(h.cwd, "kconf"));
+		symlinkSync(join(sandbox.home, ".kube"), join(h.cwd, "kdir"));
+		h.agent(
+			callTool("bash", { command: "cat [k]conf" }),
+			callTool("bash", { command: "cat ?EADME.md" }),
+			callTool("bash", { command: "mv kdir k2 && cat k2/config" }),
+			"next",
+			callTool("bash", { command: "ls -RL ." }),
+			callTool("bash", { command: "ls src" }),
+			"done",
+		);
+		h.reviewer(...Array.from({ length: 3 }, () => verdict("deny", { risk_level: "high" })));
+		await h.prompt("look around");
+		await h.prompt("go on");
+		expect(verdictSources(h)).toEqual(["reviewer", "floor", "reviewer", "reviewer", "floor"]);
+		const shown = resultTexts(h);
+		expect(shown.join("\n")).not.toContain("very-secret-kube-token");
+		expect(shown[1]).toContain("# readme");
+		// The reviewed move did not run: the link keeps its name.
+		expect(lstatSync(join(h.cwd, "kdir")).isSymbolicLink()).toBe(true);
+	});
+
 	it("reviews Pi's read, write and edit tools through such links; the read tool still reads through one in the workspace", async () => {
 		const h = await startWithLinks();
 		h.agent(

@@ -862,7 +862,9 @@ describe("recursive reads are judged by what the shell found in the tree, not by
 	const withTree = (command: string, verdict: SearchTreeVerdict) =>
 		decideBashFloor(command, "always", withCleanTrees(command, clean, verdict));
 
-	it.each<[string, readonly { root: string; skipsHidden: boolean; followsLinks: boolean }[]]>([
+	it.each<
+		[string, readonly { root: string; skipsHidden: boolean; followsLinks: boolean; pattern?: readonly string[] }[]]
+	>([
 		["grep -rn KEY sub", [tree("/sub", false)]],
 		["grep -R KEY sub", [tree("/sub", false, true)]],
 		["grep --dereference-recursive KEY sub", [tree("/sub", false, true)]],
@@ -880,8 +882,13 @@ describe("recursive reads are judged by what the shell found in the tree, not by
 		["rg KEY", [tree("", true)]],
 		["cd sub && grep -r KEY .", [tree("/sub", false)]],
 		["grep -rn KEY {a,b}", [tree("/a", false), tree("/b", false)]],
-		// A glob is walked whole from its literal folder, hidden entries included.
-		["rg KEY src/[ab]/", [tree("/src", false)]],
+		// A glob is walked whole from its literal folder, hidden entries included; a bracket glob, which may expand
+		// through a link the shell cannot list by pattern, is reviewed before any tree is asked about (decision 0023).
+		[
+			"rg KEY src/*/",
+			[{ ...tree("/src", true, true), pattern: ["*"] } as ReturnType<typeof tree>, tree("/src", false)],
+		],
+		["rg KEY src/[ab]/", []],
 		["diff -r a b", [tree("/a", false, true), tree("/b", false, true)]],
 		["diff -u x.py - < y.py", [tree("/x.py", false, true)]],
 		["git diff --no-index a b", [tree("/a", false, true), tree("/b", false, true)]],

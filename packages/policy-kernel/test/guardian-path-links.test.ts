@@ -2,6 +2,7 @@
 // through the workspace and home, and the floor judging a path by its name and by where it leads, for bash and for
 // Pi's path tools.
 import { describe, expect, it } from "vitest";
+import type { SearchTreeVerdict } from "../src/guardian/index.js";
 import {
 	applyGuardianDefaults,
 	bashPathLinkKey,
@@ -27,12 +28,16 @@ const config = applyGuardianDefaults({ mode: "enforce" });
  * A context whose links are `links` (path → where it leads, `null` unknown); every other path the command opens
  * leads to itself, as the shell reports a path with no link on it.
  */
-function withLinks(command: string, links: Record<string, string | null>): FloorContext {
+function withLinks(
+	command: string,
+	links: Record<string, string | null>,
+	trees: SearchTreeVerdict = "none",
+): FloorContext {
 	const base = floorContextFor(config, CWD, HOME);
 	const requested = floorFactRequestsOf(command, base).linkPaths;
 	const map = new Map<string, string | null>(requested.map((path) => [path, normalize(path)]));
 	for (const [path, target] of Object.entries(links)) map.set(path, target);
-	return withCleanTrees(command, { ...base, pathLinks: map });
+	return withCleanTrees(command, { ...base, pathLinks: map }, trees);
 }
 
 function normalize(path: string): string {
@@ -45,8 +50,8 @@ function normalize(path: string): string {
 	return `/${parts.join("/")}`;
 }
 
-function decide(command: string, links: Record<string, string | null> = {}): string {
-	return outcome(decideBashFloor(command, "always", withLinks(command, links)));
+function decide(command: string, links: Record<string, string | null> = {}, trees: SearchTreeVerdict = "none"): string {
+	return outcome(decideBashFloor(command, "always", withLinks(command, links, trees)));
 }
 
 describe("the keys the shell follows", () => {
@@ -168,6 +173,59 @@ describe("bash through links", () => {
 	it("judges by names alone when the shell did not follow links", () => {
 		const context = withCleanTrees("cat d/.kube/config", floorContextFor(config, CWD, HOME));
 		expect(outcome(decideBashFloor("cat d/.kube/config", "always", context))).toBe("allow:read-only");
+	});
+});
+
+describe("what a tenth review found: globs, moves and listings that follow links", () => {
+	it("lists any glob word, which may expand through a link, and reviews a bracket glob it cannot list by pattern", () => {
+		// The shell lists `?conf` in the working directory following links: a link there leaves it unknown.
+		expect(decide("cat ?conf", {}, "unknown")).toBe("review:protected-path");
+		expect(decide("cat ?conf", {}, "none")).toBe("allow:read-only");
+		expect(decide("cat [k]conf")).toBe("review:protected-path");
+		expect(decide("cat u?/.kube/config")).toBe("review:protected-path");
+		expect(decide("head src/*.py", {}, "unknown")).toBe("review:protected-path");
+		// Without followed links, only a glob that may meet a protected name is listed.
+		const byName = withCleanTrees("cat ?conf", floorContextFor(config, CWD, HOME), "unknown");
+		expect(outcome(decideBashFloor("cat ?conf", "always", byName))).toBe("allow:read-only");
+	});
+
+	it("takes every path after a move in the same command as unknown, and a move after a path read beside it", () => {
+		expect(decide("mv kdir k2 && cat k2/config")).toBe("review:protected-path");
+		expect(decide("mv rc foo; echo x >> foo")).toBe("review:protected-path");
+		expect(decide("mv kdir k2")).toBe("allow:workspace-write");
+		expect(decide("cat k2/config & mv kdir k2")).toBe("review:writes");
+		expect(decide("cat k2/config | mv kdir k2")).toBe("review:protected-path");
+		expect(decide("cat a.txt && mv kdir k2")).toBe("allow:workspace-write");
+		// `git stash pop` may bring back a tracked link anywhere.
+		const safeGit = { gitConfig: "safe", gitHooks: "none", gitUrlCredentials: "none" } as const;
+		const stash = "git stash pop && cat README.md";
+		const base = floorContextFor(config, CWD, HOME, safeGit);
+		const links = new Map(floorFactRequestsOf(stash, base).linkPaths.map((path) => [path, normalize(path)]));
+		expect(outcome(decideBashFloor(stash, "always", { ...base, pathLinks: links }))).toBe("review:protected-path");
+		expect(outcome(decideBashFloor("git stash pop", "always", { ...base, pathLinks: links }))).toBe(
+			"allow:workspace-write",
+		);
+		// Only what lies at or below where the move wrote, by name or by where a link leads, is unknown.
+		expect(decide("mv a.py.orig backup.py && touch pkg_init.py")).toBe("allow:workspace-write");
+		expect(decide("mv kdir src/ && cat src/kdir/config")).toBe("review:protected-path");
+		expect(decide("mv kdir k2 && cat lnk/config", { [`${CWD}/lnk/config`]: `${CWD}/k2/config` })).toBe(
+			"review:protected-path",
+		);
+	});
+
+	it("reviews listings that follow every link below a folder", () => {
+		expect(decide("ls -RL .")).toBe("review:protected-path");
+		expect(decide("ls -R --dereference src")).toBe("review:protected-path");
+		expect(decide("du -aL .")).toBe("review:protected-path");
+		expect(decide("du --dereference -sh src")).toBe("review:protected-path");
+		expect(decide("tree -l")).toBe("review:protected-path");
+		expect(decide("ls -L src/a.py")).toBe("allow:read-only");
+		expect(decide("du -sh src")).toBe("allow:read-only");
+		// find prints names only; with links followed its trees are listed, where any link leaves them unknown.
+		expect(decide("find -L . -name 'id_*'", {}, "unknown")).toBe("review:protected-path");
+		expect(decide("find . -follow -name x", {}, "unknown")).toBe("review:protected-path");
+		expect(decide("find -L src -name '*.py'", {}, "none")).toBe("allow:read-only");
+		expect(decide("find . -name 'x'", {}, "unknown")).toBe("allow:read-only");
 	});
 });
 

@@ -36,7 +36,14 @@ import {
 	type GitHooksVerdict,
 } from "./git-config.js";
 import type { GitUrlCredentialsVerdict } from "./git-folder.js";
-import { bashPathLinkKey, linkCheckKey, linkedPathClass, MAX_LINK_PATHS, type PathLinkTargets } from "./path-links.js";
+import {
+	bashPathLinkKey,
+	linkCheckKey,
+	linkedPathClass,
+	linkTargetOf,
+	MAX_LINK_PATHS,
+	type PathLinkTargets,
+} from "./path-links.js";
 import {
 	baseName,
 	classifyPath,
@@ -1390,8 +1397,16 @@ class Judge {
 	concurrentGit = false;
 	/** True once the walk passed a command that may move files into a tree (`mv`, `git stash`): tree facts are stale. */
 	movedFiles = false;
+	/**
+	 * The folders and files a move earlier in the walk wrote (`mv kdir k2`: `k2`), where a path judged by links
+	 * followed before the command ran may now lead elsewhere; undefined once a move may have written anywhere
+	 * (`git stash pop` brings back any tracked link).
+	 */
+	movedTo: string[] | undefined = [];
 	/** True once a recursive read was judged in a concurrent part: a later move may come first in time. */
 	concurrentTreeRead = false;
+	/** True once a path was judged by its links in a concurrent part: a later move may come first in time. */
+	concurrentLinkRead = false;
 	/**
 	 * True once the walk passed a write whose path xargs would split (`touch "src/x .env"`): a tree listed before the
 	 * command ran may now hold that name, so xargs reading find's paths is reviewed after it.
@@ -1909,15 +1924,18 @@ function classifyOpened(
 		if (key !== undefined) judge.requests.linkPaths.add(linkCheckKey(key, followsLast));
 		return named;
 	}
-	if (key === undefined) return judge.context.pathLinks === undefined ? named : "protected";
-	const linked = linkedPathClass(
-		judge.context.pathLinks,
-		key,
-		resolved,
-		(target) => classifyResolved(target, judge, read),
-		followsLast,
-	);
-	return worsePathClass(named, linked);
+	const links = judge.context.pathLinks;
+	if (links === undefined) return named;
+	const target = key === undefined ? null : linkTargetOf(links, key, followsLast);
+	if (target === null) return "protected";
+	// The links were followed before the command ran: a move before this (`mv kdir k2 && cat k2/config`, a
+	// `git stash pop` that brings a link back) may have put one where this path leads; a move after a part running
+	// beside this one may come first.
+	const moved = judge.movedTo;
+	if (moved === undefined || moved.some((folder) => isWithin(folder, resolved) || isWithin(folder, target)))
+		return "protected";
+	if (judge.concurrent > 0) judge.concurrentLinkRead = true;
+	return target === resolved ? named : worsePathClass(named, classifyResolved(target, judge, read));
 }
 
 /** The worse of two path classes: protected, then outside, then workspace. */
@@ -1938,7 +1956,9 @@ function judgeReadPath(path: string, state: WalkState, judge: Judge, read: boole
 		throw new Review("outside-workspace");
 	// `glob`: the shell may expand it (a quoted `'a*b'` is one literal name). When its parts could meet a protected
 	// glob (`src/*.py` meets `id_*`), the shell lists what it can expand to (decision 0020).
-	if (glob && mayMatchProtected(path, judge)) {
+	// With links followed (decision 0023), any glob is listed: it may expand through a link (`cat ?conf`).
+	const linksFollowed = judge.requests !== undefined || judge.context.pathLinks !== undefined;
+	if (glob && hasGlobCharacter(path) && (mayMatchProtected(path, judge) || (!strict && linksFollowed))) {
 		const reach = strict ? undefined : globReachOf(path);
 		if (reach === undefined) throw new Review("protected-path");
 		judgeSearchTree(reach.folder, true, true, state, judge, reach.pattern);
@@ -2131,6 +2151,17 @@ function isFdTarget(value: string): boolean {
 
 type VocabularyVerdict = "allowed" | ReviewReason;
 
+/**
+ * True when `ls` (recursive) or `du` follows the links below its folders (`ls -RL`, `du -L`, `--dereference`): it
+ * then lists what lies wherever they lead.
+ */
+function followsLinksBelow(name: string, options: readonly BashWord[]): boolean {
+	const dereferences = anyOption(options, (o) => shortFlag(o, "L") || longOptionOrPrefix(o, "--dereference"));
+	if (name === "du") return dereferences;
+	if (name !== "ls") return false;
+	return dereferences && anyOption(options, (o) => shortFlag(o, "R") || longOptionOrPrefix(o, "--recursive"));
+}
+
 /** Options of a command, the words after them and whether `--` ended the options. */
 function optionsAndOperands(args: readonly BashWord[]): { options: BashWord[]; operands: BashWord[] } {
 	const options: BashWord[] = [];
@@ -2308,6 +2339,8 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			if (anyOption(options, (o) => longOptionOrPrefix(o, "--files0-from"))) return "not-read-only";
 			if (name.endsWith("sum") && anyOption(options, (o) => shortFlag(o, "c") || longOptionOrPrefix(o, "--check")))
 				return "not-read-only";
+			// Following every link below a folder (`ls -RL`, `du -L`) walks wherever the links lead (decision 0023).
+			if (followsLinksBelow(name, options)) return "protected-path";
 			readAll(args, state, judge);
 			return "allowed";
 		case "diff":
@@ -2363,6 +2396,8 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 				)
 			)
 				return "writes";
+			// `-l` follows links to folders, wherever they lead (decision 0023).
+			if (anyOption(options, (o) => shortFlag(o, "l"))) return "protected-path";
 			readAll(args, state, judge);
 			return "allowed";
 		case "date":
@@ -2496,8 +2531,6 @@ function judgeFileOperation(
 		return "allowed";
 	}
 	if (operands.length < 2) return "not-read-only";
-	// `mv conf sub/` may move a folder holding `.env` into a tree the shell looked at before the command ran.
-	if (name === "mv") treesMayChange(judge);
 	const destination = operands[operands.length - 1] as BashWord;
 	judgeFileOperand(destination, state, judge);
 	for (const source of operands.slice(0, -1)) {
@@ -2508,6 +2541,9 @@ function judgeFileOperation(
 		}
 		judgeWritePathText(`${destination.value}/${baseName(source.value)}`, state, judge);
 	}
+	// `mv conf sub/` may move a folder holding `.env` into a tree the shell looked at before the command ran, and
+	// `mv kdir k2` a link to where a later path looks (decision 0023). Its own paths are judged before it moves.
+	if (name === "mv") treesMayChange(judge, [resolveIn(destination.value, state, judge) ?? "/"]);
 	return "allowed";
 }
 
@@ -2694,11 +2730,14 @@ function judgeDiffTrees(operands: readonly BashWord[], state: WalkState, judge: 
 }
 
 /** A command that may move files into a tree (`mv dir sub/`, `git stash pop`): tree facts read before are stale. */
-function treesMayChange(judge: Judge): void {
+function treesMayChange(judge: Judge, destinations?: readonly string[]): void {
 	judge.movedFiles = true;
+	// Where the move may have put a link (decision 0023): below its destinations, or anywhere (`git stash pop`).
+	if (destinations === undefined) judge.movedTo = undefined;
+	else judge.movedTo?.push(...destinations);
 	judge.writeCount++;
 	// A recursive read in a `&` statement or a `<(…)` before this may still be walking: the move may come first.
-	if (judge.concurrentTreeRead) throw new Review("writes");
+	if (judge.concurrentTreeRead || judge.concurrentLinkRead) throw new Review("writes");
 }
 
 /** What a grep or rg command line names: files it reads for patterns, operands and search roots. */
@@ -3005,6 +3044,7 @@ function judgeFind(args: readonly BashWord[], state: WalkState, judge: Judge): V
 	let pathsSeen = false;
 	const roots: BashWord[] = [];
 	const clauses: BashWord[][] = [];
+	let followsLinks = false;
 	for (let i = 0; i < args.length; i++) {
 		const arg = args[i] as BashWord;
 		const value = arg.value;
@@ -3017,6 +3057,9 @@ function judgeFind(args: readonly BashWord[], state: WalkState, judge: Judge): V
 			continue;
 		}
 		if (FIND_ACTIONS_THAT_WRITE_OR_RUN.has(value) || value === "-files0-from") return "not-read-only";
+		// `-L` and `-follow` follow every link below the roots, wherever they lead; `-H` only the roots' own, which are
+		// judged as paths.
+		if ((value === "-L" && !inExpression && !pathsSeen) || value === "-follow") followsLinks = true;
 		// Options before the paths: -H -L -P, -D DEBUGOPTS, -Olevel.
 		if (
 			!inExpression &&
@@ -3043,6 +3086,11 @@ function judgeFind(args: readonly BashWord[], state: WalkState, judge: Judge): V
 		}
 	}
 	if (clauses.length > 0) judgeFindExec(clauses, roots.length > 0 ? roots : [literalWord(".")], state, judge);
+	// Printing only names, find with links followed still names what lies wherever they lead (`find -L . -name
+	// 'id_*'` through `up -> ..`): its trees are listed as a reader's are, where any link leaves them unknown
+	// (decision 0023).
+	else if (followsLinks)
+		for (const root of roots.length > 0 ? roots : [literalWord(".")]) judgeFoundTree(root, false, state, judge);
 	return "allowed";
 }
 

@@ -103,9 +103,18 @@ export function linkedPathClass(
 	followsLast = true,
 ): PathClass | undefined {
 	if (links === undefined) return undefined;
+	const target = linkTargetOf(links, key, followsLast);
+	if (target === null) return "protected";
+	return target === named ? undefined : classify(target);
+}
+
+/**
+ * Where a path leads by the shell's facts (see {@link linkedPathClass} for `key` and `followsLast`): its target, or
+ * `null` when the shell could not tell or was not asked.
+ */
+export function linkTargetOf(links: PathLinkTargets, key: string, followsLast = true): string | null {
 	const last = followsLast ? undefined : unfollowedLastPart(key);
 	const found = links.get(last?.folder ?? key);
-	if (found == null) return "protected";
-	const target = last === undefined ? found : joinLinkTarget(found, last.name);
-	return target === named ? undefined : classify(target);
+	if (found == null) return null;
+	return last === undefined ? found : joinLinkTarget(found, last.name);
 }
