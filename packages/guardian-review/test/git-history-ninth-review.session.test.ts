@@ -5,16 +5,7 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-	callTool,
-	type GuardianHarness,
-	guardianSandboxPerTest,
-	initWithFiles,
-	resultTexts,
-	runGit,
-	verdict,
-	verdictSources,
-} from "./helpers.ts";
+import { deniedBashCall, guardianSandboxPerTest, runGit, startInGitRepo } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest();
 
@@ -22,42 +13,28 @@ function git(cwd: string, ...args: string[]): void {
 	runGit(sandbox.home, cwd, ...args);
 }
 
-async function startInRepo(): Promise<GuardianHarness> {
-	const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
-	initWithFiles(sandbox.home, h.cwd, { "README.md": "hello\n" });
-	return h;
-}
-
-/** Runs one bash call the reviewer denies; answers the verdict sources and what the session showed. */
-async function deniedCall(h: GuardianHarness, command: string): Promise<{ sources: string[]; shown: string }> {
-	h.agent(callTool("bash", { command }), "done");
-	h.reviewer(verdict("deny", { risk_level: "high" }));
-	await h.prompt("go on");
-	return { sources: verdictSources(h), shown: resultTexts(h).join("\n") };
-}
-
 describe("read-only git forms a ninth review found", () => {
 	it("reviews `git status -v` after the command stages an untracked .env", async () => {
-		const h = await startInRepo();
+		const h = await startInGitRepo(sandbox);
 		writeFileSync(join(h.cwd, ".env"), "STATUS_V_SECRET_9\n");
-		const { sources, shown } = await deniedCall(h, "git add -A && git status -v");
+		const { sources, shown } = await deniedBashCall(h, "git add -A && git status -v");
 		expect(sources).toEqual(["reviewer"]);
 		expect(shown).not.toContain("STATUS_V_SECRET_9");
 	});
 
 	it("reviews `git show --indexed-objects`, which prints what another worktree has staged", async () => {
-		const h = await startInRepo();
+		const h = await startInGitRepo(sandbox);
 		const other = `${h.cwd}-wt`;
 		git(h.cwd, "worktree", "add", "-q", other);
 		writeFileSync(join(other, ".env"), "WORKTREE_INDEX_SECRET_9\n");
 		git(other, "add", ".env");
-		const { sources, shown } = await deniedCall(h, "git show --indexed-objects");
+		const { sources, shown } = await deniedBashCall(h, "git show --indexed-objects");
 		expect(sources).toEqual(["reviewer"]);
 		expect(shown).not.toContain("WORKTREE_INDEX_SECRET_9");
 	});
 
 	it("reviews a merge's autostash named as a file of git's folder", async () => {
-		const h = await startInRepo();
+		const h = await startInGitRepo(sandbox);
 		writeFileSync(join(h.cwd, "f"), "base\n");
 		git(h.cwd, "add", "f");
 		git(h.cwd, "commit", "-qm", "base");
@@ -77,7 +54,7 @@ describe("read-only git forms a ninth review found", () => {
 			encoding: "utf8",
 		});
 		expect(kept).toContain("AUTOSTASH_SECRET_9");
-		const { sources, shown } = await deniedCall(h, "git stash show -p MERGE_AUTOSTASH");
+		const { sources, shown } = await deniedBashCall(h, "git stash show -p MERGE_AUTOSTASH");
 		expect(sources).toEqual(["reviewer"]);
 		expect(shown).not.toContain("AUTOSTASH_SECRET_9");
 	});

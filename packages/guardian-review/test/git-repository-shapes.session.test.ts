@@ -10,16 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitConfigFacts } from "../src/git-config-reader.ts";
 import { createGitHistoryFacts } from "../src/git-history-reader.ts";
-import {
-	callTool,
-	type GuardianHarness,
-	guardianSandboxPerTest,
-	initWithFiles,
-	resultTexts,
-	runGit,
-	verdict,
-	verdictSources,
-} from "./helpers.ts";
+import { deniedBashCall, guardianSandboxPerTest, initWithFiles, runGit, startInGitRepo } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest();
 
@@ -27,24 +18,9 @@ function git(cwd: string, ...args: string[]): void {
 	runGit(sandbox.home, cwd, ...args);
 }
 
-/** A session in a repository holding README.md; `git` runs as the tests' user. */
-async function startInRepo(): Promise<GuardianHarness> {
-	const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
-	initWithFiles(sandbox.home, h.cwd, { "README.md": "hello\n" });
-	return h;
-}
-
-/** Runs one denied bash call and answers what the session showed: verdict sources and the tool results' text. */
-async function deniedCall(h: GuardianHarness, command: string): Promise<{ sources: string[]; shown: string }> {
-	h.agent(callTool("bash", { command }), "done");
-	h.reviewer(verdict("deny", { risk_level: "high" }));
-	await h.prompt("go on");
-	return { sources: verdictSources(h), shown: resultTexts(h).join("\n") };
-}
-
 describe("read-only git in repository shapes an eighth review found", () => {
 	it("reviews another worktree's spelling of FETCH_HEAD after a fetch of a branch that adds .env", async () => {
-		const h = await startInRepo();
+		const h = await startInGitRepo(sandbox);
 		const upstream = join(sandbox.home, "upstream");
 		initWithFiles(sandbox.home, upstream, { "README.md": "hello\n" });
 		git(upstream, "checkout", "-q", "-b", "pr");
@@ -52,33 +28,33 @@ describe("read-only git in repository shapes an eighth review found", () => {
 		git(upstream, "add", ".env");
 		git(upstream, "commit", "-qm", "env");
 		git(h.cwd, "fetch", "-q", upstream, "pr");
-		const { sources, shown } = await deniedCall(h, "git log -p main-worktree/FETCH_HEAD");
+		const { sources, shown } = await deniedBashCall(h, "git log -p main-worktree/FETCH_HEAD");
 		expect(sources).toEqual(["reviewer"]);
 		expect(shown).not.toContain("FETCHED_SECRET_8");
 	});
 
 	it("reviews git status where a submodule added with `git add` keeps its own git folder, whose config runs a program", async () => {
-		const h = await startInRepo();
+		const h = await startInGitRepo(sandbox);
 		const sub = join(h.cwd, "sub");
 		initWithFiles(sandbox.home, sub, { "s.txt": "s\n" });
 		git(h.cwd, "add", "sub"); // an embedded repository: a gitlink, no .gitmodules, its git folder inside it
 		git(h.cwd, "commit", "-qm", "sub");
 		git(sub, "config", "core.fsmonitor", "touch ../sub-fsmonitor-ran; false");
 		writeFileSync(join(sub, "s.txt"), "changed\n");
-		const { sources } = await deniedCall(h, "git status");
+		const { sources } = await deniedBashCall(h, "git status");
 		expect(sources).toEqual(["reviewer"]);
 		expect(existsSync(join(h.cwd, "sub-fsmonitor-ran"))).toBe(false);
 	});
 
 	it("reviews `git show` of a tag that names a blob, which no commit walk reads", async () => {
-		const h = await startInRepo();
+		const h = await startInGitRepo(sandbox);
 		const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], {
 			cwd: h.cwd,
 			input: "TAGGED_BLOB_SECRET_8\n",
 			encoding: "utf8",
 		}).trim();
 		git(h.cwd, "tag", "blobtag", blob);
-		const { sources, shown } = await deniedCall(h, "git show blobtag");
+		const { sources, shown } = await deniedBashCall(h, "git show blobtag");
 		expect(sources).toEqual(["reviewer"]);
 		expect(shown).not.toContain("TAGGED_BLOB_SECRET_8");
 	});
@@ -89,7 +65,7 @@ describe("read-only git in repository shapes an eighth review found", () => {
 		mkdirSync(join(h.cwd, "a"));
 		mkdirSync(join(h.cwd, "b"));
 		writeFileSync(join(h.cwd, "a", ".env"), "ABOVE_TOP_SECRET_8\n");
-		const { sources, shown } = await deniedCall(h, "cd proj && git diff ../a ../b");
+		const { sources, shown } = await deniedBashCall(h, "cd proj && git diff ../a ../b");
 		expect(sources).toEqual(["reviewer"]);
 		expect(shown).not.toContain("ABOVE_TOP_SECRET_8");
 	});

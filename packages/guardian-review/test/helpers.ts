@@ -237,3 +237,21 @@ export function initWithFiles(home: string, repo: string, files: Record<string, 
 	runGit(home, repo, "add", ".");
 	runGit(home, repo, "commit", "-qm", "files");
 }
+
+/** A session (HOME the sandbox's, no system git config) whose workspace is a repository holding README.md. */
+export async function startInGitRepo(sandbox: GuardianSandbox): Promise<GuardianHarness> {
+	const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
+	initWithFiles(sandbox.home, h.cwd, { "README.md": "hello\n" });
+	return h;
+}
+
+/** Runs one bash call the reviewer denies; answers the verdict sources and the text of every tool result. */
+export async function deniedBashCall(
+	h: GuardianHarness,
+	command: string,
+): Promise<{ sources: string[]; shown: string }> {
+	h.agent(callTool("bash", { command }), "done");
+	h.reviewer(verdict("deny", { risk_level: "high" }));
+	await h.prompt("go on");
+	return { sources: verdictSources(h), shown: resultTexts(h).join("\n") };
+}

@@ -14,6 +14,7 @@ import {
 	linkCheckKey,
 	linkedPathClass,
 	MAX_LINK_PATHS,
+	normalizeAbsolutePath,
 	type PathClass,
 	pathThroughRoots,
 	toolCallLinkPaths,
@@ -35,19 +36,9 @@ function withLinks(
 ): FloorContext {
 	const base = floorContextFor(config, CWD, HOME);
 	const requested = floorFactRequestsOf(command, base).linkPaths;
-	const map = new Map<string, string | null>(requested.map((path) => [path, normalize(path)]));
+	const map = new Map<string, string | null>(requested.map((path) => [path, normalizeAbsolutePath(path)]));
 	for (const [path, target] of Object.entries(links)) map.set(path, target);
 	return withCleanTrees(command, { ...base, pathLinks: map }, trees);
-}
-
-function normalize(path: string): string {
-	const parts: string[] = [];
-	for (const part of path.split("/")) {
-		if (part === "" || part === ".") continue;
-		if (part === "..") parts.pop();
-		else parts.push(part);
-	}
-	return `/${parts.join("/")}`;
 }
 
 function decide(command: string, links: Record<string, string | null> = {}, trees: SearchTreeVerdict = "none"): string {
@@ -200,7 +191,9 @@ describe("what a tenth review found: globs, moves and listings that follow links
 		const safeGit = { gitConfig: "safe", gitHooks: "none", gitUrlCredentials: "none" } as const;
 		const stash = "git stash pop && cat README.md";
 		const base = floorContextFor(config, CWD, HOME, safeGit);
-		const links = new Map(floorFactRequestsOf(stash, base).linkPaths.map((path) => [path, normalize(path)]));
+		const links = new Map(
+			floorFactRequestsOf(stash, base).linkPaths.map((path) => [path, normalizeAbsolutePath(path)]),
+		);
 		expect(outcome(decideBashFloor(stash, "always", { ...base, pathLinks: links }))).toBe("review:protected-path");
 		expect(outcome(decideBashFloor("git stash pop", "always", { ...base, pathLinks: links }))).toBe(
 			"allow:workspace-write",
