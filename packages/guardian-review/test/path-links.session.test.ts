@@ -80,6 +80,27 @@ describe("links out of the workspace, in a real session", () => {
 		expect(lstatSync(join(h.cwd, "kdir")).isSymbolicLink()).toBe(true);
 	});
 
+	it("reviews a path through a link a move replaces, and a move whose destination is named through a link", async () => {
+		const h = await sandbox.start({ tools: STOCK_TOOLS, files: FILES });
+		symlinkSync(join(sandbox.home, ".kube"), join(h.cwd, "ka"));
+		mkdirSync(join(h.cwd, "d"));
+		symlinkSync("../nothing", join(h.cwd, "d", "q"));
+		symlinkSync("d/q", join(h.cwd, "p"));
+		mkdirSync(join(h.cwd, "e"));
+		symlinkSync("e", join(h.cwd, "sl"));
+		h.agent(
+			callTool("bash", { command: "mv ka d/q && cat p/config" }),
+			callTool("bash", { command: "cat README.md" }),
+			callTool("bash", { command: "mv ka sl/x && cat e/x/config" }),
+			"done",
+		);
+		h.reviewer(...Array.from({ length: 2 }, () => verdict("deny", { risk_level: "high" })));
+		await h.prompt("look around");
+		expect(verdictSources(h)).toEqual(["reviewer", "floor", "reviewer"]);
+		expect(resultTexts(h).join("\n")).not.toContain("very-secret-kube-token");
+		expect(lstatSync(join(h.cwd, "ka")).isSymbolicLink()).toBe(true);
+	});
+
 	it("reviews Pi's read, write and edit tools through such links; the read tool still reads through one in the workspace", async () => {
 		const h = await startWithLinks();
 		h.agent(

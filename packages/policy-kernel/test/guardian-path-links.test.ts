@@ -198,6 +198,18 @@ describe("what a tenth review found: globs, moves and listings that follow links
 		expect(outcome(decideBashFloor("git stash pop", "always", { ...base, pathLinks: links }))).toBe(
 			"allow:workspace-write",
 		);
+		// An eleventh review: a later path that passed a link the move may have replaced (`p -> d/q`, `mv ka d/q`), and
+		// a destination named through a link (`sl -> e`, so `mv ka sl/x` writes `e/x`).
+		expect(
+			decide("mv ka d/q && cat p/config", {
+				[`${CWD}/p/config`]: `${CWD}/nothing/config`,
+				[`${CWD}/d/q`]: `${CWD}/nothing`,
+			}),
+		).toBe("review:protected-path");
+		expect(decide("mv ka sl/x && cat e/x/config", { [`${CWD}/sl/x`]: `${CWD}/e/x` })).toBe("review:protected-path");
+		expect(decide("mv ka e/x && cat sl/x/config", { [`${CWD}/sl/x/config`]: `${CWD}/e/x/config` })).toBe(
+			"review:protected-path",
+		);
 		// Only what lies at or below where the move wrote, by name or by where a link leads, is unknown.
 		expect(decide("mv a.py.orig backup.py && touch pkg_init.py")).toBe("allow:workspace-write");
 		expect(decide("mv kdir src/ && cat src/kdir/config")).toBe("review:protected-path");

@@ -1931,8 +1931,13 @@ function classifyOpened(
 	// The links were followed before the command ran: a move before this (`mv kdir k2 && cat k2/config`, a
 	// `git stash pop` that brings a link back) may have put one where this path leads; a move after a part running
 	// beside this one may come first.
+	// After a move, a path that passed a link may pass the moved one (a link it led through may have been replaced).
 	const moved = judge.movedTo;
-	if (moved === undefined || moved.some((folder) => isWithin(folder, resolved) || isWithin(folder, target)))
+	if (
+		moved === undefined ||
+		(moved.length > 0 && target !== resolved) ||
+		moved.some((folder) => isWithin(folder, resolved) || isWithin(folder, target))
+	)
 		return "protected";
 	if (judge.concurrent > 0) judge.concurrentLinkRead = true;
 	return target === resolved ? named : worsePathClass(named, classifyResolved(target, judge, read));
@@ -2543,7 +2548,13 @@ function judgeFileOperation(
 	}
 	// `mv conf sub/` may move a folder holding `.env` into a tree the shell looked at before the command ran, and
 	// `mv kdir k2` a link to where a later path looks (decision 0023). Its own paths are judged before it moves.
-	if (name === "mv") treesMayChange(judge, [resolveIn(destination.value, state, judge) ?? "/"]);
+	if (name === "mv") {
+		// Where it wrote, by name and by where the destination's links lead (`mv ka sl/x` with `sl -> e` writes `e/x`).
+		const links = judge.context.pathLinks;
+		const key = bashPathLinkKey(destination.value, state.cwd, judge.home);
+		const target = links === undefined || key === undefined ? null : linkTargetOf(links, key);
+		treesMayChange(judge, [resolveIn(destination.value, state, judge) ?? "/", ...(target === null ? [] : [target])]);
+	}
 	return "allowed";
 }
 
