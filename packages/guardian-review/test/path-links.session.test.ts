@@ -2,8 +2,8 @@
 // judges where a name really leads, not only the name (decision 0023). Before, `cat notes/.kube/config` with
 // `notes -> ~` and `echo … >> rc` with `rc -> ~/.bashrc` ran without review; links that stay in the workspace, and
 // removing a link, still need none.
-import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { callTool, expectNoLeak, guardianSandboxPerTest, resultTexts, verdict, verdictSources } from "./helpers.ts";
 
@@ -99,6 +99,22 @@ describe("links out of the workspace, in a real session", () => {
 		expect(verdictSources(h)).toEqual(["reviewer", "floor", "reviewer"]);
 		expect(resultTexts(h).join("\n")).not.toContain("very-secret-kube-token");
 		expect(lstatSync(join(h.cwd, "ka")).isSymbolicLink()).toBe(true);
+	});
+
+	it("reviews relative paths after an mv that may have moved the directory bash is in", async () => {
+		const h = await sandbox.start({ tools: STOCK_TOOLS, files: { ...FILES, "a/b/keep.txt": "k\n" } });
+		const escaped = join(h.cwd, "..", `escaped-${basename(h.cwd)}.txt`);
+		h.agent(
+			// By name `../../escaped…` is the workspace's; after the move bash sits in `b2`, so it is the folder above.
+			callTool("bash", { command: `cd a/b && mv ../b ../../b2 && echo pwned > ../../${basename(escaped)}` }),
+			callTool("bash", { command: "cat README.md" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("tidy up");
+		expect(verdictSources(h)).toEqual(["reviewer", "floor"]);
+		expect(existsSync(escaped)).toBe(false);
+		expect(existsSync(join(h.cwd, "a", "b", "keep.txt"))).toBe(true);
 	});
 
 	it("reviews Pi's read, write and edit tools through such links; the read tool still reads through one in the workspace", async () => {

@@ -210,6 +210,13 @@ describe("what a tenth review found: globs, moves and listings that follow links
 		expect(decide("mv ka e/x && cat sl/x/config", { [`${CWD}/sl/x/config`]: `${CWD}/e/x/config` })).toBe(
 			"review:protected-path",
 		);
+		// A twelfth review: an `mv` below the workspace root may move the directory bash is in, so relative paths
+		// after it are unknown (`cd a/b && mv ../b ../../b2 && cat ../../x` reads above the workspace).
+		expect(decide("cd a/b && mv ../b ../../b2 && cat ../../.kube/config")).toBe("review:dynamic");
+		expect(decide("cd a/b && mv ../b ../../b2 && cd ../.. && cat x")).toBe("review:dynamic");
+		expect(decide("cd a/b && mv x y && cat /home/dev/project/README.md")).toBe("allow:workspace-write");
+		expect(decide("cd a && (mv ../a ../b2) && cat ../x")).toBe("review:dynamic");
+		expect(decide("mv a b && cat c")).toBe("allow:workspace-write");
 		// Only what lies at or below where the move wrote, by name or by where a link leads, is unknown.
 		expect(decide("mv a.py.orig backup.py && touch pkg_init.py")).toBe("allow:workspace-write");
 		expect(decide("mv kdir src/ && cat src/kdir/config")).toBe("review:protected-path");

@@ -1403,6 +1403,12 @@ class Judge {
 	 * (`git stash pop` brings back any tracked link).
 	 */
 	movedTo: string[] | undefined = [];
+	/**
+	 * True once an `mv` ran in a directory below the workspace root: it may have moved that directory or one above
+	 * it (`cd a/b && mv ../b ../../b2`), so bash sits elsewhere than the walk's name for it, and a relative path after
+	 * it may reach anywhere.
+	 */
+	directoryMayHaveMoved = false;
 	/** True once a recursive read was judged in a concurrent part: a later move may come first in time. */
 	concurrentTreeRead = false;
 	/** True once a path was judged by its links in a concurrent part: a later move may come first in time. */
@@ -1876,6 +1882,7 @@ const MAX_ATTACHED_OPTION_CHARS = 256;
 function resolveIn(rawPath: string, state: WalkState, judge: Judge): string | undefined {
 	// Pi's tools read `@path` as `path`; to bash `@` is part of the name.
 	const path = rawPath.startsWith("@") ? `./${rawPath}` : rawPath;
+	if (judge.directoryMayHaveMoved && !path.startsWith("/") && !path.startsWith("~")) return undefined;
 	// A plain name (no slash, not . or .., no tilde) needs no normalization.
 	if (state.cwd !== undefined && !path.includes("/") && path !== "." && path !== ".." && !path.startsWith("~")) {
 		return state.cwd === "/" ? `/${path}` : `${state.cwd}/${path}`;
@@ -2554,6 +2561,7 @@ function judgeFileOperation(
 		const key = bashPathLinkKey(destination.value, state.cwd, judge.home);
 		const target = links === undefined || key === undefined ? null : linkTargetOf(links, key);
 		treesMayChange(judge, [resolveIn(destination.value, state, judge) ?? "/", ...(target === null ? [] : [target])]);
+		if (state.cwd !== judge.workspace) judge.directoryMayHaveMoved = true;
 	}
 	return "allowed";
 }
