@@ -249,7 +249,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 					...(await gitFacts.forDirectories(requests.gitDirectories, factContext, requests.gitHistoryDirectories)),
 				};
 			if (settled) facts = { ...facts, searchTrees: await treeFacts.forTrees(requests.searchTrees, factContext) };
-			facts = { ...facts, pathLinks: await readPathLinks(requests.linkPaths, factContext) };
+			facts = { ...facts, pathLinks: readPathLinks(requests.linkPaths, factContext) };
 		} else if (toolName !== "bash" && resolveToolScope(active, toolName, toolFacts.of(toolName), input) !== "off") {
 			const factContext = floorContextFor(active, ctx.cwd, home, facts);
 			// Pi's grep tool reads every file below its path, hidden ones included: list that tree.
@@ -257,7 +257,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			if (tree !== undefined) facts = { ...facts, searchTrees: await treeFacts.forTrees([tree], factContext) };
 			facts = {
 				...facts,
-				pathLinks: await readPathLinks(toolCallLinkPaths(toolName, input, factContext), factContext),
+				pathLinks: readPathLinks(toolCallLinkPaths(toolName, input, factContext), factContext),
 			};
 		}
 		let step = perform(

@@ -1,8 +1,10 @@
 // Follows the symbolic links on the paths a call opens, so that the floor judges where a name really leads: a link
 // in the workspace may lead home (`d -> ~`, then `cat d/.kube/config`). The kernel names the paths
 // (`floorFactRequestsOf`, `toolCallLinkPaths`) and decides; this module only reads links, part by part, as the
-// system resolves a path (decision 0023). Nothing is cached: a link may change between any two calls.
-import { lstat, readlink } from "node:fs/promises";
+// system resolves a path (decision 0023). Nothing is cached across calls: a link may change between any two. The
+// lookups are synchronous `lstat`s on local paths, a few per call: through the thread pool each would cost a hop
+// of its own on the tool-call hook.
+import { lstatSync, readlinkSync } from "node:fs";
 import {
 	type FloorContext,
 	type LinkRoot,
@@ -18,12 +20,12 @@ export type PathEntry =
 	| { readonly kind: "other" }
 	| { readonly kind: "missing" };
 
-/** Looks one path up without following it; rejects when it cannot tell (a folder it may not search). */
-export type PathEntryLookup = (path: string) => Promise<PathEntry>;
+/** Looks one path up without following it; throws when it cannot tell (a folder it may not search). */
+export type PathEntryLookup = (path: string) => PathEntry;
 
 /** A lookup on the real filesystem that reads each path at most once. */
 export function createPathEntryLookup(): PathEntryLookup {
-	const seen = new Map<string, Promise<PathEntry>>();
+	const seen = new Map<string, PathEntry>();
 	return (path) => {
 		let entry = seen.get(path);
 		if (entry === undefined) {
@@ -34,10 +36,10 @@ export function createPathEntryLookup(): PathEntryLookup {
 	};
 }
 
-async function lookUpPath(path: string): Promise<PathEntry> {
+function lookUpPath(path: string): PathEntry {
 	try {
-		const info = await lstat(path);
-		return info.isSymbolicLink() ? { kind: "link", target: await readlink(path) } : { kind: "other" };
+		const info = lstatSync(path);
+		return info.isSymbolicLink() ? { kind: "link", target: readlinkSync(path) } : { kind: "other" };
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
@@ -50,12 +52,19 @@ async function lookUpPath(path: string): Promise<PathEntry> {
  * before them): each part is looked up in turn and a link's text replaces it. The parts below the first missing
  * one are taken as named (nothing below a missing folder can be opened; a missing last part is what a write
  * creates, and a dangling link leads to it). Undefined after {@link MAX_LINK_HOPS} links (a loop) or when a part
- * cannot be looked up.
+ * cannot be looked up. `linkFree`: folders (absolute, normalized) known to hold no link on their own path, whose
+ * parts need no lookup.
  */
-export async function followPathLinks(path: string, look: PathEntryLookup): Promise<string | undefined> {
+export function followPathLinks(
+	path: string,
+	look: PathEntryLookup,
+	linkFree: readonly string[] = [],
+): string | undefined {
 	try {
-		const pending = path.split("/").reverse();
-		let done = "";
+		// A folder known to have no link on it (a root whose real path is its name) is taken whole.
+		const start = linkFree.find((folder) => folder !== "/" && path.startsWith(`${folder}/`));
+		const pending = (start === undefined ? path : path.slice(start.length)).split("/").reverse();
+		let done = start ?? "";
 		let hops = 0;
 		while (pending.length > 0) {
 			const part = pending.pop() as string;
@@ -65,7 +74,7 @@ export async function followPathLinks(path: string, look: PathEntryLookup): Prom
 				continue;
 			}
 			const next = `${done}/${part}`;
-			const entry = await look(next);
+			const entry = look(next);
 			if (entry.kind === "missing") return normalizeAbsolutePath(`${next}/${pending.reverse().join("/")}`);
 			if (entry.kind === "other") {
 				done = next;
@@ -86,21 +95,22 @@ export async function followPathLinks(path: string, look: PathEntryLookup): Prom
  * the additional directories or home where it lies below one of them, or `null` when it cannot be told. Never
  * throws.
  */
-export async function readPathLinks(
+export function readPathLinks(
 	paths: readonly string[],
 	context: Pick<FloorContext, "cwd" | "home" | "additionalDirectories">,
 	look: PathEntryLookup = createPathEntryLookup(),
-): Promise<PathLinkTargets> {
+): PathLinkTargets {
 	const targets = new Map<string, string | null>();
 	if (paths.length === 0) return targets;
 	const roots: LinkRoot[] = [];
 	const named = [context.cwd, ...(context.additionalDirectories ?? []), context.home].map(normalizeAbsolutePath);
 	for (const root of named) {
-		const real = await followPathLinks(root, look);
+		const real = followPathLinks(root, look);
 		if (real !== undefined) roots.push({ real, named: root });
 	}
+	const linkFree = roots.filter((root) => root.real === root.named).map((root) => root.named);
 	for (const path of paths) {
-		const real = await followPathLinks(path, look);
+		const real = followPathLinks(path, look, linkFree);
 		targets.set(path, real === undefined ? null : pathThroughRoots(real, roots));
 	}
 	return targets;

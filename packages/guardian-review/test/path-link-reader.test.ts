@@ -34,32 +34,43 @@ afterEach(async () => {
 describe("followPathLinks", () => {
 	it("follows relative and absolute links part by part, and `..` after a link from its target", async () => {
 		const look = createPathEntryLookup();
-		expect(await followPathLinks(`${ws}/up/.kube/config`, look)).toBe(`${home}/.kube/config`);
-		expect(await followPathLinks(`${ws}/kube/config`, look)).toBe(`${home}/.kube/config`);
-		expect(await followPathLinks(`${ws}/kube/../project/README.md`, look)).toBe(`${ws}/README.md`);
-		expect(await followPathLinks(`${ws}/src/readme.md`, look)).toBe(`${ws}/README.md`);
-		expect(await followPathLinks(`${ws}/src/./new.txt`, look)).toBe(`${ws}/src/new.txt`);
+		expect(followPathLinks(`${ws}/up/.kube/config`, look)).toBe(`${home}/.kube/config`);
+		expect(followPathLinks(`${ws}/kube/config`, look)).toBe(`${home}/.kube/config`);
+		expect(followPathLinks(`${ws}/kube/../project/README.md`, look)).toBe(`${ws}/README.md`);
+		expect(followPathLinks(`${ws}/src/readme.md`, look)).toBe(`${ws}/README.md`);
+		expect(followPathLinks(`${ws}/src/./new.txt`, look)).toBe(`${ws}/src/new.txt`);
 	});
 
 	it("takes a missing tail as named (a dangling link leads to what a write creates) and a loop as unknown", async () => {
 		const look = createPathEntryLookup();
-		expect(await followPathLinks(`${ws}/dangling`, look)).toBe(`${home}/not-yet`);
-		expect(await followPathLinks(`${ws}/new/deeper/file`, look)).toBe(`${ws}/new/deeper/file`);
-		expect(await followPathLinks(`${ws}/README.md/x`, look)).toBe(`${ws}/README.md/x`);
-		expect(await followPathLinks(`${ws}/loop-a`, look)).toBeUndefined();
+		expect(followPathLinks(`${ws}/dangling`, look)).toBe(`${home}/not-yet`);
+		expect(followPathLinks(`${ws}/new/deeper/file`, look)).toBe(`${ws}/new/deeper/file`);
+		expect(followPathLinks(`${ws}/README.md/x`, look)).toBe(`${ws}/README.md/x`);
+		expect(followPathLinks(`${ws}/loop-a`, look)).toBeUndefined();
 	});
 
 	it("is unknown when a part cannot be looked up", async () => {
-		const failing = async () => {
+		const failing = () => {
 			throw Object.assign(new Error("denied"), { code: "EACCES" });
 		};
-		expect(await followPathLinks(`${ws}/x`, failing)).toBeUndefined();
+		expect(followPathLinks(`${ws}/x`, failing)).toBeUndefined();
 	});
 });
 
 describe("readPathLinks", () => {
+	it("looks up no part of a root whose real path is its name, and still every part below it", () => {
+		const looked: string[] = [];
+		const look = createPathEntryLookup();
+		const counting = (path: string) => {
+			looked.push(path);
+			return look(path);
+		};
+		expect(followPathLinks(`${ws}/src/readme.md`, counting, [ws])).toBe(`${ws}/README.md`);
+		expect(looked).toEqual([`${ws}/src`, `${ws}/src/readme.md`, `${ws}/README.md`]);
+	});
+
 	it("names each target through the workspace or home, and a loop as null", async () => {
-		const links = await readPathLinks([`${ws}/kube/config`, `${ws}/src/readme.md`, `${ws}/loop-a`, `${ws}/src`], {
+		const links = readPathLinks([`${ws}/kube/config`, `${ws}/src/readme.md`, `${ws}/loop-a`, `${ws}/src`], {
 			cwd: ws,
 			home,
 		});
@@ -74,7 +85,7 @@ describe("readPathLinks", () => {
 	it("names a target by home's name when home itself is reached through a link", async () => {
 		const linkedHome = join(root, "linked-home");
 		symlinkSync(home, linkedHome);
-		const links = await readPathLinks([`${ws}/kube/config`], { cwd: ws, home: linkedHome });
+		const links = readPathLinks([`${ws}/kube/config`], { cwd: ws, home: linkedHome });
 		// The workspace is the deeper root, so a path inside it keeps the workspace's name; the kube config lies in
 		// home only, and is named through home's own name.
 		expect(links.get(`${ws}/kube/config`)).toBe(`${linkedHome}/.kube/config`);
