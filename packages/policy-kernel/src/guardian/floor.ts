@@ -1936,9 +1936,8 @@ function classifyOpened(
 	const target = key === undefined ? null : linkTargetOf(links, key, followsLast);
 	if (target === null) return "protected";
 	// The links were followed before the command ran: a move before this (`mv kdir k2 && cat k2/config`, a
-	// `git stash pop` that brings a link back) may have put one where this path leads; a move after a part running
-	// beside this one may come first.
-	// After a move, a path that passed a link may pass the moved one (a link it led through may have been replaced).
+	// `git stash pop` that brings a link back) may have put one where this path leads, or replaced one it passed
+	// (`p -> d/q`, then `mv ka d/q`); a move after a part running beside this one may come first.
 	const moved = judge.movedTo;
 	if (
 		moved === undefined ||
