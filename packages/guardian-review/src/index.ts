@@ -59,7 +59,7 @@ import {
 import { createGuardianCommand } from "./command.js";
 import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects.js";
 import { createGitConfigFacts, mayRunGit } from "./git-config-reader.js";
-import { readPathLinks } from "./path-link-reader.js";
+import { createPathLinkReader } from "./path-link-reader.js";
 import { type ReviewOutcome, runReview } from "./reviewer.js";
 import { createSearchTreeFacts } from "./search-tree-reader.js";
 
@@ -183,6 +183,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	const toolFacts = createToolFactsLookup(() => pi.getAllTools());
 	const gitFacts = createGitConfigFacts(home);
 	const treeFacts = createSearchTreeFacts();
+	const linkReader = createPathLinkReader();
 	/** Allowed calls that may change files (anything but Pi's read-only built-ins) and have not finished. */
 	const inFlight = new Set<string>();
 	/** What Pi loaded for the model to read this prompt (skills, context files), from `before_agent_start`. */
@@ -249,7 +250,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 					...(await gitFacts.forDirectories(requests.gitDirectories, factContext, requests.gitHistoryDirectories)),
 				};
 			if (settled) facts = { ...facts, searchTrees: await treeFacts.forTrees(requests.searchTrees, factContext) };
-			facts = { ...facts, pathLinks: readPathLinks(requests.linkPaths, factContext) };
+			facts = { ...facts, pathLinks: linkReader.read(requests.linkPaths, factContext) };
 		} else if (toolName !== "bash" && resolveToolScope(active, toolName, toolFacts.of(toolName), input) !== "off") {
 			const factContext = floorContextFor(active, ctx.cwd, home, facts);
 			// Pi's grep tool reads every file below its path, hidden ones included: list that tree.
@@ -257,7 +258,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			if (tree !== undefined) facts = { ...facts, searchTrees: await treeFacts.forTrees([tree], factContext) };
 			facts = {
 				...facts,
-				pathLinks: readPathLinks(toolCallLinkPaths(toolName, input, factContext), factContext),
+				pathLinks: linkReader.read(toolCallLinkPaths(toolName, input, factContext), factContext),
 			};
 		}
 		let step = perform(
@@ -329,6 +330,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				toolFacts.clear();
 				gitFacts.invalidate();
 				treeFacts.invalidate();
+				linkReader.invalidate();
 				inFlight.clear();
 				shellSetup = undefined;
 				loadedResources = undefined;
@@ -402,6 +404,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				if (!READ_ONLY_BUILTINS.has(event.toolName)) {
 					gitFacts.invalidate();
 					treeFacts.invalidate();
+					linkReader.invalidate();
 				}
 				return undefined;
 			},

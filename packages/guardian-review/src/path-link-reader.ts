@@ -99,19 +99,54 @@ export function readPathLinks(
 	paths: readonly string[],
 	context: Pick<FloorContext, "cwd" | "home" | "additionalDirectories">,
 	look: PathEntryLookup = createPathEntryLookup(),
+	roots: readonly LinkRoot[] = readLinkRoots(context, look),
 ): PathLinkTargets {
 	const targets = new Map<string, string | null>();
 	if (paths.length === 0) return targets;
-	const roots: LinkRoot[] = [];
-	const named = [context.cwd, ...(context.additionalDirectories ?? []), context.home].map(normalizeAbsolutePath);
-	for (const root of named) {
-		const real = followPathLinks(root, look);
-		if (real !== undefined) roots.push({ real, named: root });
-	}
 	const linkFree = roots.filter((root) => root.real === root.named).map((root) => root.named);
 	for (const path of paths) {
 		const real = followPathLinks(path, look, linkFree);
 		targets.set(path, real === undefined ? null : pathThroughRoots(real, roots));
 	}
 	return targets;
+}
+
+/** The workspace, the additional directories and home, each with its real path (one that has none is left out). */
+export function readLinkRoots(
+	context: Pick<FloorContext, "cwd" | "home" | "additionalDirectories">,
+	look: PathEntryLookup = createPathEntryLookup(),
+): LinkRoot[] {
+	const roots: LinkRoot[] = [];
+	const named = [context.cwd, ...(context.additionalDirectories ?? []), context.home].map(normalizeAbsolutePath);
+	for (const root of named) {
+		const real = followPathLinks(root, look);
+		if (real !== undefined) roots.push({ real, named: root });
+	}
+	return roots;
+}
+
+/**
+ * {@link readPathLinks} for a session: the roots' real paths are kept until `invalidate()` (after any tool call that
+ * may have changed files, and on session start); the paths themselves are followed on every call.
+ */
+export function createPathLinkReader(): {
+	read(
+		paths: readonly string[],
+		context: Pick<FloorContext, "cwd" | "home" | "additionalDirectories">,
+	): PathLinkTargets;
+	invalidate(): void;
+} {
+	let cached: { key: string; roots: readonly LinkRoot[] } | undefined;
+	return {
+		read(paths, context) {
+			if (paths.length === 0) return new Map();
+			const look = createPathEntryLookup();
+			const key = [context.cwd, context.home, ...(context.additionalDirectories ?? [])].join("\u0000");
+			if (cached?.key !== key) cached = { key, roots: readLinkRoots(context, look) };
+			return readPathLinks(paths, context, look, cached.roots);
+		},
+		invalidate() {
+			cached = undefined;
+		},
+	};
 }

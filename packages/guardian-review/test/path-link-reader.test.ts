@@ -1,11 +1,16 @@
 // The shell's link reader on real links: where a path leads as the system resolves it, named through the
 // workspace and home (decision 0023).
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createPathEntryLookup, followPathLinks, readPathLinks } from "../src/path-link-reader.ts";
+import {
+	createPathEntryLookup,
+	createPathLinkReader,
+	followPathLinks,
+	readPathLinks,
+} from "../src/path-link-reader.ts";
 
 let root: string;
 let home: string;
@@ -54,6 +59,27 @@ describe("followPathLinks", () => {
 			throw Object.assign(new Error("denied"), { code: "EACCES" });
 		};
 		expect(followPathLinks(`${ws}/x`, failing)).toBeUndefined();
+	});
+});
+
+describe("createPathLinkReader", () => {
+	it("keeps the roots' real paths until invalidated, and follows the paths on every call", () => {
+		const linkedHome = join(root, "linked-home");
+		symlinkSync(home, linkedHome);
+		const reader = createPathLinkReader();
+		const context = { cwd: ws, home: linkedHome };
+		expect(reader.read([`${ws}/kube/config`], context).get(`${ws}/kube/config`)).toBe(`${linkedHome}/.kube/config`);
+		// Home is linked elsewhere: the kept root still names the old place until the reader is invalidated.
+		rmSync(linkedHome);
+		symlinkSync(root, linkedHome);
+		expect(reader.read([`${ws}/kube/config`], context).get(`${ws}/kube/config`)).toBe(`${linkedHome}/.kube/config`);
+		reader.invalidate();
+		expect(reader.read([`${ws}/kube/config`], context).get(`${ws}/kube/config`)).toBe(
+			`${linkedHome}/home/.kube/config`,
+		);
+		// A path changed since the last call is followed anew.
+		symlinkSync(join(home, ".kube", "config"), join(ws, "late"));
+		expect(reader.read([`${ws}/late`], context).get(`${ws}/late`)).toBe(`${linkedHome}/home/.kube/config`);
 	});
 });
 
