@@ -1926,7 +1926,7 @@ function classifyOpened(
 	if (named === "protected") return named;
 	const loaded = judge.context.loadedResources;
 	if (read && loaded !== undefined && isLoadedResourcePath(resolved, loaded)) return named;
-	const key = bashPathLinkKey(raw.startsWith("@") ? `./${raw}` : raw, state.cwd, judge.home);
+	const key = openedLinkKey(raw, state, judge);
 	if (judge.requests !== undefined) {
 		if (key !== undefined) judge.requests.linkPaths.add(linkCheckKey(key, followsLast));
 		return named;
@@ -1947,6 +1947,14 @@ function classifyOpened(
 		return "protected";
 	if (judge.concurrent > 0) judge.concurrentLinkRead = true;
 	return target === resolved ? named : worsePathClass(named, classifyResolved(target, judge, read));
+}
+
+/**
+ * The key under which the shell follows a path bash opens in `state`'s directory ({@link bashPathLinkKey}); a
+ * leading `@`, which {@link resolveIn} reads as `./@…`, is kept the same way, so every rule asks about one key.
+ */
+function openedLinkKey(raw: string, state: WalkState, judge: Judge): string | undefined {
+	return bashPathLinkKey(raw.startsWith("@") ? `./${raw}` : raw, state.cwd, judge.home);
 }
 
 /** The worse of two path classes: protected, then outside, then workspace. */
@@ -2556,8 +2564,8 @@ function judgeFileOperation(
 	// `mv kdir k2` a link to where a later path looks (decision 0023). Its own paths are judged before it moves.
 	if (name === "mv") {
 		// Where it wrote, by name and by where the destination's links lead (`mv ka sl/x` with `sl -> e` writes `e/x`).
+		const key = openedLinkKey(destination.value, state, judge);
 		const links = judge.context.pathLinks;
-		const key = bashPathLinkKey(destination.value, state.cwd, judge.home);
 		const target = links === undefined || key === undefined ? null : linkTargetOf(links, key);
 		treesMayChange(judge, [resolveIn(destination.value, state, judge) ?? "/", ...(target === null ? [] : [target])]);
 		if (state.cwd !== judge.workspace) judge.directoryMayHaveMoved = true;
@@ -2726,7 +2734,7 @@ function judgeSearchTree(
 	};
 	const key = searchTreeKey(request);
 	// The shell lists the tree by the names below its root: a root reached through a link is another tree.
-	const linkKey = bashPathLinkKey(path, state.cwd, judge.home);
+	const linkKey = openedLinkKey(path, state, judge);
 	if (judge.requests !== undefined) {
 		judge.requests.searchTrees.set(key, request);
 		if (linkKey !== undefined) judge.requests.linkPaths.add(linkKey);
