@@ -458,7 +458,7 @@ function gitIncludeTarget(raw: string, includingFile: string, home: string): str
 	// makes `.git/../x.cfg` the file `vault/x.cfg`), where normalizing would name another file.
 	if (raw.startsWith("~/")) return `${home}/${raw.slice(2)}`;
 	if (raw.startsWith("~") || raw.startsWith("%(prefix)/")) return undefined;
-	return isAbsolute(raw) ? raw : `${dirname(includingFile)}/${raw}`;
+	return joinAsText(dirname(includingFile), raw);
 }
 
 /** True when the git folder's hooks hold one git runs on reads (`post-index-change`), active or not a file. */
