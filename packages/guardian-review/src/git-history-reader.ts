@@ -38,7 +38,16 @@ const QUIET_GIT = [
 function gitEnvironment(): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("GIT_")) env[name] = value;
-	return { ...env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", PAGER: "cat" };
+	// `GIT_NO_LAZY_FETCH` (git 2.44 on): a partial clone's missing object is not fetched through its promisor remote.
+	// Older git ignores it; there the listing runs only where the config names no promisor (decision 0013).
+	return {
+		...env,
+		GIT_OPTIONAL_LOCKS: "0",
+		GIT_TERMINAL_PROMPT: "0",
+		GIT_NO_LAZY_FETCH: "1",
+		GIT_PAGER: "cat",
+		PAGER: "cat",
+	};
 }
 
 /**

@@ -51,8 +51,9 @@ function lookUpPath(path: string): PathEntry {
  * The real path the system opens for `path` (absolute; `.` and `..` taken as the system takes them, after the links
  * before them): each part is looked up in turn and a link's text replaces it. The parts below the first missing
  * one are taken as named (nothing below a missing folder can be opened; a missing last part is what a write
- * creates, and a dangling link leads to it). Undefined after {@link MAX_LINK_HOPS} links (a loop) or when a part
- * cannot be looked up. `linkFree`: folders (absolute, normalized) known to hold no link on their own path, whose
+ * creates, and a dangling link leads to it), unless one of them is `..`: the call may create the missing part
+ * first, maybe as a link, and `..` below it then leads wherever that is. Undefined then, after
+ * {@link MAX_LINK_HOPS} links (a loop), or when a part cannot be looked up. `linkFree`: folders (absolute, normalized) known to hold no link on their own path, whose
  * parts need no lookup.
  */
 export function followPathLinks(
@@ -75,7 +76,12 @@ export function followPathLinks(
 			}
 			const next = `${done}/${part}`;
 			const entry = look(next);
-			if (entry.kind === "missing") return normalizeAbsolutePath(`${next}/${pending.reverse().join("/")}`);
+			if (entry.kind === "missing") {
+				// The call may create the missing folder first (`mkdir m && cat m/../kk/config`), and as a link: `..`
+				// below it leads wherever that is, and the parts after it are not known.
+				if (pending.includes("..")) return undefined;
+				return normalizeAbsolutePath(`${next}/${pending.reverse().join("/")}`);
+			}
 			if (entry.kind === "other") {
 				done = next;
 				continue;

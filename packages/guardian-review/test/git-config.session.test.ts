@@ -668,17 +668,21 @@ describe("git add and git stash: index writes with a safe config and no active h
 		h = await startInRepo();
 		writeFileSync(join(h.cwd, "README.md"), "hello, changed\n");
 		h.agent(
-			callTool("bash", { command: "git add -A && git diff --cached --stat" }),
+			callTool("bash", { command: "git add -A" }),
+			// In a call of its own: after an add in the same command, git's facts are unknown (it may have staged a
+			// nested repository, whose config the next git runs).
+			callTool("bash", { command: "git diff --cached --stat" }),
 			callTool("bash", { command: "git stash" }),
 			callTool("bash", { command: "cat README.md && git stash pop" }),
 			"done",
 		);
 		await h.prompt("stage, then set the change aside and bring it back");
 		expect(h.reviewerRequests()).toHaveLength(0);
-		expect(h.toolResults().map((r) => r?.isError)).toEqual([false, false, false]);
-		expect(resultTexts(h)[2]).toContain("hello\n");
+		expect(h.toolResults().map((r) => r?.isError)).toEqual([false, false, false, false]);
+		expect(resultTexts(h)[1]).toContain("README.md");
+		expect(resultTexts(h)[3]).toContain("hello\n");
 		expect(readFileSync(join(h.cwd, "README.md"), "utf8")).toBe("hello, changed\n");
-		expect(verdictSources(h)).toEqual(["floor", "floor", "floor"]);
+		expect(verdictSources(h)).toEqual(["floor", "floor", "floor", "floor"]);
 	});
 
 	it("reviews git stash where the repository has an active hook, so the hook never runs when denied", async () => {

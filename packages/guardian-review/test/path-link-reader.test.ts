@@ -54,6 +54,15 @@ describe("followPathLinks", () => {
 		expect(followPathLinks(`${ws}/loop-a`, look)).toBeUndefined();
 	});
 
+	it("is unknown for `..` below a missing part, which the call may create first, even as a link", async () => {
+		const look = createPathEntryLookup();
+		// `mkdir m && cat m/../kube/config`: by text `m/..` is the workspace, but `kube` is a link home.
+		expect(followPathLinks(`${ws}/m/../kube/config`, look)).toBeUndefined();
+		expect(followPathLinks(`${ws}/m/n/../../kube/config`, look)).toBeUndefined();
+		expect(followPathLinks(`${ws}/dangling/../x`, look)).toBeUndefined();
+		expect(followPathLinks(`${ws}/m/./n`, look)).toBe(`${ws}/m/n`);
+	});
+
 	it("is unknown when a part cannot be looked up", async () => {
 		const failing = () => {
 			throw Object.assign(new Error("denied"), { code: "EACCES" });

@@ -841,7 +841,9 @@ describe("files this command writes and git's view of them", () => {
 	])("reviews %j", reviewed);
 
 	it.each<[string, string]>([
-		["git add -A && git diff --cached --stat", "allow:workspace-write"],
+		// `git add vendor/lib` may stage a nested repository as a submodule, whose config `git status` then runs.
+		["git add -A && git diff --cached --stat", "review:git-config"],
+		["git add vendor/lib && git status", "review:git-config"],
 		["git status && echo done > notes.txt", "allow:workspace-write"],
 		["echo x > /dev/null && git status", "allow:read-only"],
 	])("%j → %s", decides);

@@ -645,6 +645,10 @@ describe("git that prints file content from the index or history, judged by the 
 		expect(decide("git grep -n FAKE", reached)).toBe("allow:read-only");
 		// Signature placeholders run gpg.
 		expect(decide("git log --pretty=format:%GS", holding([]))).toBe("review:not-read-only");
+		// git reads `+`, `-` or a space after `%` as a modifier: `%+G?` verifies signatures too (a thirteenth review).
+		expect(decide("git log --format='%+G?'", holding([]))).toBe("review:not-read-only");
+		expect(decide("git show -s --format=%-GS", holding([]))).toBe("review:not-read-only");
+		expect(decide("git log '--format=% GK'", holding([]))).toBe("review:not-read-only");
 		expect(decide("git rev-list --format=%GK HEAD", holding([]))).toBe("review:not-read-only");
 	});
 
@@ -797,7 +801,8 @@ describe("git add and git stash are index writes: a safe config and no active ho
 	const noHooks = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHooks: "none" });
 	it.each<[string, string]>([
 		["git add -A", "allow:workspace-write"],
-		["git add src/a.py tests/test_a.py && git diff --cached --stat", "allow:workspace-write"],
+		// git after an add may meet a nested repository the add staged as a submodule (a thirteenth review).
+		["git add src/a.py tests/test_a.py && git diff --cached --stat", "review:git-config"],
 		["git add -N new.py", "allow:workspace-write"],
 		["git add -- --help", "allow:workspace-write"],
 		["git stash", "allow:workspace-write"],

@@ -108,6 +108,13 @@ describe("gitProgramKeys and judgeGitConfigText", () => {
 		["[format]\n\tpretty = %h %G?", "gpg-program"],
 		['[pretty]\n\tsigned = "%h %GS"', "gpg-program"],
 		["[core]\n\talternateRefsCommand = ./a", "other-command"],
+		// Found by a thirteenth review: a placeholder modifier (`%+G?`), and a partial clone, whose reads fetch a
+		// missing object through the promisor remote (an `ext::` URL runs a command; the fetch runs gc hooks).
+		["[format]\n\tpretty = %h %+G?", "gpg-program"],
+		['[pretty]\n\tsigned = "%h%-GS"', "gpg-program"],
+		['[pretty]\n\tsigned = "% GK"', "gpg-program"],
+		["[extensions]\n\tpartialClone = origin", "lazy-fetch"],
+		['[remote "origin"]\n\tpromisor = true', "lazy-fetch"],
 	])("%j → %s", (text, kind) => {
 		const parsed = parseGitConfig(text);
 		if (!parsed.ok) throw new Error(parsed.error);

@@ -11,6 +11,8 @@ import {
 	type FloorContext,
 	floorContextFor,
 	floorFactRequestsOf,
+	holdsProtectedByName,
+	judgeShellSetup,
 	linkCheckKey,
 	linkedPathClass,
 	MAX_LINK_PATHS,
@@ -269,5 +271,162 @@ describe("Pi's path tools through links", () => {
 		expect(toolCallLinkPaths("ls", {}, base)).toEqual([CWD]);
 		expect(toolCallLinkPaths("write", { path: "~/x" }, base)).toEqual([`${HOME}/x`]);
 		expect(toolCallLinkPaths("read", "not an object", base)).toEqual([]);
+	});
+});
+
+describe("what a thirteenth review found", () => {
+	it("takes a `..` after a move as unknown: it may climb out of a link the move put there", () => {
+		// `mv klink a && cat a/../.kube/config`: the system takes `a/..` from where the moved link leads.
+		expect(decide("mv klink a && cat a/../.kube/config")).toBe("review:protected-path");
+		expect(decide("mv l d/a && cat d/a/../../x.txt")).toBe("review:protected-path");
+		expect(decide("mv klink a && echo x >> a/../.bashrc")).toBe("review:protected-path");
+		expect(decide("cat a/../x.txt")).toBe("allow:read-only");
+		expect(decide("mv l d/a && cat d/x.txt")).toBe("allow:workspace-write");
+	});
+
+	it("judges a link in a loaded skill's folder by where it leads, unless the user's own skill leads elsewhere", () => {
+		const projectSkill = `${CWD}/.pi/skills/foo`;
+		const userSkill = `${HOME}/skills/bar`;
+		const loadedResources = { folders: [projectSkill, userSkill], files: [], piFolderGlobs: [] };
+		const withSkills = (command: string, links: Record<string, string | null>) => {
+			const context = withLinks(command, links);
+			return outcome(decideBashFloor(command, "always", { ...context, loadedResources }));
+		};
+		expect(
+			withSkills("cat .pi/skills/foo/ref/config", { [`${projectSkill}/ref/config`]: `${HOME}/.kube/config` }),
+		).toBe("review:protected-path");
+		expect(withSkills("cat .pi/skills/foo/etc", { [`${projectSkill}/etc`]: "/etc/hosts" })).toBe(
+			"review:outside-workspace",
+		);
+		expect(withSkills("cat .pi/skills/foo/SKILL.md", {})).toBe("allow:read-only");
+		// A user's skill folder linked into their dotfiles stays readable; a protected target does not.
+		expect(
+			withSkills(`cat ${userSkill}/SKILL.md`, { [`${userSkill}/SKILL.md`]: `${HOME}/dotfiles/bar/SKILL.md` }),
+		).toBe("allow:read-only");
+		expect(withSkills(`cat ${userSkill}/k`, { [`${userSkill}/k`]: `${HOME}/.ssh/id_rsa` })).toBe(
+			"review:protected-path",
+		);
+		// Pi's read tool, the same way.
+		const base = floorContextFor(config, CWD, HOME);
+		const links = new Map<string, string | null>([[`${projectSkill}/ref/config`, `${HOME}/.kube/config`]]);
+		expect(
+			outcome(
+				decideFloor("read", { path: ".pi/skills/foo/ref/config" }, config, {
+					...base,
+					loadedResources,
+					pathLinks: links,
+				}),
+			),
+		).toBe("review:protected-path");
+	});
+});
+
+describe("Pi's path tools open the names Pi resolves (a thirteenth review)", () => {
+	const base = floorContextFor(config, CWD, HOME);
+	it("keeps leading spaces, reads Unicode spaces as plain ones, and names the read tool's fallbacks", () => {
+		expect(toolCallLinkPaths("read", { path: " zz/config" }, base)).toEqual([`${CWD}/ zz/config`]);
+		expect(toolCallLinkPaths("write", { path: "h\u00a0h/.bashrc", content: "" }, base)).toEqual([`${CWD}/h h/.bashrc`]);
+		expect(toolCallLinkPaths("read", { path: "x'y/config" }, base)).toEqual([
+			`${CWD}/x'y/config`,
+			`${CWD}/x\u2019y/config`,
+		]);
+		expect(toolCallLinkPaths("read", { path: "\u00e9/config" }, base)).toEqual([
+			`${CWD}/\u00e9/config`,
+			`${CWD}/e\u0301/config`,
+		]);
+		expect(toolCallLinkPaths("read", { path: "shot AM.png" }, base)).toEqual([
+			`${CWD}/shot AM.png`,
+			`${CWD}/shot\u202fAM.png`,
+		]);
+		// A tool that is not built in may take the text as written.
+		expect(toolCallLinkPaths("mcp__fs__read_file", { path: "@k/config " }, base)).toEqual([
+			`${CWD}/k/config `,
+			`${CWD}/@k/config `,
+			`${CWD}/@k/config`,
+		]);
+	});
+
+	it("reviews a call when any name it may open leads somewhere reviewed", () => {
+		const links = (entries: Record<string, string>) =>
+			new Map<string, string | null>(
+				Object.entries(entries).map(([path, target]) => [path, target] as [string, string | null]),
+			);
+		const read = (path: string, entries: Record<string, string>) => {
+			const input = { path };
+			const all = new Map(toolCallLinkPaths("read", input, base).map((key) => [key, key] as [string, string | null]));
+			for (const [key, target] of links(entries)) all.set(key, target);
+			return outcome(decideFloor("read", input, config, { ...base, pathLinks: all }));
+		};
+		expect(read(" zz/config", { [`${CWD}/ zz/config`]: `${HOME}/.kube/config` })).toBe("review:protected-path");
+		expect(read("x'y/config", { [`${CWD}/x\u2019y/config`]: `${HOME}/.kube/config` })).toBe("review:protected-path");
+		expect(read("x'y/config", {})).toBe("allow:no-protected-path");
+		const write = outcome(
+			decideFloor("write", { path: "h\u00a0h/.bashrc", content: "x" }, config, {
+				...base,
+				pathLinks: links({ [`${CWD}/h h/.bashrc`]: `${HOME}/.bashrc` }),
+			}),
+		);
+		expect(write).toBe("review:outside-workspace");
+	});
+});
+
+describe("renaming a folder a protected glob names by its parts (a thirteenth review)", () => {
+	const pathContext = (cwd: string) => ({
+		cwd,
+		home: HOME,
+		protectedPaths: ["~/.kube/config", "**/.env", "secrets/", `${CWD}/**/node_modules/.bin`, "~/.config/*/hosts.yml"],
+	});
+
+	it("finds a glob that reaches below a path through a part matching the path's own name", () => {
+		expect(holdsProtectedByName(`${HOME}/.kube`, pathContext(CWD))).toBe(true);
+		expect(holdsProtectedByName(`${HOME}/.KUBE`, pathContext(CWD))).toBe(true);
+		expect(holdsProtectedByName(HOME, pathContext(CWD))).toBe(true);
+		expect(holdsProtectedByName(`${CWD}/node_modules`, pathContext(CWD))).toBe(true);
+		expect(holdsProtectedByName(`${CWD}/a/b/node_modules`, pathContext(CWD))).toBe(true);
+		// Reached through `**`, a lone `*`, a file-name or a `name/` glob: the rename keeps the match.
+		expect(holdsProtectedByName(`${CWD}/a`, pathContext(CWD))).toBe(false);
+		expect(holdsProtectedByName(`${CWD}/src`, pathContext(CWD))).toBe(false);
+		expect(holdsProtectedByName(`${HOME}/.config/gh`, pathContext(CWD))).toBe(false);
+		expect(holdsProtectedByName(`${HOME}/.config`, pathContext(CWD))).toBe(true);
+		// The glob's own match is protected by the glob itself.
+		expect(holdsProtectedByName(`${HOME}/.kube/config`, pathContext(CWD))).toBe(false);
+	});
+
+	it("reviews an mv of such a folder, from or to its name", () => {
+		const inHome = floorContextFor(config, HOME, HOME);
+		const mvIn = (command: string, context: FloorContext) => outcome(decideBashFloor(command, "always", context));
+		expect(mvIn("mv .kube kk", inHome)).toBe("review:protected-path");
+		expect(mvIn("mv kk .kube", inHome)).toBe("review:protected-path");
+		expect(mvIn("mv .config cfg", inHome)).toBe("review:protected-path");
+		expect(mvIn("mv notes notes2", inHome)).toBe("allow:workspace-write");
+		const shell = judgeShellSetup({
+			environment: { PATH: "./node_modules/.bin:/usr/bin" },
+			workspace: CWD,
+			home: HOME,
+		});
+		const onPath = floorContextFor(config, CWD, HOME, { shell });
+		expect(mvIn("mv node_modules nm", onPath)).toBe("review:protected-path");
+		expect(mvIn("mv e node_modules", onPath)).toBe("review:protected-path");
+		expect(mvIn("mv pkg/node_modules x", onPath)).toBe("review:protected-path");
+		expect(mvIn("mv src src2", onPath)).toBe("allow:workspace-write");
+	});
+});
+
+describe("version probes with a workspace folder on PATH (a thirteenth review)", () => {
+	it("reviews them: `.venv/bin/pip` runs the `.pth` files the agent may write, even for `--version`", () => {
+		const shell = judgeShellSetup({
+			environment: { PATH: `${CWD}/.venv/bin:/usr/bin` },
+			workspace: CWD,
+			home: HOME,
+		});
+		const venv = floorContextFor(config, CWD, HOME, { shell });
+		const plain = floorContextFor(config, CWD, HOME);
+		const bash = (command: string, context: FloorContext) => outcome(decideBashFloor(command, "always", context));
+		expect(bash("pip list", venv)).toBe("review:not-read-only");
+		expect(bash("pip --version", venv)).toBe("review:not-read-only");
+		expect(bash("python3.11 --version", venv)).toBe("review:not-read-only");
+		expect(bash("cat README.md", venv)).toBe("allow:read-only");
+		expect(bash("pip list", plain)).toBe("allow:read-only");
+		expect(bash("python3 --version", plain)).toBe("allow:read-only");
 	});
 });

@@ -50,14 +50,18 @@ import {
 	classifyResolvedPath,
 	createListKeyedCache,
 	globMatches,
+	holdsProtectedByName,
 	isInWorkspace,
 	isWithin,
 	normalizeAbsolutePath,
 	type PathClass,
 	type PathContext,
+	piReadFallbackPaths,
 	protectedPathTest,
 	resolveAdditionalDirectories,
+	resolveShellPath,
 	resolveToolPath,
+	resolveWrittenPath,
 	toolArgumentPaths,
 } from "./paths.js";
 import {
@@ -355,6 +359,12 @@ export interface FloorContext extends PathContext {
 	 */
 	readonly shellSetup?: ShellSetupVerdict;
 	/**
+	 * True when `PATH` holds a folder in the workspace (`ShellSetupFacts.commandDirectories`; an activated `.venv/bin`,
+	 * pnpm's `./node_modules/.bin`): a program found there starts up from files the agent may write (a `.pth` file in
+	 * the venv's `site-packages`, a package's script), so even its `--version` runs them.
+	 */
+	readonly workspaceOnPath?: boolean;
+	/**
 	 * True when the call's tool is judged as read-only by default (see {@link isUnconfiguredReadOnlyTool}): a call
 	 * whose only paths are path-shaped values under other keys is judged by them instead of going to review.
 	 */
@@ -534,6 +544,7 @@ export function floorContextFor(
 		searchTrees: facts.searchTrees,
 		...(facts.pathLinks === undefined ? {} : { pathLinks: facts.pathLinks }),
 		shellSetup: facts.shell?.verdict ?? "bash",
+		...((facts.shell?.commandDirectories.length ?? 0) > 0 ? { workspaceOnPath: true } : {}),
 		writeScope,
 		readScope: stricterScope(writeScope, toolScopeFor(config, "edit")),
 	};
@@ -631,9 +642,10 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	if (paths === undefined && (context.readOnlyTool !== true || shaped.length === 0))
 		return { kind: "review", reason: "no-path" };
 	const classifyWrite = (path: string) => classifyToolPath(path, context, classifyResolvedPath);
-	if (shaped.some((path) => classifyWrite(resolveToolPath(path, context.cwd, context.home)) === "protected"))
+	const opened = (path: string) => toolOpenedPaths(toolName, path, context);
+	if (shaped.flatMap(opened).some((path) => classifyWrite(path) === "protected"))
 		return { kind: "review", reason: "protected-path" };
-	const resolved = (paths ?? []).map((path) => resolveToolPath(path, context.cwd, context.home));
+	const resolved = (paths ?? []).flatMap(opened);
 	// Pi's reading tools may read the project's extensions, skills and the like; nothing else is judged as a read.
 	const classify = PI_READING_TOOLS.has(toolName)
 		? (path: string) => classifyToolPath(path, context, classifyResolvedReadPath)
@@ -664,12 +676,24 @@ function classifyToolPath(
 ): PathClass {
 	const named = classify(path, context);
 	if (named === "protected") return named;
-	const loaded = context.loadedResources;
-	if (classify === classifyResolvedReadPath && loaded !== undefined && isLoadedResourcePath(path, loaded)) return named;
-	return worsePathClass(
-		named,
-		linkedPathClass(context.pathLinks, path, path, (target) => classify(target, context)),
-	);
+	const loaded = classify === classifyResolvedReadPath ? context.loadedResources : undefined;
+	const targetClass = linkedPathClass(context.pathLinks, path, path, (target) => classify(target, context));
+	if (targetClass === undefined) return named;
+	return linkedLoadedClass(path, named, targetClass, context, loaded);
+}
+
+/**
+ * The absolute paths a tool may open for a path it is given: the one Pi's tools resolve ({@link resolveToolPath});
+ * for Pi's `read` also the names it falls back to when that one is missing ({@link piReadFallbackPaths}); for a
+ * tool that is not built in (an MCP server, an extension) also the text as written and trimmed, since it may not
+ * read a path as Pi does. The floor judges every one of them.
+ */
+function toolOpenedPaths(toolName: string, raw: string, context: FloorContext): string[] {
+	const resolved = resolveToolPath(raw, context.cwd, context.home);
+	if (toolName === "read") return [resolved, ...piReadFallbackPaths(resolved)];
+	if (isBuiltinToolName(toolName)) return [resolved];
+	const { cwd, home } = context;
+	return [...new Set([resolved, resolveWrittenPath(raw, cwd, home), resolveShellPath(raw, cwd, home)])];
 }
 
 /**
@@ -683,7 +707,7 @@ export function toolCallLinkPaths(toolName: string, input: unknown, context: Flo
 		if (found === "unjudgeable") return [];
 		const named = namedOrDefaultPaths(toolName, input, found.named) ?? [];
 		const shaped = isBuiltinToolName(toolName) ? [] : found.shaped;
-		const paths = [...named, ...shaped].map((path) => resolveToolPath(path, context.cwd, context.home));
+		const paths = [...named, ...shaped].flatMap((path) => toolOpenedPaths(toolName, path, context));
 		return [...new Set(paths)].slice(0, MAX_LINK_PATHS);
 	} catch {
 		return [];
@@ -911,9 +935,9 @@ function hardDenyDirectories(tree: BashList, context: FloorContext): Map<BashCom
 		if (literal === undefined || literal === "" || literal.startsWith("-")) return cwd;
 		if (target.expansions.includes("glob") || target.expansions.includes("brace")) return cwd;
 		if (context.cdSearchPath === true && !literal.startsWith("/") && !literal.startsWith(".")) return cwd;
-		if (literal === "~" || literal.startsWith("~/")) return resolveToolPath(literal, from, home);
+		if (literal === "~" || literal.startsWith("~/")) return resolveShellPath(literal, from, home);
 		if (literal.startsWith("~")) return cwd;
-		return resolveToolPath(literal, from, home);
+		return resolveShellPath(literal, from, home);
 	};
 	let visits = 0;
 	/** Walks a list from the folders it starts in; returns the folders it may end in. */
@@ -1112,7 +1136,7 @@ function classifyTarget(word: BashWord, context: FloorContext, directory?: strin
 	let path = value;
 	if (word.expansions.includes("tilde")) {
 		if (path === "~" || path === "~/" || path === "~/*" || /^~\/+\.?\/*\*?$/.test(path)) return "home";
-		path = resolveToolPath(path, cwd, home);
+		path = resolveShellPath(path, cwd, home);
 	}
 	const starred = path.endsWith("/*") || path === "*";
 	const base = path === "*" ? "." : starred ? path.slice(0, -2) || "/" : path;
@@ -1888,10 +1912,10 @@ function resolveIn(rawPath: string, state: WalkState, judge: Judge): string | un
 		return state.cwd === "/" ? `/${path}` : `${state.cwd}/${path}`;
 	}
 	const home = judge.home;
-	if (path === "~" || path.startsWith("~/") || path.startsWith("/")) return resolveToolPath(path, "/", home);
+	if (path === "~" || path.startsWith("~/") || path.startsWith("/")) return resolveShellPath(path, "/", home);
 	if (path.startsWith("~")) return undefined;
 	if (state.cwd === undefined) return undefined;
-	return resolveToolPath(path, state.cwd, home);
+	return resolveShellPath(path, state.cwd, home);
 }
 
 /**
@@ -1924,8 +1948,6 @@ function classifyOpened(
 ): PathClass {
 	const named = classifyResolved(resolved, judge, read);
 	if (named === "protected") return named;
-	const loaded = judge.context.loadedResources;
-	if (read && loaded !== undefined && isLoadedResourcePath(resolved, loaded)) return named;
 	const key = openedLinkKey(raw, state, judge);
 	if (judge.requests !== undefined) {
 		if (key !== undefined) judge.requests.linkPaths.add(linkCheckKey(key, followsLast));
@@ -1937,16 +1959,44 @@ function classifyOpened(
 	if (target === null) return "protected";
 	// The links were followed before the command ran: a move before this (`mv kdir k2 && cat k2/config`, a
 	// `git stash pop` that brings a link back) may have put one where this path leads, or replaced one it passed
-	// (`p -> d/q`, then `mv ka d/q`); a move after a part running beside this one may come first.
+	// (`p -> d/q`, then `mv ka d/q`); a move after a part running beside this one may come first. And a `..` may
+	// climb out of where a move wrote (`mv klink a && cat a/../x`): the system takes it from the link moved there.
 	const moved = judge.movedTo;
 	if (
 		moved === undefined ||
-		(moved.length > 0 && target !== resolved) ||
+		(moved.length > 0 && (target !== resolved || climbsOut(key as string))) ||
 		moved.some((folder) => isWithin(folder, resolved) || isWithin(folder, target))
 	)
 		return "protected";
 	if (judge.concurrent > 0) judge.concurrentLinkRead = true;
-	return target === resolved ? named : worsePathClass(named, classifyResolved(target, judge, read));
+	if (target === resolved) return named;
+	const loaded = read ? judge.context.loadedResources : undefined;
+	return linkedLoadedClass(resolved, named, classifyResolved(target, judge, read), judge.context, loaded);
+}
+
+/**
+ * The class of a path whose links lead to `target` (of class `targetClass`): the worse of its name's and its
+ * target's. What Pi loaded for the model (`loaded`, for reads) stays readable by the name Pi gave it, also where a
+ * link of the user's leads elsewhere (`~/.pi/agent/skills/x -> ~/dotfiles/x`), but not to a protected target, nor
+ * out of the workspace from a name in it: a cloned project's skill folder may hold `ref -> ~/.kube`.
+ */
+function linkedLoadedClass(
+	resolved: string,
+	named: PathClass,
+	targetClass: PathClass,
+	context: FloorContext,
+	loaded: FloorContext["loadedResources"],
+): PathClass {
+	if (loaded === undefined || targetClass === "protected" || !isLoadedResourcePath(resolved, loaded))
+		return worsePathClass(named, targetClass);
+	return isInWorkspace(resolved, context.cwd, context.additionalDirectories)
+		? worsePathClass(named, targetClass)
+		: named;
+}
+
+/** True when a path (`..` kept) climbs out of a folder it names: `a/../x`. */
+function climbsOut(path: string): boolean {
+	return path.split("/").includes("..");
 }
 
 /**
@@ -2487,7 +2537,10 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 		case "git":
 			return judgeGit(args, state, judge);
 		default:
-			// A versioned interpreter name (`python3.9 --version`) is probed like its base name.
+			// A versioned interpreter name (`python3.9 --version`) is probed like its base name. With a workspace folder
+			// on `PATH` the program may be one whose startup the agent wrote (`.venv/bin/pip` runs any `.pth` file).
+			if (judge.context.workspaceOnPath === true && (VERSION_PROBES.has(name) || isVersionedPython(name)))
+				return "not-read-only";
 			if ((VERSION_PROBES.has(name) || isVersionedPython(name)) && args.length === 1) {
 				const flag = args[0]?.literal;
 				if (
@@ -2563,6 +2616,12 @@ function judgeFileOperation(
 	// `mv conf sub/` may move a folder holding `.env` into a tree the shell looked at before the command ran, and
 	// `mv kdir k2` a link to where a later path looks (decision 0023). Its own paths are judged before it moves.
 	if (name === "mv") {
+		// Renaming a folder a protected glob names by its parts takes what lies below out of it: `mv .kube k` when the
+		// workspace is home, `mv node_modules nm && mv e node_modules` under a workspace folder on `PATH`.
+		for (const operand of operands) {
+			const resolved = resolveIn(operand.value, state, judge);
+			if (resolved === undefined || holdsProtectedByName(resolved, judge.context)) throw new Review("protected-path");
+		}
 		// Where it wrote, by name and by where the destination's links lead (`mv ka sl/x` with `sl -> e` writes `e/x`).
 		const key = openedLinkKey(destination.value, state, judge);
 		const links = judge.context.pathLinks;
@@ -3741,11 +3800,11 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 		if (facts.config !== "safe" || facts.hooks !== "none") return "git-config";
 		for (const path of indexWrite) judgeOperandWord(path, state, judge, true);
 		judge.allow("workspace-write");
-		// A stash takes files out of the worktree and puts them back: git after it cannot trust the facts either.
-		if (sub === "stash") {
-			judge.wroteFiles = true;
-			treesMayChange(judge);
-		}
+		// git after it cannot trust the facts: `git add vendor/lib` may stage a nested repository as a submodule,
+		// whose config `git status` then runs, and a stash takes files out of the worktree and puts them back.
+		judge.wroteFiles = true;
+		judge.writeCount++;
+		if (sub === "stash") treesMayChange(judge);
 		return "allowed";
 	}
 	if (!(READ_ONLY_GIT_SUBCOMMANDS as readonly string[]).includes(sub)) return "not-read-only";

@@ -260,6 +260,7 @@ export const GIT_PROGRAM_KEY_KINDS = [
 	"proxy-command",
 	"tool-command",
 	"remote-program",
+	"lazy-fetch",
 	"other-command",
 ] as const;
 /** One of {@link GIT_PROGRAM_KEY_KINDS}. */
@@ -338,7 +339,12 @@ function programKind(entry: GitConfigEntry): GitProgramKeyKind | undefined {
 		case "web":
 			return key === "browser" ? "tool-command" : undefined;
 		case "remote":
-			return key === "uploadpack" || key === "receivepack" || key === "vcs" ? "remote-program" : undefined;
+			if (key === "uploadpack" || key === "receivepack" || key === "vcs") return "remote-program";
+			// A promisor remote: a read that meets a missing object fetches it, through whatever the URL names (an
+			// `ext::` command) and with the fetch's auto-maintenance hooks.
+			return key === "promisor" && !isFalse(value) ? "lazy-fetch" : undefined;
+		case "extensions":
+			return !sub && key === "partialclone" ? "lazy-fetch" : undefined;
 		case "uploadpack":
 			return key === "packobjectshook" ? "other-command" : undefined;
 		case "trailer":
@@ -359,7 +365,8 @@ function programKind(entry: GitConfigEntry): GitProgramKeyKind | undefined {
  * `%GS`, `%GG`, `%GK`, …), which makes git run gpg on each signed commit it prints. Pure.
  */
 export function formatRunsGpg(format: string | undefined): boolean {
-	return format?.includes("%G") === true;
+	// git reads a `+`, `-` or space between `%` and the placeholder (`%+G?`) as a modifier of it.
+	return format !== undefined && /%[-+ ]?G/.test(format);
 }
 
 /** The last entry of `section.key` (no subsection) among `entries`: the one git uses. */

@@ -38,18 +38,60 @@ export function normalizeAbsolutePath(path: string): string {
 }
 
 /**
- * Resolves a tool path the way Pi's built-in tools do: a leading `@` is dropped, `~` and `~/` expand to `home`,
- * a `file://` URL becomes its path (Pi 1.6.0 passes it to `fileURLToPath`: `file:///home/u/.bashrc` writes
- * `~/.bashrc`), and a relative path is joined to `cwd`. The result is normalized. Symbolic links are not followed.
+ * Resolves a tool path the way Pi 1.6.0's built-in tools do (`resolveToCwd`): Unicode spaces (no-break, en, em,
+ * thin, ideographic and the like) become plain spaces, a leading `@` is dropped, `~` and `~/` expand to `home`, a
+ * `file://` URL becomes its path (`file:///home/u/.bashrc` writes `~/.bashrc`), and a relative path is joined to
+ * `cwd`. Nothing is trimmed: `" x"` names a file whose name starts with a space. The result is normalized.
+ * Symbolic links are not followed.
  */
 export function resolveToolPath(raw: string, cwd: string, home: string): string {
-	let path = typeof raw === "string" ? raw.trim() : "";
+	let path = typeof raw === "string" ? raw.replace(UNICODE_SPACES, " ") : "";
 	if (path.startsWith("@")) path = path.slice(1);
+	return resolveAgainst(path, cwd, home);
+}
+
+/**
+ * Resolves a path a bash word names (its text, quotes removed) for judging it by its name: trimmed, `~` and `~/`
+ * expanded, a `file://` URL taken as its path, a relative path joined to `cwd`, then normalized. Trimming and
+ * the URL reading only ever move a name towards the protected and outside paths, never away from them.
+ */
+export function resolveShellPath(raw: string, cwd: string, home: string): string {
+	return resolveAgainst(typeof raw === "string" ? raw.trim() : "", cwd, home);
+}
+
+/** Characters Pi's tools read as a plain space in a path (its `normalizePath`). */
+const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
+
+/**
+ * Resolves a path as its text is written, with nothing dropped or replaced: `~` and `~/` expanded, a `file://` URL
+ * taken as its path, a relative path joined to `cwd`, then normalized.
+ */
+export function resolveWrittenPath(path: string, cwd: string, home: string): string {
+	return resolveAgainst(typeof path === "string" ? path : "", cwd, home);
+}
+
+function resolveAgainst(path: string, cwd: string, home: string): string {
 	if (path === "~") return normalizeAbsolutePath(home);
 	if (path.startsWith("~/")) return normalizeAbsolutePath(`${home}/${path.slice(2)}`);
 	if (path.startsWith("file://")) return fileUrlPath(path);
 	if (path.startsWith("/")) return normalizeAbsolutePath(path);
 	return normalizeAbsolutePath(`${cwd}/${path}`);
+}
+
+/**
+ * The other names Pi's `read` tool opens when the resolved path does not exist (`resolveReadPathAsync`), in its
+ * order: a narrow no-break space before `AM.`/`PM.` (macOS screenshots), the NFD form, curly apostrophes, and NFD
+ * with curly apostrophes. Those equal to `resolved` are left out.
+ */
+export function piReadFallbackPaths(resolved: string): string[] {
+	const nfd = resolved.normalize("NFD");
+	const variants = [
+		resolved.replace(/ (AM|PM)\./gi, "\u202F$1."),
+		nfd,
+		resolved.replace(/'/g, "\u2019"),
+		nfd.replace(/'/g, "\u2019"),
+	];
+	return [...new Set(variants)].filter((variant) => variant !== resolved);
 }
 
 /**
@@ -320,6 +362,51 @@ function anchoredMatch(glob: string, path: string): boolean {
 	return globMatches(glob, path) || globMatches(`${glob}/**`, path);
 }
 
+/**
+ * True when moving or renaming `path` (absolute, normalized) could take something below it out of the protected
+ * globs: an anchored glob (`~/x`, `/x`, `dir/x`) reaches below `path` through a part that matches `path`'s own
+ * name, so the same file under a new name would not match (`~/.kube/config` below `~/.kube`; a workspace folder on
+ * `PATH`, `node_modules/.bin` at any depth, below `<ws>/a/node_modules`). A glob reaching it through `**` or a lone `*`
+ * still matches after a rename, and a file-name or `name/` glob matches wherever the file goes. Case is ignored,
+ * as protected globs are matched. Pure.
+ */
+export function holdsProtectedByName(path: string, context: PathContext): boolean {
+	const names = path.toLowerCase().split("/").filter(Boolean);
+	for (const glob of context.protectedPaths) {
+		if (typeof glob !== "string" || glob.length === 0) continue;
+		let anchored: string;
+		if (glob === "~" || glob.startsWith("~/")) anchored = `${context.home}/${glob.slice(2)}`;
+		else if (glob.startsWith("/")) anchored = glob;
+		else if (glob.includes("/") && !(glob.endsWith("/") && !glob.slice(0, -1).includes("/")))
+			anchored = `${context.cwd}/${glob}`;
+		else continue;
+		const parts = normalizeGlobPath(anchored).toLowerCase().split("/").filter(Boolean);
+		if (reachesBelowByName(names, parts)) return true;
+	}
+	return false;
+}
+
+/**
+ * True when some path strictly below `names` may match the glob `parts`, with `names`' last part matched by a
+ * part that a rename could fail (not `**`, not a lone `*`). Memoized over positions: at most
+ * `names.length * parts.length * 2` steps.
+ */
+function reachesBelowByName(names: readonly string[], parts: readonly string[]): boolean {
+	const seen = new Set<string>();
+	const visit = (i: number, j: number, byName: boolean): boolean => {
+		const key = `${i},${j},${byName}`;
+		if (seen.has(key)) return false;
+		seen.add(key);
+		if (i === names.length) return byName && parts.slice(j).some((part) => part !== "**");
+		const part = parts[j];
+		if (part === undefined) return false;
+		const name = names[i] as string;
+		if (part.includes("**")) return visit(i, j + 1, byName) || visit(i + 1, j, part !== "**");
+		return globMatches(part, name) && visit(i + 1, j + 1, part !== "*");
+	};
+	return visit(0, 0, false);
+}
+
 /** The protected globs compiled for one workspace and home into three regular expressions. */
 interface ProtectedMatcher {
 	/** Anchored globs (`~/x`, `/x`, `dir/x`): the path itself or anything under it. */
@@ -418,11 +505,11 @@ export function isProtectedPath(path: string, context: PathContext): boolean {
 }
 
 /**
- * Classifies a tool path: `protected` when it matches a protected glob, else `workspace` when it resolves
- * inside the workspace root, else `outside`.
+ * Classifies a path a bash word names ({@link resolveShellPath}): `protected` when it matches a protected glob, else
+ * `workspace` when it resolves inside the workspace root, else `outside`.
  */
 export function classifyPath(raw: string, context: PathContext): PathClass {
-	return classifyResolvedPath(resolveToolPath(raw, context.cwd, context.home), context);
+	return classifyResolvedPath(resolveShellPath(raw, context.cwd, context.home), context);
 }
 
 /** {@link classifyPath} for a path already resolved with {@link resolveToolPath} (absolute, normalized). */
