@@ -18,6 +18,7 @@ import {
 	type GitContentSetting,
 	type GitHooksVerdict,
 	type GitRepositoryFacts,
+	type GitUntrackedRepositoriesVerdict,
 	type GitUrlCredentialsVerdict,
 	gitCommonDirFileTarget,
 	gitDirFileTarget,
@@ -589,6 +590,20 @@ async function gitlinksOf(tree: string, gitDir: string): Promise<readonly string
 	return paths;
 }
 
+/**
+ * Whether the working tree around `dir` holds a nested repository git neither tracks nor ignores: `git ls-files
+ * --others` names each one as a folder (`vendor/lib/`), and every other entry as a file. `unknown` when git fails,
+ * times out or prints too much. Never throws.
+ */
+export async function untrackedRepositoriesVerdict(dir: string): Promise<GitUntrackedRepositoriesVerdict> {
+	try {
+		const listed = await runQuietGit(dir, ["ls-files", "-z", "--others", "--exclude-standard", "--", ":/"]);
+		return listed.split("\0").some((entry) => entry.endsWith("/")) ? "present" : "none";
+	} catch {
+		return "unknown";
+	}
+}
+
 /** At most this many legacy remote files are read; more makes the credentials fact `unknown`. */
 const MAX_LEGACY_REMOTE_FILES = 32;
 
@@ -663,6 +678,7 @@ export function createGitConfigFacts(home: string): {
 		directories: readonly string[],
 		context: FloorContext,
 		historyDirectories?: readonly string[],
+		addDirectories?: readonly string[],
 	): Promise<FloorFacts>;
 	invalidate(): void;
 } {
@@ -695,7 +711,7 @@ export function createGitConfigFacts(home: string): {
 	return {
 		verdict: async (cwd) => (await current(cwd).config).config,
 		hooks: (cwd) => current(cwd).hooks,
-		async forDirectories(directories, context, historyDirectories = []) {
+		async forDirectories(directories, context, historyDirectories = [], addDirectories = []) {
 			const workspace = resolve(context.cwd);
 			const writable = {
 				test: (path: string) => isInWorkspace(path, workspace, context.additionalDirectories),
@@ -733,7 +749,18 @@ export function createGitConfigFacts(home: string): {
 						historyCommits: listing.commits,
 					});
 			}
+			// Where the command runs `git add`: a nested repository git does not track would become a submodule, whose
+			// config git after the add runs. Listed only where git runs no program (elsewhere the floor reviews it anyway).
+			let untrackedHere: GitUntrackedRepositoriesVerdict | undefined;
+			for (const dir of addDirectories) {
+				const facts = dir === context.cwd ? here : gitByDirectory.get(dir);
+				if (facts?.config !== "safe") continue;
+				const verdict = await untrackedRepositoriesVerdict(dir);
+				if (dir === context.cwd) untrackedHere = verdict;
+				else gitByDirectory.set(dir, { ...facts, untrackedRepositories: verdict });
+			}
 			return {
+				...(untrackedHere === undefined ? {} : { gitUntrackedRepositories: untrackedHere }),
 				gitConfig: here.config,
 				gitHooks: here.hooks,
 				gitUrlCredentials: here.urlCredentials,

@@ -59,7 +59,7 @@ import {
 import { createGuardianCommand } from "./command.js";
 import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects.js";
 import { createGitConfigFacts, mayRunGit } from "./git-config-reader.js";
-import { createPathLinkReader } from "./path-link-reader.js";
+import { createPathLinkReader, readShellSetupRealPaths } from "./path-link-reader.js";
 import { type ReviewOutcome, runReview } from "./reviewer.js";
 import { createSearchTreeFacts } from "./search-tree-reader.js";
 
@@ -107,7 +107,7 @@ function readShellSetup(
 	const { shellPath, shellCommandPrefix } = settings;
 	const isText = (value: unknown): value is string | undefined => value === undefined || typeof value === "string";
 	if (!isText(shellPath) || !isText(shellCommandPrefix)) return custom;
-	return judgeShellSetup({
+	const input = {
 		shellPath,
 		commandPrefix: shellCommandPrefix,
 		environment,
@@ -115,7 +115,8 @@ function readShellSetup(
 		additionalDirectories,
 		home,
 		pathDelimiter: delimiter === ";" ? ";" : ":",
-	});
+	} as const;
+	return judgeShellSetup({ ...input, realPaths: readShellSetupRealPaths(input) });
 }
 
 /** SHA-256 (hex) of the action's canonical identity: the key of verdict reuse and allow-once grants. */
@@ -247,7 +248,12 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			if (settled && mayRunGit(command))
 				facts = {
 					...facts,
-					...(await gitFacts.forDirectories(requests.gitDirectories, factContext, requests.gitHistoryDirectories)),
+					...(await gitFacts.forDirectories(
+						requests.gitDirectories,
+						factContext,
+						requests.gitHistoryDirectories,
+						requests.gitAddDirectories,
+					)),
 				};
 			if (settled) facts = { ...facts, searchTrees: await treeFacts.forTrees(requests.searchTrees, factContext) };
 			facts = { ...facts, pathLinks: linkReader.read(requests.linkPaths, factContext) };

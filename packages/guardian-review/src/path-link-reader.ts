@@ -4,7 +4,7 @@
 // system resolves a path (decision 0023). Nothing is cached across calls: a link may change between any two. The
 // lookups are synchronous `lstat`s on local paths, a few per call: through the thread pool each would cost a hop
 // of its own on the tool-call hook.
-import { lstatSync, readlinkSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import {
 	type FloorContext,
 	type LinkRoot,
@@ -12,6 +12,7 @@ import {
 	normalizeAbsolutePath,
 	type PathLinkTargets,
 	pathThroughRoots,
+	type ShellSetupInput,
 } from "@pi-policy/policy-kernel/guardian";
 
 /** What one absolute path is on disk: a link (with its text), anything else, or nothing. */
@@ -155,4 +156,28 @@ export function createPathLinkReader(): {
 			cached = undefined;
 		},
 	};
+}
+
+/**
+ * The real paths `judgeShellSetup` asks about ({@link ShellSetupInput.realPaths}): each absolute `PATH` folder (a
+ * leading `~` expanded) and each workspace root, links followed. A folder that does not exist is left out. Never
+ * throws.
+ */
+export function readShellSetupRealPaths(input: Omit<ShellSetupInput, "realPaths">): Map<string, string> {
+	const real = new Map<string, string>();
+	const pathKey = Object.keys(input.environment).find((name) => name.toUpperCase() === "PATH");
+	const entries = (pathKey === undefined ? "" : (input.environment[pathKey] ?? "")).split(input.pathDelimiter ?? ":");
+	const home = input.home;
+	const folders = entries
+		.map((entry) => (entry === "~" || entry.startsWith("~/") ? `${home}/${entry.slice(1)}` : entry))
+		.filter((entry) => entry.startsWith("/"));
+	for (const folder of [input.workspace, ...(input.additionalDirectories ?? []), ...folders].slice(0, 300)) {
+		const named = normalizeAbsolutePath(folder);
+		try {
+			real.set(named, realpathSync(named));
+		} catch {
+			// Missing or unreadable: judged by its name.
+		}
+	}
+	return real;
 }

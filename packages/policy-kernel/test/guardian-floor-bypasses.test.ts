@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
 	applyGuardianDefaults,
 	decideBashFloor,
+	decideFloor,
 	type FloorContext,
 	floorContextFor,
 	floorFactRequestsOf,
@@ -927,5 +928,75 @@ describe("recursive reads are judged by what the shell found in the tree, not by
 		const many = Array.from({ length: MAX_SEARCH_TREES + 1 }, (_, i) => `d${i}`).join(" ");
 		expect(decide(`grep -rn KEY ${many}`)).toBe("review:protected-path");
 		expect(decide(`grep -rn KEY ${many.split(" ").slice(1).join(" ")}`)).toBe("allow:read-only");
+	});
+});
+
+describe("what a fourteenth review got past the vocabulary", () => {
+	it.each<[string, string]>([
+		// uniq's second operand is its output: a brace word is two operands.
+		["uniq {src/payload.ts,.pi/extensions/evil.ts}", "review:writes"],
+		["uniq src/{inj.md,../AGENTS.md}", "review:writes"],
+		["uniq -c src/a.txt", "allow:read-only"],
+		// jq loads `--argfile` too, also after `--args`; an option it does not know is not judged.
+		["jq -n '$a' --args --argfile a ~/.pi/agent/auth.json", "review:protected-path"],
+		["jq -n '$a' --argfile a .env", "review:protected-path"],
+		["jq --some-new-option . a.json", "review:not-read-only"],
+		["jq -rc . a.json", "allow:read-only"],
+		// `-zE=auto` is `-z` then `-E =auto`.
+		["rg -zE=auto hello src", "review:not-read-only"],
+		["rg -zm=5 hello src", "review:not-read-only"],
+		["rg -m=5 hello src", "allow:read-only"],
+		// An operand other than `+FORMAT` sets the clock.
+		["date 010100002030", "review:writes"],
+		["date -u 123112592099.59", "review:writes"],
+		["date +%Y-%m-%d", "allow:read-only"],
+		// `diff -l` pipes its output through `pr`.
+		["diff -l src/a.txt src/c.txt", "review:not-read-only"],
+		["diff --paginate src/a.txt src/c.txt", "review:not-read-only"],
+		["diff -u src/a.txt src/c.txt", "allow:read-only"],
+	])("%j → %s", decides);
+
+	it("judges a write through a link by the file it leads to: a context file or an ignore file", () => {
+		const base = clean;
+		const withLinks = (command: string, links: Record<string, string>) => {
+			const map = new Map<string, string | null>(
+				floorFactRequestsOf(command, base).linkPaths.map((path) => [path, path] as [string, string | null]),
+			);
+			for (const [path, target] of Object.entries(links)) map.set(path, target);
+			return outcome(decideBashFloor(command, "always", withCleanTrees(command, { ...base, pathLinks: map })));
+		};
+		expect(withLinks("echo hi >> notes.md", { [`${CWD}/notes.md`]: `${CWD}/AGENTS.md` })).toBe("review:protected-path");
+		expect(withLinks("echo '!.env' >> lnk && rg hunter2", { [`${CWD}/lnk`]: `${CWD}/.ignore` })).toBe("review:writes");
+		expect(withLinks("echo hi >> notes.md", {})).toBe("allow:workspace-write");
+		const links = new Map<string, string | null>([[`${CWD}/notes.md`, `${CWD}/AGENTS.md`]]);
+		const write = decideFloor("write", { path: "notes.md", content: "x" }, config, { ...base, pathLinks: links });
+		expect(outcome(write)).toBe("review:protected-path");
+	});
+});
+
+describe("git after `git add`, by whether the tree holds a nested repository git does not track", () => {
+	const command = "git add -A && git diff --cached --stat";
+	it("asks the shell where the command runs git add", () => {
+		expect(floorFactRequestsOf(command, clean).gitAddDirectories).toEqual([CWD]);
+		expect(floorFactRequestsOf("cd sub && git add x", clean).gitAddDirectories).toEqual([`${CWD}/sub`]);
+		expect(floorFactRequestsOf("git status", clean).gitAddDirectories).toEqual([]);
+	});
+
+	it("keeps the facts after an add only when the shell found none", () => {
+		const none = floorContextFor(config, CWD, HOME, {
+			gitConfig: "safe",
+			gitHooks: "none",
+			gitHistoryProtected: [],
+			gitContentSettings: [],
+			gitTop: CWD,
+			gitUntrackedRepositories: "none",
+		});
+		expect(decide(command, none)).toBe("allow:workspace-write");
+		expect(decide("git add vendor/lib && git status", none)).toBe("allow:workspace-write");
+		expect(decide(command, { ...none, gitUntrackedRepositories: "present" })).toBe("review:git-config");
+		expect(decide(command, { ...none, gitUntrackedRepositories: "unknown" })).toBe("review:git-config");
+		expect(decide(command)).toBe("review:git-config");
+		// A stash takes files out of the worktree and puts them back, nested repositories or not.
+		expect(decide("git stash && git status", none)).toBe("review:git-config");
 	});
 });

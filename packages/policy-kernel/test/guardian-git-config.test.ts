@@ -115,6 +115,12 @@ describe("gitProgramKeys and judgeGitConfigText", () => {
 		['[pretty]\n\tsigned = "% GK"', "gpg-program"],
 		["[extensions]\n\tpartialClone = origin", "lazy-fetch"],
 		['[remote "origin"]\n\tpromisor = true', "lazy-fetch"],
+		// A fourteenth review: git reads `[diff.x "y"]` as `diff.x.y.<key>` (section `diff`, driver `x.y`), and keeps
+		// a quoted blank, so `"false "` is a hook command to git.
+		['[diff.x "y"]\n\ttextconv = ./t', "textconv"],
+		['[filter.x "y"]\n\tclean = ./c', "filter-driver"],
+		['[remote.lazy "x"]\n\tpromisor = true', "lazy-fetch"],
+		['[core]\n\tfsmonitor = "false "', "fsmonitor"],
 	])("%j → %s", (text, kind) => {
 		const parsed = parseGitConfig(text);
 		if (!parsed.ok) throw new Error(parsed.error);

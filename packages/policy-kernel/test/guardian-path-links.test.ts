@@ -284,7 +284,7 @@ describe("what a thirteenth review found", () => {
 		expect(decide("mv l d/a && cat d/x.txt")).toBe("allow:workspace-write");
 	});
 
-	it("judges a link in a loaded skill's folder by where it leads, unless the user's own skill leads elsewhere", () => {
+	it("judges a link in a loaded skill's folder by where it leads, unless Pi loaded that too", () => {
 		const projectSkill = `${CWD}/.pi/skills/foo`;
 		const userSkill = `${HOME}/skills/bar`;
 		const loadedResources = { folders: [projectSkill, userSkill], files: [], piFolderGlobs: [] };
@@ -299,10 +299,18 @@ describe("what a thirteenth review found", () => {
 			"review:outside-workspace",
 		);
 		expect(withSkills("cat .pi/skills/foo/SKILL.md", {})).toBe("allow:read-only");
-		// A user's skill folder linked into their dotfiles stays readable; a protected target does not.
+		// A link in any loaded skill's folder is judged like any other, a user's or an ancestor project's (a fourteenth
+		// review: `repo/.agents/skills/foo/ref -> ~/Documents` above a workspace `repo/pkg`); a target Pi loaded too
+		// stays readable.
 		expect(
 			withSkills(`cat ${userSkill}/SKILL.md`, { [`${userSkill}/SKILL.md`]: `${HOME}/dotfiles/bar/SKILL.md` }),
-		).toBe("allow:read-only");
+		).toBe("review:outside-workspace");
+		const linkedSkill = { ...loadedResources, folders: [...loadedResources.folders, `${HOME}/dotfiles/bar`] };
+		const command = `cat ${userSkill}/SKILL.md`;
+		const linked = withLinks(command, { [`${userSkill}/SKILL.md`]: `${HOME}/dotfiles/bar/SKILL.md` });
+		expect(outcome(decideBashFloor(command, "always", { ...linked, loadedResources: linkedSkill }))).toBe(
+			"allow:read-only",
+		);
 		expect(withSkills(`cat ${userSkill}/k`, { [`${userSkill}/k`]: `${HOME}/.ssh/id_rsa` })).toBe(
 			"review:protected-path",
 		);
@@ -428,5 +436,40 @@ describe("version probes with a workspace folder on PATH (a thirteenth review)",
 		expect(bash("cat README.md", venv)).toBe("allow:read-only");
 		expect(bash("pip list", plain)).toBe("allow:read-only");
 		expect(bash("python3 --version", plain)).toBe("allow:read-only");
+	});
+});
+
+describe("what a fourteenth review found", () => {
+	it("expands a leading ~ in a PATH entry, as bash does, and protects where a PATH folder's links lead", () => {
+		const tilde = judgeShellSetup({ environment: { PATH: "~/project/bin:/usr/bin" }, workspace: CWD, home: HOME });
+		expect(tilde.commandDirectories).toEqual([`${CWD}/bin`]);
+		expect(judgeShellSetup({ environment: { PATH: "~other/bin:/usr/bin" }, workspace: CWD, home: HOME })).toMatchObject(
+			{ verdict: "custom", cause: "path-entry" },
+		);
+		// `~/bin -> ~/project/bin` (named outside, lies inside) and `<ws>/bin -> tools` (lies elsewhere inside).
+		const linked = judgeShellSetup({
+			environment: { PATH: `${HOME}/bin:${CWD}/bin:/usr/bin` },
+			workspace: CWD,
+			home: HOME,
+			realPaths: new Map([
+				[`${HOME}/bin`, "/real/dev/project/bin"],
+				[`${CWD}/bin`, "/real/dev/project/tools"],
+				[CWD, "/real/dev/project"],
+			]),
+		});
+		expect(linked.commandDirectories).toEqual([`${CWD}/bin`, `${CWD}/tools`]);
+		const context = floorContextFor(config, CWD, HOME, { shell: linked });
+		expect(outcome(decideBashFloor("cp build.sh tools/cat", "always", context))).toBe("review:protected-path");
+	});
+
+	it("reviews an mv of a protected folder's ancestor named through a link", () => {
+		const inHome = floorContextFor(config, HOME, HOME);
+		const command = "mv hl/.kube k";
+		const requested = floorFactRequestsOf(command, inHome).linkPaths;
+		const links = new Map<string, string | null>(requested.map((path) => [path, normalizeAbsolutePath(path)]));
+		links.set(`${HOME}/hl`, HOME);
+		expect(outcome(decideBashFloor(command, "always", { ...inHome, pathLinks: links }))).toBe("review:protected-path");
+		const plain = new Map<string, string | null>(requested.map((path) => [path, normalizeAbsolutePath(path)]));
+		expect(outcome(decideBashFloor(command, "always", { ...inHome, pathLinks: plain }))).toBe("allow:workspace-write");
 	});
 });

@@ -332,6 +332,11 @@ export interface FloorContext extends PathContext {
 	readonly gitHistoryProtected?: readonly string[];
 	/** The commits (full hashes) that listing reached: content by any other object name is reviewed. */
 	readonly gitHistoryCommits?: ReadonlySet<string>;
+	/**
+	 * Whether the working tree holds a nested repository git does not track yet, which `git add` would stage as a
+	 * submodule (whose config the next git runs); missing: not checked, so git after a `git add` is reviewed.
+	 */
+	readonly gitUntrackedRepositories?: GitUntrackedRepositoriesVerdict;
 	/** The config settings that make read-only git print more content; missing: not read, so every one counts. */
 	readonly gitContentSettings?: readonly GitContentSetting[];
 	/** The repository's top folder (absolute), from which git reads `HEAD:path`; missing: such paths are reviewed. */
@@ -437,6 +442,8 @@ export interface FloorFacts {
 	readonly gitHistoryProtected?: readonly string[];
 	/** The commits the history listing reached (full hashes); missing when not checked. */
 	readonly gitHistoryCommits?: ReadonlySet<string>;
+	/** Whether the working tree holds a nested repository git does not track; missing when not checked. */
+	readonly gitUntrackedRepositories?: GitUntrackedRepositoriesVerdict;
 	/** The config settings that make read-only git print more content (see `gitContentSettings`); missing when not read. */
 	readonly gitContentSettings?: readonly GitContentSetting[];
 	/** The repository's top folder, as found through the working directory's path; missing outside a repository. */
@@ -474,7 +481,16 @@ export interface GitRepositoryFacts {
 	readonly contentSettings?: readonly GitContentSetting[];
 	/** The repository's top folder (absolute), from which git reads `rev:path`; missing: `rev:path` is reviewed. */
 	readonly top?: string;
+	/** Whether its working tree holds a nested repository git does not track; missing counts as `unknown`. */
+	readonly untrackedRepositories?: GitUntrackedRepositoriesVerdict;
 }
+
+/**
+ * Whether a working tree holds a nested repository that git does not track and does not ignore (`git ls-files
+ * --others` names it `dir/`): `git add` stages one as a submodule, and git after it runs in that repository with its
+ * own config. `unknown` when not listed.
+ */
+export type GitUntrackedRepositoriesVerdict = "none" | "present" | "unknown";
 
 function stricterScope(a: ToolScope, b: ToolScope): ToolScope {
 	return TOOL_SCOPES.indexOf(a) >= TOOL_SCOPES.indexOf(b) ? a : b;
@@ -537,6 +553,9 @@ export function floorContextFor(
 		gitUrlCredentials: facts.gitUrlCredentials ?? "unknown",
 		...(facts.gitHistoryProtected === undefined ? {} : { gitHistoryProtected: facts.gitHistoryProtected }),
 		...(facts.gitHistoryCommits === undefined ? {} : { gitHistoryCommits: facts.gitHistoryCommits }),
+		...(facts.gitUntrackedRepositories === undefined
+			? {}
+			: { gitUntrackedRepositories: facts.gitUntrackedRepositories }),
 		...(facts.gitContentSettings === undefined ? {} : { gitContentSettings: facts.gitContentSettings }),
 		...(facts.gitTop === undefined ? {} : { gitTop: facts.gitTop }),
 		gitFactsByDirectory: facts.gitByDirectory,
@@ -653,7 +672,11 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	const decision = decideByPathClasses(resolved.map(classify), scope);
 	if (decision.kind !== "allow") return decision;
 	// Pi loads a context file (`AGENTS.md`) into every later session's system prompt: writing one is reviewed.
-	if ((toolName === "write" || toolName === "edit") && resolved.some(isPiContextFile))
+	const leadsTo = (path: string) => {
+		const target = context.pathLinks?.get(path);
+		return typeof target === "string" ? [path, target] : [path];
+	};
+	if ((toolName === "write" || toolName === "edit") && resolved.flatMap(leadsTo).some(isPiContextFile))
 		return { kind: "review", reason: "protected-path" };
 	if (toolName !== "grep") return decision;
 	// The grep tool reads the whole tree below its path, hidden entries included: allowed only when the shell listed
@@ -676,10 +699,10 @@ function classifyToolPath(
 ): PathClass {
 	const named = classify(path, context);
 	if (named === "protected") return named;
-	const loaded = classify === classifyResolvedReadPath ? context.loadedResources : undefined;
-	const targetClass = linkedPathClass(context.pathLinks, path, path, (target) => classify(target, context));
-	if (targetClass === undefined) return named;
-	return linkedLoadedClass(path, named, targetClass, context, loaded);
+	return worsePathClass(
+		named,
+		linkedPathClass(context.pathLinks, path, path, (target) => classify(target, context)),
+	);
 }
 
 /**
@@ -1476,6 +1499,7 @@ class Judge {
 interface CollectedFactRequests {
 	readonly gitDirectories: Set<string>;
 	readonly gitHistoryDirectories: Set<string>;
+	readonly gitAddDirectories: Set<string>;
 	readonly searchTrees: Map<string, SearchTreeRequest>;
 	readonly linkPaths: Set<string>;
 }
@@ -1969,29 +1993,9 @@ function classifyOpened(
 	)
 		return "protected";
 	if (judge.concurrent > 0) judge.concurrentLinkRead = true;
-	if (target === resolved) return named;
-	const loaded = read ? judge.context.loadedResources : undefined;
-	return linkedLoadedClass(resolved, named, classifyResolved(target, judge, read), judge.context, loaded);
-}
-
-/**
- * The class of a path whose links lead to `target` (of class `targetClass`): the worse of its name's and its
- * target's. What Pi loaded for the model (`loaded`, for reads) stays readable by the name Pi gave it, also where a
- * link of the user's leads elsewhere (`~/.pi/agent/skills/x -> ~/dotfiles/x`), but not to a protected target, nor
- * out of the workspace from a name in it: a cloned project's skill folder may hold `ref -> ~/.kube`.
- */
-function linkedLoadedClass(
-	resolved: string,
-	named: PathClass,
-	targetClass: PathClass,
-	context: FloorContext,
-	loaded: FloorContext["loadedResources"],
-): PathClass {
-	if (loaded === undefined || targetClass === "protected" || !isLoadedResourcePath(resolved, loaded))
-		return worsePathClass(named, targetClass);
-	return isInWorkspace(resolved, context.cwd, context.additionalDirectories)
-		? worsePathClass(named, targetClass)
-		: named;
+	// What Pi loaded for the model is readable by its name; a link in it is judged by where it leads like any other
+	// (a cloned project's skill folder may hold `ref -> ~/.kube`), unless that is something Pi loaded too.
+	return target === resolved ? named : worsePathClass(named, classifyResolved(target, judge, read));
 }
 
 /** True when a path (`..` kept) climbs out of a folder it names: `a/../x`. */
@@ -2172,6 +2176,12 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	if (resolved === undefined) throw new Review("dynamic");
 	const pathClass = classifyOpened(path, resolved, state, judge, false, creates);
 	if (pathClass === "protected") throw new Review("protected-path");
+	// The same two by where a link leads (`notes.md -> AGENTS.md`, `lnk -> .ignore`).
+	const links = judge.context.pathLinks;
+	const key = openedLinkKey(path, state, judge);
+	const target = links === undefined || key === undefined ? null : linkTargetOf(links, key, creates);
+	if (target !== null && IGNORE_FILE_NAMES.has(baseName(target))) throw new Review("writes");
+	if (target !== null && isPiContextFile(target)) throw new Review("protected-path");
 	const scope = judge.context.writeScope ?? "outside-workspace";
 	if (scope === "always") throw new Review("writes");
 	if (scope === "outside-workspace" && pathClass === "outside") throw new Review("outside-workspace");
@@ -2413,6 +2423,8 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			readAll(args, state, judge);
 			return "allowed";
 		case "diff":
+			// `-l` (`--paginate`) runs `pr` on the output.
+			if (anyOption(options, (o) => shortFlag(o, "l") || longOptionOrPrefix(o, "--paginate"))) return "not-read-only";
 			// A folder operand makes diff read the files in it (`diff -N e .` prints the root's `.env`), and `-r`
 			// every file below: the workspace root or above is reviewed.
 			if (operands.some((operand) => reachesWorkspaceRoot(operand, state, judge))) return "protected-path";
@@ -2431,7 +2443,12 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			return "allowed";
 		case "uniq":
 			// uniq INPUT OUTPUT writes OUTPUT (a glob may expand to two).
-			if (operands.length > 1 || operands.some((operand) => operand.expansions.includes("glob"))) return "writes";
+			// So may a brace word (`uniq {a,AGENTS.md}`).
+			if (
+				operands.length > 1 ||
+				args.some((arg) => arg.expansions.includes("glob") || arg.expansions.includes("brace"))
+			)
+				return "writes";
 			readAll(args, state, judge);
 			return "allowed";
 		case "sort":
@@ -2471,6 +2488,8 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			return "allowed";
 		case "date":
 			if (anyOption(options, (o) => shortFlag(o, "s") || longOptionOrPrefix(o, "--set"))) return "writes";
+			// An operand other than `+FORMAT` sets the clock (`date 010100002030`, the `MMDDhhmm[[CC]YY]` form).
+			if (operands.some((operand) => !operand.value.startsWith("+"))) return "writes";
 			readAll(args, state, judge);
 			return "allowed";
 		case "base64":
@@ -2521,7 +2540,8 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 						longOption(o, "--pre-glob") ||
 						longOption(o, "--hostname-bin") ||
 						longOption(o, "--search-zip") ||
-						(shortFlag(o, "z") && !o.includes("=")),
+						// `-zE=auto` is `-z` then `-E =auto`: any `z` before the first `=` of a short bundle.
+						(!o.startsWith("--") && o.slice(0, o.includes("=") ? o.indexOf("=") : undefined).includes("z")),
 				)
 			)
 				return "not-read-only";
@@ -2618,13 +2638,19 @@ function judgeFileOperation(
 	if (name === "mv") {
 		// Renaming a folder a protected glob names by its parts takes what lies below out of it: `mv .kube k` when the
 		// workspace is home, `mv node_modules nm && mv e node_modules` under a workspace folder on `PATH`.
+		// By name and by where its links lead (`mv hl/.kube k` with `hl -> ~`): a source is renamed itself, so its
+		// folder's links count; the destination's own link is followed.
+		const links = judge.context.pathLinks;
 		for (const operand of operands) {
 			const resolved = resolveIn(operand.value, state, judge);
 			if (resolved === undefined || holdsProtectedByName(resolved, judge.context)) throw new Review("protected-path");
+			const operandKey = openedLinkKey(operand.value, state, judge);
+			const follows = operand === destination;
+			const led = links === undefined || operandKey === undefined ? null : linkTargetOf(links, operandKey, follows);
+			if (led !== null && holdsProtectedByName(led, judge.context)) throw new Review("protected-path");
 		}
 		// Where it wrote, by name and by where the destination's links lead (`mv ka sl/x` with `sl -> e` writes `e/x`).
 		const key = openedLinkKey(destination.value, state, judge);
-		const links = judge.context.pathLinks;
 		const target = links === undefined || key === undefined ? null : linkTargetOf(links, key);
 		treesMayChange(judge, [resolveIn(destination.value, state, judge) ?? "/", ...(target === null ? [] : [target])]);
 		if (state.cwd !== judge.workspace) judge.directoryMayHaveMoved = true;
@@ -3714,6 +3740,30 @@ export function isPrintOnlySedScript(script: string, allowText = false, reads?: 
 }
 
 /** jq without reading the environment and with file operands judged as reads (jq cannot write files). */
+/** jq's long options that take no value and read no file. */
+const JQ_PLAIN_LONG_OPTIONS = new Set([
+	"--null-input",
+	"--raw-input",
+	"--slurp",
+	"--compact-output",
+	"--raw-output",
+	"--raw-output0",
+	"--join-output",
+	"--ascii-output",
+	"--sort-keys",
+	"--color-output",
+	"--monochrome-output",
+	"--exit-status",
+	"--seq",
+	"--stream",
+	"--stream-errors",
+	"--unbuffered",
+	"--nul-output",
+	"--help",
+	"--version",
+	"--build-configuration",
+]);
+
 function judgeJq(args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
 	noDynamic(args);
 	let filterSeen = false;
@@ -3745,7 +3795,7 @@ function judgeJq(args: readonly BashWord[], state: WalkState, judge: Judge): Voc
 				i += 2;
 				continue;
 			}
-			if (value === "--slurpfile" || value === "--rawfile") {
+			if (value === "--slurpfile" || value === "--rawfile" || value === "--argfile") {
 				const file = args[i + 2];
 				if (file !== undefined) {
 					files.add(file);
@@ -3758,6 +3808,9 @@ function judgeJq(args: readonly BashWord[], state: WalkState, judge: Judge): Voc
 				if (value === "--indent") i++;
 				continue;
 			}
+			// Any other option must be one that reads nothing (jq 1.6 and 1.7).
+			if (value.startsWith("--") ? !JQ_PLAIN_LONG_OPTIONS.has(value) : !/^-[nrjascCMSeRhV0]+$/.test(value))
+				return "not-read-only";
 			continue;
 		}
 		if (!filterSeen) {
@@ -3800,10 +3853,13 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 		if (facts.config !== "safe" || facts.hooks !== "none") return "git-config";
 		for (const path of indexWrite) judgeOperandWord(path, state, judge, true);
 		judge.allow("workspace-write");
-		// git after it cannot trust the facts: `git add vendor/lib` may stage a nested repository as a submodule,
-		// whose config `git status` then runs, and a stash takes files out of the worktree and puts them back.
-		judge.wroteFiles = true;
-		judge.writeCount++;
+		// git after it cannot trust the facts when `git add` may stage a nested repository as a submodule (whose config
+		// `git status` then runs), or after a stash, which takes files out of the worktree and puts them back.
+		if (sub === "add") judge.requests?.gitAddDirectories.add(state.cwd ?? judge.workspace);
+		if (sub === "stash" || facts.untrackedRepositories !== "none") {
+			judge.wroteFiles = true;
+			judge.writeCount++;
+		}
 		if (sub === "stash") treesMayChange(judge);
 		return "allowed";
 	}
@@ -4258,6 +4314,8 @@ const SAFE_GIT_FACTS: GitRepositoryFacts = {
 	// While facts are collected (before the config is read), settings that only widen what is printed count as on,
 	// so that a bare `git stash show` asks for the listing; one that sends the command to review would end the walk.
 	contentSettings: ["follows-renames", "stash-shows-patch"],
+	// And git after a `git add` is walked on, for the requests it makes.
+	untrackedRepositories: "none",
 };
 const UNKNOWN_GIT_FACTS: GitRepositoryFacts = { config: "unknown", hooks: "unknown", urlCredentials: "unknown" };
 
@@ -4283,6 +4341,9 @@ function gitFactsAt(state: WalkState, judge: Judge): GitRepositoryFacts {
 			urlCredentials: context.gitUrlCredentials ?? "unknown",
 			...(context.gitHistoryProtected === undefined ? {} : { historyProtected: context.gitHistoryProtected }),
 			...(context.gitHistoryCommits === undefined ? {} : { historyCommits: context.gitHistoryCommits }),
+			...(context.gitUntrackedRepositories === undefined
+				? {}
+				: { untrackedRepositories: context.gitUntrackedRepositories }),
 			...(context.gitContentSettings === undefined ? {} : { contentSettings: context.gitContentSettings }),
 			...(context.gitTop === undefined ? {} : { top: context.gitTop }),
 		};
@@ -4306,6 +4367,11 @@ export interface FloorFactRequests {
 	 * repository there holds (`FloorFacts.gitHistoryProtected`, `GitRepositoryFacts.historyProtected`).
 	 */
 	readonly gitHistoryDirectories: readonly string[];
+	/**
+	 * The directories (the working directory included) where the command runs `git add`: the shell tells whether the
+	 * repository there holds a nested repository git does not track (`GitRepositoryFacts.untrackedRepositories`).
+	 */
+	readonly gitAddDirectories: readonly string[];
 	/** The trees the command reads recursively (at most {@link MAX_SEARCH_TREES}). */
 	readonly searchTrees: readonly SearchTreeRequest[];
 	/**
@@ -4318,6 +4384,7 @@ export interface FloorFactRequests {
 const NO_FACT_REQUESTS: FloorFactRequests = {
 	gitDirectories: [],
 	gitHistoryDirectories: [],
+	gitAddDirectories: [],
 	searchTrees: [],
 	linkPaths: [],
 };
@@ -4339,6 +4406,7 @@ export function floorFactRequestsOf(command: string, context: FloorContext): Flo
 		const requests: CollectedFactRequests = {
 			gitDirectories: new Set(),
 			gitHistoryDirectories: new Set(),
+			gitAddDirectories: new Set(),
 			searchTrees: new Map(),
 			linkPaths: new Set(),
 		};
@@ -4351,6 +4419,7 @@ export function floorFactRequestsOf(command: string, context: FloorContext): Flo
 		return {
 			gitDirectories: [...requests.gitDirectories].slice(0, MAX_GIT_DIRECTORIES),
 			gitHistoryDirectories: [...requests.gitHistoryDirectories].slice(0, MAX_GIT_DIRECTORIES + 1),
+			gitAddDirectories: [...requests.gitAddDirectories].slice(0, MAX_GIT_DIRECTORIES + 1),
 			searchTrees: [...requests.searchTrees.values()].slice(0, MAX_SEARCH_TREES),
 			linkPaths: [...requests.linkPaths].slice(0, MAX_LINK_PATHS),
 		};

@@ -149,10 +149,11 @@ function parseSectionHeader(
 	if (name.length === 0) return err("git config: empty section name");
 	for (const c of name) if (!isKeyChar(c) && c !== ".") return err("git config: malformed section name");
 	let section = name.toLowerCase();
-	if (subsection === undefined && section.includes(".")) {
-		// The deprecated [section.subsection] form.
+	if (section.includes(".")) {
+		// The deprecated [section.subsection] form; and `[diff.x "y"]`, which git reads as `diff.x.y.<key>`: section
+		// `diff`, driver `x.y` (a thirteenth review: read as section `diff.x`, its textconv went unseen).
 		const dot = section.indexOf(".");
-		subsection = name.slice(dot + 1);
+		subsection = subsection === undefined ? name.slice(dot + 1) : `${section.slice(dot + 1)}.${subsection}`;
 		section = section.slice(0, dot);
 	}
 	return ok({ section, subsection, end: i + 1 });
@@ -276,12 +277,13 @@ export interface GitProgramKey {
 const FALSE_VALUES = new Set(["false", "no", "off", "0", ""]);
 const BOOLEAN_VALUES = new Set(["true", "yes", "on", "1", "false", "no", "off", "0", ""]);
 
+// Compared as parsed, with no trimming: git keeps quoted blanks (`fsmonitor = "false "` is a hook command to git).
 function isFalse(value: string | undefined): boolean {
-	return value !== undefined && FALSE_VALUES.has(value.trim().toLowerCase());
+	return value !== undefined && FALSE_VALUES.has(value.toLowerCase());
 }
 
 function isBoolean(value: string | undefined): boolean {
-	return value === undefined || BOOLEAN_VALUES.has(value.trim().toLowerCase());
+	return value === undefined || BOOLEAN_VALUES.has(value.toLowerCase());
 }
 
 /** The kind of program the entry names, or undefined when it names none. */

@@ -47,6 +47,12 @@ export interface ShellSetupInput {
 	readonly home: string;
 	/** What separates `PATH` entries: `:` (default), `;` on Windows. */
 	readonly pathDelimiter?: ":" | ";";
+	/**
+	 * The real path (links followed) of each absolute `PATH` folder and of the workspace and the additional
+	 * directories, as the shell found them, keyed by the normalized name: a folder named outside the workspace may
+	 * lie in it (`~/bin -> ~/dotfiles/bin`), and one named inside may lead elsewhere in it (`bin -> tools`).
+	 */
+	readonly realPaths?: ReadonlyMap<string, string>;
 }
 
 /** What {@link judgeShellSetup} found, as facts for the floor. */
@@ -120,9 +126,20 @@ export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
 			if (/^[A-Za-z]:[\\/]/.test(entry)) continue;
 			// A glob character would make the folder a pattern when protected; such a folder is not judged.
 			if (hasGlobCharacter(entry)) return custom("path-entry");
-			if (entry.startsWith("/")) {
-				const folder = normalizeAbsolutePath(entry);
+			// bash expands a leading `~` in a `PATH` entry when it looks a command up (`PATH="~/bin:$PATH"`).
+			if (entry.startsWith("~") && entry !== "~" && !entry.startsWith("~/")) return custom("path-entry");
+			const absolute = entry === "~" || entry.startsWith("~/") ? `${input.home}/${entry.slice(1)}` : entry;
+			if (absolute.startsWith("/")) {
+				const folder = normalizeAbsolutePath(absolute);
 				if (roots.some((root) => isWithin(root, folder))) add(folder);
+				// Where its links lead, named through the root it lies in.
+				const real = input.realPaths?.get(folder);
+				if (real !== undefined) {
+					for (const root of roots) {
+						const rootReal = input.realPaths?.get(root) ?? root;
+						if (isWithin(rootReal, real)) add(normalizeAbsolutePath(`${root}/${real.slice(rootReal.length)}`));
+					}
+				}
 				continue;
 			}
 			// A relative entry (pnpm puts `./node_modules/.bin` first) is looked up from wherever the command runs:

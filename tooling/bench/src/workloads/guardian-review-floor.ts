@@ -65,8 +65,8 @@ export const REPLAY_HARNESS_DIRECTORIES = ["/memory"] as const;
 const HOME = "/root";
 /**
  * The shell's git facts in a clean clone at `cwd`: a config that runs no program and sets nothing that makes git
- * print more, no active hook, no token in a remote URL, no protected file in the index or history, and `cwd` as
- * the repository's top folder.
+ * print more, no active hook, no token in a remote URL, no protected file in the index or history, no nested
+ * repository git does not track, and `cwd` as the repository's top folder.
  */
 export function cleanClone(cwd: string) {
 	return {
@@ -75,6 +75,7 @@ export function cleanClone(cwd: string) {
 		gitUrlCredentials: "none",
 		gitHistoryProtected: [],
 		gitContentSettings: [],
+		gitUntrackedRepositories: "none",
 		gitTop: cwd,
 	} as const;
 }
@@ -222,6 +223,7 @@ export function withReplayedFacts(
 				historyProtected,
 				historyCommits,
 				contentSettings: [],
+				untrackedRepositories: "none",
 				top,
 			}) as const;
 		judged = { ...judged, gitFactsByDirectory: new Map(gitDirectories.map((dir) => [dir, clean(dir)] as const)) };
