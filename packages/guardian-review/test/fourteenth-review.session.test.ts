@@ -8,10 +8,10 @@ import {
 	callTool,
 	expectNoLeak,
 	guardianSandboxPerTest,
+	promptsWithDenials,
 	resultTexts,
 	runGit,
 	startInGitRepo,
-	verdict,
 	verdictSources,
 } from "./helpers.ts";
 
@@ -35,9 +35,7 @@ describe("a fourteenth review, in real sessions", () => {
 		});
 		writeFileSync(join(h.cwd, "README.md"), "hello, changed\n");
 		h.agent(callTool("bash", { command: "git diff" }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("show the change");
-		expect(verdictSources(h)).toEqual(["reviewer"]);
+		expect(await promptsWithDenials(h, 1, "show the change")).toEqual(["reviewer"]);
 		expect(existsSync(marker)).toBe(false);
 	});
 
@@ -51,10 +49,12 @@ describe("a fourteenth review, in real sessions", () => {
 			callTool("bash", { command: "jq -c . data.json" }),
 			"done",
 		);
-		h.reviewer(...Array.from({ length: 2 }, () => verdict("deny", { risk_level: "high" })));
-		await h.prompt("count the lines");
-		await h.prompt("go on");
-		expect(verdictSources(h)).toEqual(["reviewer", "floor", "reviewer", "floor"]);
+		expect(await promptsWithDenials(h, 2, "count the lines", "go on")).toEqual([
+			"reviewer",
+			"floor",
+			"reviewer",
+			"floor",
+		]);
 		const shown = resultTexts(h);
 		expect(shown.join("\n")).not.toContain("very-secret-docker-auth");
 		expect(shown[1]).toContain("2 a");

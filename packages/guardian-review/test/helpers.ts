@@ -245,6 +245,16 @@ export async function startInGitRepo(sandbox: GuardianSandbox): Promise<Guardian
 	return h;
 }
 
+/**
+ * Queues `denials` reviewer denials (high risk), then sends each prompt in turn (three denials in a row stop a turn,
+ * so a test spreads them over prompts); answers the verdict sources of every call.
+ */
+export async function promptsWithDenials(h: GuardianHarness, denials: number, ...prompts: string[]): Promise<string[]> {
+	h.reviewer(...Array.from({ length: denials }, () => verdict("deny", { risk_level: "high" })));
+	for (const prompt of prompts) await h.prompt(prompt);
+	return verdictSources(h);
+}
+
 /** Runs one bash call the reviewer denies; answers the verdict sources and the text of every tool result. */
 export async function deniedBashCall(
 	h: GuardianHarness,
