@@ -4,7 +4,7 @@
 // system resolves a path (decision 0023). Nothing is cached across calls: a link may change between any two. The
 // lookups are synchronous `lstat`s on local paths, a few per call: through the thread pool each would cost a hop
 // of its own on the tool-call hook.
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync } from "node:fs";
 import {
 	type FloorContext,
 	type LinkRoot,
@@ -160,8 +160,8 @@ export function createPathLinkReader(): {
 
 /**
  * The real paths `judgeShellSetup` asks about ({@link ShellSetupInput.realPaths}): each absolute `PATH` folder (a
- * leading `~` expanded) and each workspace root, links followed. A folder that does not exist is left out. Never
- * throws.
+ * leading `~` expanded) and each workspace root, links followed ({@link followPathLinks}; a missing tail is taken
+ * as named). A folder whose links cannot be followed is left out. Never throws.
  */
 export function readShellSetupRealPaths(input: Omit<ShellSetupInput, "realPaths">): Map<string, string> {
 	const real = new Map<string, string>();
@@ -171,13 +171,13 @@ export function readShellSetupRealPaths(input: Omit<ShellSetupInput, "realPaths"
 	const folders = entries
 		.map((entry) => (entry === "~" || entry.startsWith("~/") ? `${home}/${entry.slice(1)}` : entry))
 		.filter((entry) => entry.startsWith("/"));
+	const look = createPathEntryLookup();
 	for (const folder of [input.workspace, ...(input.additionalDirectories ?? []), ...folders].slice(0, 300)) {
+		// A folder not made yet leads where its existing parts' links lead (`node_modules -> vendor/nm`, `.bin` to be
+		// made): followed part by part, a missing tail taken as named.
 		const named = normalizeAbsolutePath(folder);
-		try {
-			real.set(named, realpathSync(named));
-		} catch {
-			// Missing or unreadable: judged by its name.
-		}
+		const followed = followPathLinks(named, look);
+		if (followed !== undefined) real.set(named, followed);
 	}
 	return real;
 }

@@ -4,12 +4,14 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { judgeShellSetup } from "@pi-policy/policy-kernel/guardian";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
 	createPathEntryLookup,
 	createPathLinkReader,
 	followPathLinks,
 	readPathLinks,
+	readShellSetupRealPaths,
 } from "../src/path-link-reader.ts";
 
 let root: string;
@@ -124,5 +126,22 @@ describe("readPathLinks", () => {
 		// The workspace is the deeper root, so a path inside it keeps the workspace's name; the kube config lies in
 		// home only, and is named through home's own name.
 		expect(links.get(`${ws}/kube/config`)).toBe(`${linkedHome}/.kube/config`);
+	});
+});
+
+describe("readShellSetupRealPaths", () => {
+	it("follows a PATH folder that does not exist yet through the links of its existing parts", () => {
+		// A fifteenth review: `node_modules -> vendor/nm` with `.bin` still to be made.
+		mkdirSync(join(ws, "vendor", "nm"), { recursive: true });
+		symlinkSync("vendor/nm", join(ws, "node_modules"));
+		const input = {
+			environment: { PATH: `${ws}/node_modules/.bin:~/bin:/usr/bin` },
+			workspace: ws,
+			home,
+		};
+		const real = readShellSetupRealPaths(input);
+		expect(real.get(`${ws}/node_modules/.bin`)).toBe(`${ws}/vendor/nm/.bin`);
+		expect(real.get(`${home}/bin`)).toBe(`${home}/bin`);
+		expect(judgeShellSetup({ ...input, realPaths: real }).commandDirectories).toContain(`${ws}/vendor/nm/.bin`);
 	});
 });

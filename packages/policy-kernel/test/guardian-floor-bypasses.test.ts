@@ -153,7 +153,8 @@ describe("shell state the floor cannot see", () => {
 		["pytest --override-ini=pythonpath=.. -p evil", "review:outside-workspace"],
 		["pytest -o 'pythonpath=..' -p evil", "review:outside-workspace"],
 		["pytest -o 'pythonpath=. /tmp/evil'", "review:outside-workspace"],
-		["pytest '--rootdir= ..'", "review:outside-workspace"],
+		// An option word holding a blank is not judged at all (a fifteenth review).
+		["pytest '--rootdir= ..'", "review:not-read-only"],
 		["pytest -o pythonpath=src -k 'test_a or test_b'", "allow:trusted-command"],
 		["pytest tests/test_x.py::TestA::test_b --url=http://example.com/x", "allow:trusted-command"],
 	])("a code path in front of a trusted command must stay in the workspace: %j → %s", (command, expected) => {
@@ -998,5 +999,39 @@ describe("git after `git add`, by whether the tree holds a nested repository git
 		expect(decide(command)).toBe("review:git-config");
 		// A stash takes files out of the worktree and puts them back, nested repositories or not.
 		expect(decide("git stash && git status", none)).toBe("review:git-config");
+	});
+});
+
+describe("what a fifteenth review got past trusted commands and Pi's find tool", () => {
+	const trusted = floorContextFor(
+		applyGuardianDefaults({ mode: "enforce", trustedCommands: ["pytest", "npm test", "python <workspace file>"] }),
+		CWD,
+		HOME,
+		{ gitConfig: "safe", gitHooks: "none" },
+	);
+	it.each<[string, string]>([
+		// pytest reads arguments from `@FILE` and prints them back in its errors.
+		["pytest @.env", "review:not-read-only"],
+		// pytest expands `$HOME` in --junitxml, cache_dir and --rootdir, quoted or not for bash.
+		["pytest --junitxml='$HOME/pwn.xml'", "review:not-read-only"],
+		["pytest -o 'cache_dir=${HOME}/c'", "review:not-read-only"],
+		// npm turns --node-options into NODE_OPTIONS for the script.
+		["npm test --node-options=--require=/tmp/evil.js", "review:not-read-only"],
+		["npm test --node-options '--require /tmp/evil.js'", "review:not-read-only"],
+		["pytest -x -q --maxfail=1 tests", "allow:trusted-command"],
+		["npm test -- --watch=false", "allow:trusted-command"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command, trusted)).toBe(expected);
+	});
+
+	it("reviews Pi's find tool below a folder outside the workspace, by name or through a link", () => {
+		const find = (input: Record<string, unknown>, links = new Map<string, string | null>()) =>
+			outcome(decideFloor("find", input, config, { ...clean, pathLinks: links }));
+		const self = (path: string) => new Map<string, string | null>([[path, path]]);
+		expect(find({ path: "~", pattern: "*" }, self(HOME))).toBe("review:outside-workspace");
+		expect(find({ path: "..", pattern: "id_*" }, self("/home/dev"))).toBe("review:outside-workspace");
+		expect(find({ path: "hl", pattern: "*" }, new Map([[`${CWD}/hl`, HOME]]))).toBe("review:outside-workspace");
+		expect(find({ pattern: "*.py" }, self(CWD))).toBe("allow:no-protected-path");
+		expect(find({ path: "src", pattern: "*.py" }, self(`${CWD}/src`))).toBe("allow:no-protected-path");
 	});
 });

@@ -42,6 +42,12 @@ describe("parseGitConfig", () => {
 		]);
 	});
 
+	it("reads an unquoted tab or lone carriage return inside a value as one space, as git 2.39 does", () => {
+		// A fifteenth review: `[include] path = e<TAB>x` is the file `e x` to git; the reader looked for `e\tx`.
+		const parsed = parseGitConfig('[include]\n\tpath = e\tx\n\tpath = \re\ry\n\tpath = "a\tb"\n');
+		expect(parsed.ok && parsed.value.map((entry) => entry.value)).toEqual(["e x", "e y", "a\tb"]);
+	});
+
 	it.each([["[core\nx = 1"], ['[core]\nx = "unterminated\n'], ["x = 1"], ["[core]\n= 1"], ['[diff "a]\n']])(
 		"rejects %j without quoting it",
 		(text) => {

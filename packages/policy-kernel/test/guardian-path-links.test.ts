@@ -473,3 +473,11 @@ describe("what a fourteenth review found", () => {
 		expect(outcome(decideBashFloor(command, "always", { ...inHome, pathLinks: plain }))).toBe("allow:workspace-write");
 	});
 });
+
+describe("what a fifteenth review found in PATH", () => {
+	it("does not judge an absolute PATH entry with `..`, which bash takes from a link's target", () => {
+		expect(
+			judgeShellSetup({ environment: { PATH: `${CWD}/lnk/../bin:/usr/bin` }, workspace: CWD, home: HOME }),
+		).toMatchObject({ verdict: "custom", cause: "path-entry" });
+	});
+});

@@ -671,6 +671,14 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 		: classifyWrite;
 	const decision = decideByPathClasses(resolved.map(classify), scope);
 	if (decision.kind !== "allow") return decision;
+	// Pi's find tool lists every name below its path, hidden ones included (fd `--hidden`): outside the workspace, by
+	// name or through a link, that is the names in `~/.ssh` or `~/.gnupg` (a fifteenth review).
+	const leadsOutside = (path: string) => {
+		const target = context.pathLinks?.get(path);
+		const real = typeof target === "string" ? target : path;
+		return !isInWorkspace(real, normalizeAbsolutePath(context.cwd), context.additionalDirectories);
+	};
+	if (toolName === "find" && resolved.some(leadsOutside)) return { kind: "review", reason: "outside-workspace" };
 	// Pi loads a context file (`AGENTS.md`) into every later session's system prompt: writing one is reviewed.
 	const leadsTo = (path: string) => {
 		const target = context.pathLinks?.get(path);
@@ -4656,6 +4664,7 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 		}
 		if (!matched) continue;
 		for (const word of words.slice(tokens.length)) {
+			if (!isPlainTrustedArgument(word.value)) throw new Review("not-read-only");
 			judgeOperandWord(word, state, judge, true, true);
 			for (const part of trustedArgumentParts(word.value))
 				judgeOperandWord(literalWord(part), state, judge, true, true);
@@ -4664,6 +4673,19 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 		return true;
 	}
 	return false;
+}
+
+/**
+ * False for a trusted command's argument that the runner may read otherwise than as its text (a fifteenth review):
+ * `@FILE` (pytest reads more arguments from that file, and prints them), a `$` (pytest expands `$HOME` in
+ * `--junitxml`, `cache_dir` and `--rootdir`, even single-quoted for bash), an option whose value is an option
+ * (`npm test --node-options=--require=/x`), and an option word holding a blank (`'--require /x'`).
+ */
+function isPlainTrustedArgument(value: string): boolean {
+	if (value.startsWith("@") || value.includes("$")) return false;
+	if (!value.startsWith("-")) return true;
+	const eq = value.indexOf("=");
+	return !/\s/.test(value) && (eq < 0 || !value.slice(eq + 1).startsWith("-"));
 }
 
 /**

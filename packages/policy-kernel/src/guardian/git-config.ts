@@ -164,8 +164,8 @@ function parseValue(text: string, start: number): Result<{ value: string; end: n
 	let value = "";
 	let quoted = false;
 	let pendingSpace = "";
-	// Leading blanks are dropped.
-	while (text[i] === " " || text[i] === "\t") i++;
+	// Leading blanks are dropped (a lone `\r` is one to git).
+	while (text[i] === " " || text[i] === "\t" || (text[i] === "\r" && text[i + 1] !== "\n")) i++;
 	for (;;) {
 		const c = text[i];
 		if (c === undefined) break;
@@ -203,8 +203,10 @@ function parseValue(text: string, start: number): Result<{ value: string; end: n
 			i++;
 			continue;
 		}
+		// git 2.39 turns each unquoted blank inside a value, a tab or a lone `\r` too, into one space (a fifteenth
+		// review: an include `path = e<TAB>x` is the file `e x` to git).
 		if (!quoted && (c === " " || c === "\t" || c === "\r")) {
-			pendingSpace += c === "\r" ? "" : c;
+			pendingSpace += " ";
 			i++;
 			continue;
 		}

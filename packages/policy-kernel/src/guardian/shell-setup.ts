@@ -130,6 +130,8 @@ export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
 			if (entry.startsWith("~") && entry !== "~" && !entry.startsWith("~/")) return custom("path-entry");
 			const absolute = entry === "~" || entry.startsWith("~/") ? `${input.home}/${entry.slice(1)}` : entry;
 			if (absolute.startsWith("/")) {
+				// `..` after a link is taken from the link's target (`ws/lnk/../bin` with `lnk -> sub/deep`): not judged.
+				if (absolute.split("/").includes("..")) return custom("path-entry");
 				const folder = normalizeAbsolutePath(absolute);
 				if (roots.some((root) => isWithin(root, folder))) add(folder);
 				// Where its links lead, named through the root it lies in.
