@@ -272,6 +272,25 @@ describe("the MCP filesystem server through Pi's own MCP support", () => {
 		expectNoLeak(h, [".env", "very-secret"]);
 	}, 60_000);
 
+	it("reviews a read-only listing outside the workspace (it would walk ~/.ssh) and a relative path the server may read under home", async () => {
+		h = await start({
+			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
+			before: [createMcpExtension(), filesystemServer],
+			files: { "src/a.ts": "export const a = 1;\n" },
+		});
+		h.agent(
+			callTool("mcp__fs__directory_tree", { path: "src" }),
+			callTool("mcp__fs__directory_tree", { path: "~" }),
+			callTool("mcp__fs__read_text_file", { path: ".aws/credentials" }),
+			"done",
+		);
+		h.reviewer(...Array.from({ length: 2 }, () => verdict("deny", { risk_level: "high" })));
+		await h.prompt("look at the tree");
+		expect(verdictSources(h)).toEqual(["floor", "reviewer", "reviewer"]);
+		expect(resultTexts(h)[0]).toContain("a.ts");
+		expectNoLeak(h, [".aws", "credentials"]);
+	}, 60_000);
+
 	it("host fact: with the server's tools off, read_multiple_files returns .env to the agent", async () => {
 		h = await start({
 			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],

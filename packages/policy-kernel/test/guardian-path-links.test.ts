@@ -351,6 +351,8 @@ describe("Pi's path tools open the names Pi resolves (a thirteenth review)", () 
 			`${CWD}/k/config `,
 			`${CWD}/@k/config `,
 			`${CWD}/@k/config`,
+			// A sixteenth review: a server may resolve a relative path against its own folder, often home.
+			`${HOME}/@k/config`,
 		]);
 	});
 

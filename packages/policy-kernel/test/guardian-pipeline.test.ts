@@ -322,6 +322,26 @@ describe("tool scopes", () => {
 		expect(plan({ paths: Array.from({ length: 257 }, (_, i) => `f${i}.txt`) }).kind).toBe("review");
 	});
 
+	it("judges a read-only tool's path as a server may read it (a sixteenth review, with the real filesystem server)", () => {
+		const state = initialGuardianState();
+		const readOnly = { builtin: false, readOnlyHint: true };
+		const plan = (name: string, input: Record<string, unknown>) =>
+			planToolCall(state, { ...factsFor(name, input), tool: readOnly }).next;
+		// The filesystem server resolves a relative path against its first allowed directory, often home.
+		expect(plan("mcp__fs__read_text_file", { path: ".aws/credentials" }).kind).toBe("review");
+		expect(plan("mcp__fs__read_multiple_files", { paths: ["readme.txt", ".config/gh/hosts.yml"] }).kind).toBe("review");
+		// It matches names by their NFC form: the Kelvin sign opens `Keychains`.
+		expect(plan("mcp__fs__read_text_file", { path: "~/Library/\u212Aeychains/login.keychain-db" }).kind).toBe("review");
+		// Its listings walk every folder below a path: outside the workspace they would list `~/.ssh`.
+		expect(plan("mcp__fs__directory_tree", { path: "~" }).kind).toBe("review");
+		expect(plan("mcp__fs__search_files", { path: "~", pattern: "id_*" }).kind).toBe("review");
+		expect(plan("mcp__fs__directory_tree", { path: "src" })).toEqual({ kind: "done", resolution: { kind: "allow" } });
+		expect(plan("mcp__fs__read_text_file", { path: "src/a.ts" })).toEqual({
+			kind: "done",
+			resolution: { kind: "allow" },
+		});
+	});
+
 	it("pi-subagents' listing and status actions are read-only; its launches and other actions are reviewed", () => {
 		const defaults = configOf();
 		const fromPackage = { builtin: false, extensionPackage: "pi-subagents" };

@@ -679,6 +679,10 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 		return !isInWorkspace(real, normalizeAbsolutePath(context.cwd), context.additionalDirectories);
 	};
 	if (toolName === "find" && resolved.some(leadsOutside)) return { kind: "review", reason: "outside-workspace" };
+	// So may a tool that is not built in (an MCP server's `directory_tree` or `search_files` walks `~/.ssh` below
+	// `~`): its paths outside the workspace, as Pi would resolve them, are reviewed (a sixteenth review).
+	const named = (paths ?? []).map((path) => resolveToolPath(path, context.cwd, context.home));
+	if (!isBuiltinToolName(toolName) && named.some(leadsOutside)) return { kind: "review", reason: "outside-workspace" };
 	// Pi loads a context file (`AGENTS.md`) into every later session's system prompt: writing one is reviewed.
 	const leadsTo = (path: string) => {
 		const target = context.pathLinks?.get(path);
@@ -724,7 +728,18 @@ function toolOpenedPaths(toolName: string, raw: string, context: FloorContext): 
 	if (toolName === "read") return [resolved, ...piReadFallbackPaths(resolved)];
 	if (isBuiltinToolName(toolName)) return [resolved];
 	const { cwd, home } = context;
-	return [...new Set([resolved, resolveWrittenPath(raw, cwd, home), resolveShellPath(raw, cwd, home)])];
+	const opened = new Set([resolved]);
+	// A server may match names by their NFC form (the filesystem server: `\u212Aeychains` opens `Keychains`), and
+	// resolve a relative path against its own folder rather than Pi's, often home (a sixteenth review).
+	for (const text of new Set([raw, raw.normalize("NFC"), raw.normalize("NFKC")])) {
+		opened.add(resolveToolPath(text, cwd, home));
+		opened.add(resolveWrittenPath(text, cwd, home));
+		opened.add(resolveShellPath(text, cwd, home));
+		const trimmed = text.trim();
+		if (!trimmed.startsWith("/") && !trimmed.startsWith("~") && !trimmed.startsWith("file:"))
+			opened.add(resolveShellPath(text, home, home));
+	}
+	return [...opened];
 }
 
 /**
