@@ -1035,3 +1035,41 @@ describe("what a fifteenth review got past trusted commands and Pi's find tool",
 		expect(find({ path: "src", pattern: "*.py" }, self(`${CWD}/src`))).toBe("allow:no-protected-path");
 	});
 });
+
+describe("what a seventeenth review got past trusted commands", () => {
+	const trusted = floorContextFor(
+		applyGuardianDefaults({ mode: "enforce", trustedCommands: ["pytest", "npm test", "python <workspace file>"] }),
+		CWD,
+		HOME,
+		{ gitConfig: "safe", gitHooks: "none" },
+	);
+	it.each<[string, string]>([
+		// pytest parses `addopts` as more arguments: each is judged as an argument of its own.
+		["pytest -o addopts=--basetemp=/tmp/out", "review:outside-workspace"],
+		["pytest --override-ini=addopts=--basetemp=/tmp/out", "review:outside-workspace"],
+		["pytest -o 'addopts=--junitxml=/tmp/out.xml'", "review:outside-workspace"],
+		["pytest -o addopts=--rootdir=..", "review:outside-workspace"],
+		["pytest -o 'addopts=-x --basetemp=/tmp/out'", "review:outside-workspace"],
+		["pytest -o addopts=@.env", "review:not-read-only"],
+		["pytest -o 'addopts=-q @.env'", "review:not-read-only"],
+		["pytest -o 'addopts=--cache-dir=$HOME/c'", "review:not-read-only"],
+		["pytest -o 'addopts=--rootdir= ..'", "review:outside-workspace"],
+		// npm turns these settings into the code or shell its script runs with, in either form.
+		["npm test --node-options '--import=data:text/javascript,process.exit(0)'", "review:not-read-only"],
+		["npm test --node-options --eval=1", "review:not-read-only"],
+		["npm test --node-options '--require=./x.js'", "review:not-read-only"],
+		["npm test --node_options=--require=./x.js", "review:not-read-only"],
+		["npm test --script-shell=./x.sh", "review:not-read-only"],
+		["npm test --script-shell ./x.sh", "review:not-read-only"],
+		["npm test --userconfig ./npmrc", "review:not-read-only"],
+		["npm test -- --import=data:text/javascript,1", "review:not-read-only"],
+		// What a test run usually holds still passes.
+		["pytest -o addopts='' tests", "allow:trusted-command"],
+		["pytest -o 'addopts=-x -q' tests", "allow:trusted-command"],
+		["pytest -o addopts=--tb=short tests/test_a.py::test_b", "allow:trusted-command"],
+		["pytest -x -v -k 'not slow' tests", "allow:trusted-command"],
+		["npm test -- --runInBand --testPathPattern=src", "allow:trusted-command"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command, trusted)).toBe(expected);
+	});
+});

@@ -66,7 +66,6 @@ import {
 } from "./paths.js";
 import {
 	classifyResolvedReadPath,
-	isLoadedResourcePath,
 	isReadableLocation,
 	type LoadedPiResources,
 	protectedReadTest,
@@ -4681,8 +4680,7 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 		for (const word of words.slice(tokens.length)) {
 			if (!isPlainTrustedArgument(word.value)) throw new Review("not-read-only");
 			judgeOperandWord(word, state, judge, true, true);
-			for (const part of trustedArgumentParts(word.value))
-				judgeOperandWord(literalWord(part), state, judge, true, true);
+			judgeTrustedArgumentParts(word.value, state, judge, 0);
 		}
 		judge.allow("trusted-command");
 		return true;
@@ -4697,10 +4695,50 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
  * (`npm test --node-options=--require=/x`), and an option word holding a blank (`'--require /x'`).
  */
 function isPlainTrustedArgument(value: string): boolean {
-	if (value.startsWith("@") || value.includes("$")) return false;
+	if (value.startsWith("@") || value.includes("$") || /(?:^|[^A-Za-z0-9_])data:/i.test(value)) return false;
 	if (!value.startsWith("-")) return true;
 	const eq = value.indexOf("=");
+	if (RUNNER_CODE_SETTINGS.has(runnerSettingName(value, eq))) return false;
 	return !/\s/.test(value) && (eq < 0 || !value.slice(eq + 1).startsWith("-"));
+}
+
+/**
+ * npm settings that name the code or shell a script runs with, or a config file that may set them (a seventeenth
+ * review): `--node-options` becomes NODE_OPTIONS, `--script-shell` runs the script. Reviewed in either form
+ * (`--name=value` or `--name value`); npm reads `_` as `-`.
+ */
+const RUNNER_CODE_SETTINGS: ReadonlySet<string> = new Set([
+	"node-options",
+	"script-shell",
+	"shell",
+	"userconfig",
+	"globalconfig",
+	"onload-script",
+	"init-module",
+	"editor",
+	"browser",
+	"viewer",
+	"git",
+	"call",
+]);
+
+function runnerSettingName(value: string, eq: number): string {
+	return (eq < 0 ? value : value.slice(0, eq)).replace(/^-+/, "").toLowerCase().replaceAll("_", "-");
+}
+
+/**
+ * Judges the parts a trusted argument carries (see {@link trustedArgumentParts}) as arguments of their own, since
+ * a runner may parse them as more arguments (pytest's `-o addopts=--basetemp=/x @.env`, a seventeenth review).
+ * Nesting deeper than a few levels is reviewed.
+ */
+function judgeTrustedArgumentParts(value: string, state: WalkState, judge: Judge, depth: number): void {
+	const parts = trustedArgumentParts(value);
+	if (parts.length > 0 && depth >= 4) throw new Review("not-read-only");
+	for (const part of parts) {
+		if (!isPlainTrustedArgument(part)) throw new Review("not-read-only");
+		judgeOperandWord(literalWord(part), state, judge, true, true);
+		judgeTrustedArgumentParts(part, state, judge, depth + 1);
+	}
 }
 
 /**
@@ -4713,7 +4751,7 @@ function trustedArgumentParts(value: string): readonly string[] {
 	if (value.startsWith("-") && !value.includes("=")) return [];
 	while (isAssignmentShaped(rest)) rest = rest.slice(rest.indexOf("=") + 1);
 	// Not at `://`: a URL is one word (`--url=http://host/x`).
-	const parts = rest.split(/[\s,]+|:(?!\/\/)/).filter((part) => part !== "" && !part.startsWith("-"));
+	const parts = rest.split(/[\s,]+|:(?!\/\/)/).filter((part) => part !== "");
 	return parts.length === 1 && parts[0] === value ? [] : parts;
 }
 
