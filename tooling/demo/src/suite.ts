@@ -147,7 +147,8 @@ function agentSteps(): Array<AssistantMessage | string | ((request: ModelRequest
 				? callTool("context_shunt_recover", { artifactId, lineOffset: 1, lineLimit: 40 })
 				: callTool("read", { path: BIG_FILE, offset: 1, limit: 40 });
 		},
-		callTool("grep", { pattern: "compaction" }),
+		// Every match (134, under the tool's byte cap): with the default 100, ripgrep's parallel walk picks which 100.
+		callTool("grep", { pattern: "compaction", limit: 200 }),
 		callTool("ls", {}),
 		callTool("subagent", { agent: "scout", task: "Survey where retries and compaction interact.", async: false }),
 		callTool("bash", { command: LONG_LOG }),
