@@ -1002,13 +1002,15 @@ describe("git after `git add`, by whether the tree holds a nested repository git
 	});
 });
 
+/** Runners trusted by the fifteenth and seventeenth reviews' cases. */
+const TRUSTED_RUNNERS = floorContextFor(
+	applyGuardianDefaults({ mode: "enforce", trustedCommands: ["pytest", "npm test", "python <workspace file>"] }),
+	CWD,
+	HOME,
+	{ gitConfig: "safe", gitHooks: "none" },
+);
+
 describe("what a fifteenth review got past trusted commands and Pi's find tool", () => {
-	const trusted = floorContextFor(
-		applyGuardianDefaults({ mode: "enforce", trustedCommands: ["pytest", "npm test", "python <workspace file>"] }),
-		CWD,
-		HOME,
-		{ gitConfig: "safe", gitHooks: "none" },
-	);
 	it.each<[string, string]>([
 		// pytest reads arguments from `@FILE` and prints them back in its errors.
 		["pytest @.env", "review:not-read-only"],
@@ -1021,7 +1023,7 @@ describe("what a fifteenth review got past trusted commands and Pi's find tool",
 		["pytest -x -q --maxfail=1 tests", "allow:trusted-command"],
 		["npm test -- --watch=false", "allow:trusted-command"],
 	])("%j → %s", (command, expected) => {
-		expect(decide(command, trusted)).toBe(expected);
+		expect(decide(command, TRUSTED_RUNNERS)).toBe(expected);
 	});
 
 	it("reviews Pi's find tool below a folder outside the workspace, by name or through a link", () => {
@@ -1037,12 +1039,6 @@ describe("what a fifteenth review got past trusted commands and Pi's find tool",
 });
 
 describe("what a seventeenth review got past trusted commands", () => {
-	const trusted = floorContextFor(
-		applyGuardianDefaults({ mode: "enforce", trustedCommands: ["pytest", "npm test", "python <workspace file>"] }),
-		CWD,
-		HOME,
-		{ gitConfig: "safe", gitHooks: "none" },
-	);
 	it.each<[string, string]>([
 		// pytest parses `addopts` as more arguments: each is judged as an argument of its own.
 		["pytest -o addopts=--basetemp=/tmp/out", "review:outside-workspace"],
@@ -1070,6 +1066,6 @@ describe("what a seventeenth review got past trusted commands", () => {
 		["pytest -x -v -k 'not slow' tests", "allow:trusted-command"],
 		["npm test -- --runInBand --testPathPattern=src", "allow:trusted-command"],
 	])("%j → %s", (command, expected) => {
-		expect(decide(command, trusted)).toBe(expected);
+		expect(decide(command, TRUSTED_RUNNERS)).toBe(expected);
 	});
 });
