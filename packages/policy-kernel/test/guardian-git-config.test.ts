@@ -127,6 +127,9 @@ describe("gitProgramKeys and judgeGitConfigText", () => {
 		['[filter.x "y"]\n\tclean = ./c', "filter-driver"],
 		['[remote.lazy "x"]\n\tpromisor = true', "lazy-fetch"],
 		['[core]\n\tfsmonitor = "false "', "fsmonitor"],
+		// An eighteenth review: git makes a remote with only a partial-clone filter a promisor remote.
+		['[remote "x"]\n\tpartialclonefilter = blob:none', "lazy-fetch"],
+		['[remote "x"]\n\tpartialCloneFilter', "lazy-fetch"],
 	])("%j → %s", (text, kind) => {
 		const parsed = parseGitConfig(text);
 		if (!parsed.ok) throw new Error(parsed.error);

@@ -345,8 +345,9 @@ function programKind(entry: GitConfigEntry): GitProgramKeyKind | undefined {
 		case "remote":
 			if (key === "uploadpack" || key === "receivepack" || key === "vcs") return "remote-program";
 			// A promisor remote: a read that meets a missing object fetches it, through whatever the URL names (an
-			// `ext::` command) and with the fetch's auto-maintenance hooks.
-			return key === "promisor" && !isFalse(value) ? "lazy-fetch" : undefined;
+			// `ext::` command) and with the fetch's auto-maintenance hooks. A `partialclonefilter` alone makes a remote
+			// a promisor too, whatever its value (an eighteenth review).
+			return (key === "promisor" && !isFalse(value)) || key === "partialclonefilter" ? "lazy-fetch" : undefined;
 		case "extensions":
 			return !sub && key === "partialclone" ? "lazy-fetch" : undefined;
 		case "uploadpack":

@@ -1,0 +1,24 @@
+// What an eighteenth review got past the floor, in real Pi sessions (faux agent and reviewer, real git).
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { callTool, guardianSandboxPerTest, promptsWithDenials, runGit, startInGitRepo } from "./helpers.ts";
+
+const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-review18-home-" });
+
+describe("an eighteenth review, in real sessions", () => {
+	it("reviews git show where a remote with only a partial-clone filter would fetch a missing object", async () => {
+		const h = await startInGitRepo(sandbox);
+		const marker = join(sandbox.home, "MARKER");
+		// git makes a remote a promisor when it has a filter; a read that meets a missing object fetches through it.
+		runGit(sandbox.home, h.cwd, "config", "remote.x.partialclonefilter", "blob:none");
+		runGit(sandbox.home, h.cwd, "config", "remote.x.url", `ext::sh -c touch% ${marker}`);
+		runGit(sandbox.home, h.cwd, "config", "protocol.ext.allow", "always");
+		// README.md's blob, which `git show HEAD:README.md` needs, is missing.
+		const blob = "ce013625030ba8dba906f756967f9e9ca394464a"; // "hello\n"
+		rmSync(join(h.cwd, ".git", "objects", blob.slice(0, 2), blob.slice(2)));
+		h.agent(callTool("bash", { command: "git show HEAD:README.md" }), callTool("bash", { command: "git log -p" }), "done");
+		expect(await promptsWithDenials(h, 2, "show me the readme")).toEqual(["reviewer", "reviewer"]);
+		expect(existsSync(marker)).toBe(false);
+	});
+});
