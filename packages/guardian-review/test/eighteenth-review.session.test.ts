@@ -2,7 +2,14 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callTool, guardianSandboxPerTest, promptsWithDenials, runGit, startInGitRepo } from "./helpers.ts";
+import {
+	callTool,
+	guardianSandboxPerTest,
+	promptsWithDenials,
+	resultTexts,
+	runGit,
+	startInGitRepo,
+} from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-review18-home-" });
 
@@ -17,8 +24,25 @@ describe("an eighteenth review, in real sessions", () => {
 		// README.md's blob, which `git show HEAD:README.md` needs, is missing.
 		const blob = "ce013625030ba8dba906f756967f9e9ca394464a"; // "hello\n"
 		rmSync(join(h.cwd, ".git", "objects", blob.slice(0, 2), blob.slice(2)));
-		h.agent(callTool("bash", { command: "git show HEAD:README.md" }), callTool("bash", { command: "git log -p" }), "done");
+		h.agent(
+			callTool("bash", { command: "git show HEAD:README.md" }),
+			callTool("bash", { command: "git log -p" }),
+			"done",
+		);
 		expect(await promptsWithDenials(h, 2, "show me the readme")).toEqual(["reviewer", "reviewer"]);
 		expect(existsSync(marker)).toBe(false);
+	});
+
+	it("reviews heredocs whose end bash finds elsewhere: a delimiter holding a dollar brace, a newline in <(…) while one waits", async () => {
+		const h = await sandbox.start({ files: { ".env": "API_KEY=very-secret-env\n" } });
+		const marker = join(sandbox.home, "MARKER");
+		h.agent(
+			callTool("bash", { command: `cat <<'a'\${x y}\na\${x y}\ncat .env; touch ${marker}\na\${x\necho }` }),
+			callTool("bash", { command: `cat <<'E' <(pwd\ncat .env; touch ${marker}\nE\n)` }),
+			"done",
+		);
+		expect(await promptsWithDenials(h, 2, "show the notes")).toEqual(["reviewer", "reviewer"]);
+		expect(existsSync(marker)).toBe(false);
+		expect(resultTexts(h).join("\n")).not.toContain("very-secret-env");
 	});
 });

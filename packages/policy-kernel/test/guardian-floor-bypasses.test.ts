@@ -176,8 +176,24 @@ describe("heredocs whose end bash finds elsewhere are unparsed", () => {
 		["cat <<EOF\nEO\\\nF\ntouch /etc/x\nEOF"],
 		["cat <<EOF\na\\\nEOF\ncat <<'EOF2'\nEOF\ntouch /etc/x\nEOF2"],
 		["cat <<EOF\n$\\\n(touch x)\nEOF"],
+		// An eighteenth review: bash reads `${…}` and `$[…]` in a delimiter as one unit, blanks included, so the body
+		// ends a line earlier than a parser that stops the word at the blank.
+		["cat <<'a'${x y}\na${x y}\ncat ~/.ssh/id_rsa .env; echo pwned > $HOME/MARKER\na${x\necho }"],
+		["cat <<\\q$[x y]\nq$[x y]\necho evil >> ~/.bashrc\nq$[x\necho ]"],
+		["cat <<E`x y`\nE`x y`\ntouch /etc/x\nE`x\necho `"],
+		['cat <<"E${x y}"\nbody\nE${x y}\ntouch /etc/x'],
+		// bash 5.2 does not read a waiting heredoc's body at a newline inside `<(…)` or `$(…)`: it runs those lines.
+		["cat <<'E' <(pwd\ncat ~/.ssh/id_rsa; echo pwned > $HOME/MARKER2\nE\n)"],
+		["cat <<'E' $(pwd\ntouch ~/.bashrc\nE\n)"],
+		["cat <<'E' >(cat\ntouch ~/.bashrc\nE\n)"],
 	])("reviews %j", (command) => {
 		expect(decide(command)).toBe("review:unparsed");
+	});
+
+	it("heredocs still parse where a substitution opens after their bodies, or holds its own", () => {
+		expect(decide("cat <<'EOF' > notes.md\nbody\nEOF\ncat <(echo a\necho b)")).toBe("allow:workspace-write");
+		expect(decide("cat <(cat <<'E'\ninner\nE\n)")).toBe("allow:read-only");
+		expect(decide("cat <<'$EOF' > notes.md\nbody\n$EOF")).toBe("allow:workspace-write");
 	});
 
 	it("a quoted heredoc may end its lines in a backslash", () => {
