@@ -1,6 +1,6 @@
 // What an eighteenth review got past the floor, in real Pi sessions (faux agent and reviewer, real git).
-import { existsSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
 	callTool,
@@ -44,5 +44,28 @@ describe("an eighteenth review, in real sessions", () => {
 		expect(await promptsWithDenials(h, 2, "show the notes")).toEqual(["reviewer", "reviewer"]);
 		expect(existsSync(marker)).toBe(false);
 		expect(resultTexts(h).join("\n")).not.toContain("very-secret-env");
+	});
+
+	it("reviews Pi's read of credential stores the defaults missed: git's second store, podman, glab, Terraform", async () => {
+		const stores = [
+			".config/git/credentials",
+			".config/containers/auth.json",
+			".config/glab-cli/config.yml",
+			".terraformrc",
+		];
+		for (const store of stores) {
+			mkdirSync(dirname(join(sandbox.home, store)), { recursive: true });
+			writeFileSync(join(sandbox.home, store), "token: very-secret-store\n");
+		}
+		const h = await sandbox.start({});
+		h.agent(callTool("read", { path: `~/${stores[0]}` }), callTool("read", { path: `~/${stores[1]}` }), "next");
+		h.agent(callTool("read", { path: `~/${stores[2]}` }), callTool("read", { path: `~/${stores[3]}` }), "done");
+		expect(await promptsWithDenials(h, 4, "check my logins", "go on")).toEqual([
+			"reviewer",
+			"reviewer",
+			"reviewer",
+			"reviewer",
+		]);
+		expect(resultTexts(h).join("\n")).not.toContain("very-secret-store");
 	});
 });

@@ -550,6 +550,11 @@ describe("protected-path defaults", () => {
 		"~/.gem/credentials",
 		"~/.config/hub",
 		"~/.terraform.d/credentials.tfrc.json",
+		// An eighteenth review.
+		"~/.terraformrc",
+		"~/.config/git/credentials",
+		"~/.config/containers/auth.json",
+		"~/.config/glab-cli/config.yml",
 		"~/.m2/settings.xml",
 		"~/.gradle/gradle.properties",
 		"~/.config/rclone/rclone.conf",
