@@ -483,3 +483,21 @@ describe("what a fifteenth review found in PATH", () => {
 		).toMatchObject({ verdict: "custom", cause: "path-entry" });
 	});
 });
+
+describe("what an eighteenth review found in operands shaped like assignments", () => {
+	it("judges `k=v/config` by its whole name too, which a link `k=v` may lead out of", () => {
+		const links = { [`${CWD}/k=v`]: `${HOME}/.kube`, [`${CWD}/k=v/config`]: `${HOME}/.kube/config` };
+		expect(decide("cat k=v/config", links)).toBe("review:protected-path");
+		expect(decide("head -n 3 k=v/config", links)).toBe("review:protected-path");
+		expect(decide("cp k=v/config copied.txt", links)).toBe("review:protected-path");
+		expect(decide("cat k=v/config")).toBe("allow:read-only");
+	});
+
+	it("reviews `file -m`, which loads each file of a colon list as magic and prints the lines it cannot parse", () => {
+		expect(decide("file -m x:.env README.md")).toBe("review:not-read-only");
+		expect(decide("file --magic-file=x:/home/dev/.kube/config README.md")).toBe("review:not-read-only");
+		expect(decide("file -bm x:.env README.md")).toBe("review:not-read-only");
+		expect(decide("file -m magic README.md")).toBe("allow:read-only");
+		expect(decide("file -m .env README.md")).toBe("review:protected-path");
+	});
+});

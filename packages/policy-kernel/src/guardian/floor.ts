@@ -1944,6 +1944,9 @@ function judgeOperandWord(word: BashWord, state: WalkState, judge: Judge, read: 
 	const candidate = pathCandidate(word);
 	if (candidate === undefined) return;
 	judgeReadPath(candidate, state, judge, read, word.expansions.includes("glob"), strict);
+	// An operand shaped like `k=v/config` is a path by its whole name too (through a link `k=v`, an eighteenth review).
+	if (candidate !== value && !value.startsWith("-"))
+		judgeReadPath(value, state, judge, read, word.expansions.includes("glob"), strict);
 }
 
 /** A short option word longer than this (its attached value included) is not judged tail by tail. */
@@ -2545,6 +2548,13 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 				return "not-read-only";
 			// `-f LIST` reads the files a list names.
 			if (anyOption(options, (o) => shortFlag(o, "f") || longOptionOrPrefix(o, "--files-from"))) return "not-read-only";
+			// `-m A:B` loads each file of a colon-separated list as magic, and prints every line it cannot parse (an
+			// eighteenth review); a single magic file is an operand read like the others.
+			if (
+				anyOption(options, (o) => shortFlag(o, "m") || longOptionOrPrefix(o, "--magic-file")) &&
+				args.some((arg) => arg.value.includes(":"))
+			)
+				return "not-read-only";
 			readAll(args, state, judge);
 			return "allowed";
 		case "grep":
