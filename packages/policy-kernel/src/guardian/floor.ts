@@ -4818,7 +4818,7 @@ const WARNING_CATEGORY_MODULES = new Set(["builtins", "warnings", "pytest", "_py
  * True when a warnings filter (`action:message:category:module:lineno`, or several separated by commas) names a
  * dotted category, which Python imports, from a module other than {@link WARNING_CATEGORY_MODULES}.
  */
-export function importsWarningModule(filter: string | undefined): boolean {
+function importsWarningModule(filter: string | undefined): boolean {
 	if (filter === undefined) return true;
 	return filter.split(/[\n,]/).some((one) => {
 		const category = one.split(":")[2]?.trim() ?? "";
