@@ -3,7 +3,7 @@
 // reviewed and its read allowed; code mode's nested calls are judged exactly like top-level calls and the
 // `codemode` call itself is reviewed; Pi's `read_mcp_resource` of a `file://` resource, and an MCP read-only
 // tool's path-shaped `source`, are judged like paths; the footer status and working message show a review while it runs.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -270,6 +270,27 @@ describe("the MCP filesystem server through Pi's own MCP support", () => {
 		expect(h.reviewerRequests()).toHaveLength(1);
 		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
 		expectNoLeak(h, [".env", "very-secret"]);
+	}, 60_000);
+
+	it("reviews a non-ASCII path, which the server may match to a link written in another Unicode form (an eighteenth review)", async () => {
+		h = await start({
+			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
+			before: [createMcpExtension(), filesystemServer],
+			files: { ".env": "TOKEN=very-secret-mcp-value\n", "notes.txt": "hello\n" },
+		});
+		// A link a cloned repository may bring, named in the decomposed form.
+		symlinkSync(".env", join(h.cwd, "cafe\u0301"));
+		h.agent(
+			callTool("mcp__fs__read_text_file", { path: "caf\u00e9" }),
+			callTool("mcp__fs__read_text_file", { path: "notes.txt" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("read the notes");
+		expect(verdictSources(h)).toEqual(["reviewer", "floor"]);
+		const texts = resultTexts(h);
+		expect(texts.join("\n")).not.toContain("very-secret-mcp-value");
+		expect(texts[1]).toContain("hello");
 	}, 60_000);
 
 	it("reviews a read-only listing outside the workspace (it would walk ~/.ssh) and a relative path the server may read under home", async () => {

@@ -340,6 +340,12 @@ describe("tool scopes", () => {
 			kind: "done",
 			resolution: { kind: "allow" },
 		});
+		// An eighteenth review: it opens any entry whose NFC form matches a missing name, a link `cafe\u0301` to
+		// `.env` for `caf\u00e9` included, so a non-ASCII path is reviewed; Pi's own read judges its own fallbacks.
+		expect(plan("mcp__fs__read_text_file", { path: "caf\u00e9" }).kind).toBe("review");
+		expect(plan("mcp__fs__read_multiple_files", { paths: ["notes.txt", "r\u00e9po/config"] }).kind).toBe("review");
+		expect(plan("mcp__fs__list_directory", { path: "docs\tx" }).kind).toBe("review");
+		expect(plan("read", { path: "caf\u00e9" })).toEqual({ kind: "done", resolution: { kind: "allow" } });
 	});
 
 	it("pi-subagents' listing and status actions are read-only; its launches and other actions are reviewed", () => {

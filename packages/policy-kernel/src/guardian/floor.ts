@@ -660,6 +660,11 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	const shaped = isBuiltinToolName(toolName) ? [] : found.shaped;
 	if (paths === undefined && (context.readOnlyTool !== true || shaped.length === 0))
 		return { kind: "review", reason: "no-path" };
+	// A server may open a name its folder holds in another Unicode form: the filesystem server lists the folder and
+	// takes any entry whose NFC form matches, a link included (`caf\u00e9` opens a link `cafe\u0301` to `.env`; an
+	// eighteenth review). The floor cannot see which entry, so a non-ASCII path of such a tool goes to review.
+	if (!isBuiltinToolName(toolName) && [...(paths ?? []), ...shaped].some((path) => /[^\x20-\x7e]/.test(path)))
+		return { kind: "review", reason: "dynamic" };
 	const classifyWrite = (path: string) => classifyToolPath(path, context, classifyResolvedPath);
 	const opened = (path: string) => toolOpenedPaths(toolName, path, context);
 	if (shaped.flatMap(opened).some((path) => classifyWrite(path) === "protected"))
