@@ -109,7 +109,12 @@ describe("the floor", () => {
 
 	it("a folder of home added whole still protects home's secrets", () => {
 		const home = contextWith({ additionalDirectories: ["~"] });
-		expect(bash("cat ~/.bashrc", home)).toMatch(/^allow:/);
+		expect(bash("cat ~/notes.txt", home)).toMatch(/^allow:/);
+		// A nineteenth review: with home in the workspace, what programs load from home at start-up is protected.
+		expect(bash("echo 'def length: env;' > ~/.jq", home)).toBe("review:protected-path");
+		expect(bash("printf 'touch x' >> ~/.bash_profile", home)).toBe("review:protected-path");
+		expect(bash("mkdir -p ~/.local/lib/python3.11/site-packages", home)).toBe("review:protected-path");
+		expect(bash("echo x > ~/.jq", contextWith({}))).toBe("review:outside-workspace");
 		expect(bash("cat ~/.ssh/id_ed25519", home)).toBe("review:protected-path");
 		expect(bash("cat ~/.aws/credentials", home)).toBe("review:protected-path");
 		expect(tool("read", { path: "~/.netrc" }, home)).toBe("review:protected-path");

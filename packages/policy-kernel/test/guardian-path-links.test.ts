@@ -501,3 +501,63 @@ describe("what an eighteenth review found in operands shaped like assignments", 
 		expect(decide("file -m .env README.md")).toBe("review:protected-path");
 	});
 });
+
+describe("what a nineteenth review found in cd through a link", () => {
+	it("leaves the folder unknown after `cd` with a `..` that the system reads from a link's target", () => {
+		// `l -> packages/b`: where `a` is missing or a file, bash changes to `l/../a` as the system reads it.
+		const physical = { [`${CWD}/l/../a`]: `${CWD}/packages/a` };
+		expect(decide("cd l/../a && echo x > ../../M", physical)).not.toMatch(/^allow/);
+		expect(
+			decide("cd .claude/skills/foo/../bar && echo x >> SKILL.md", {
+				[`${CWD}/.claude/skills/foo/../bar`]: `${CWD}/.agents/skills/bar`,
+			}),
+		).not.toMatch(/^allow/);
+		// In a folder reached through a link, `cd ../x` climbs from the target too.
+		expect(
+			decide("cd l && cd ../x && echo x > y", {
+				[`${CWD}/l`]: `${CWD}/packages/b`,
+				[`${CWD}/l/../x`]: `${CWD}/packages/x`,
+			}),
+		).not.toMatch(/^allow/);
+		// Where the followed path is the logical one, nothing changes.
+		expect(decide("cd sub/../a && echo x > notes.md")).toBe("allow:workspace-write");
+		expect(decide("cd sub && cd .. && echo x > notes.md")).toBe("allow:workspace-write");
+	});
+});
+
+describe("what a nineteenth review found in brace words, version shims and home as the workspace", () => {
+	it("reviews strings and jq where a brace word or a leading wildcard hides `@FILE` or `env`", () => {
+		expect(decide("strings {@.env,README.md}")).toBe("review:not-read-only");
+		expect(decide("strings -- *")).toBe("review:not-read-only");
+		expect(decide("strings README.md")).toBe("allow:read-only");
+		expect(decide("jq -n e{nv,}")).toBe("review:dynamic");
+		expect(decide("jq -n {e,}nv")).toBe("review:dynamic");
+		expect(decide("jq .name {a,b}.json")).toBe("allow:read-only");
+	});
+
+	it("reviews version probes through a version manager's shims, which read .python-version up the tree", () => {
+		const shims = judgeShellSetup({
+			environment: { PATH: "/root/.pyenv/shims:/usr/bin:/bin" },
+			workspace: CWD,
+			home: HOME,
+		});
+		expect(shims.versionShims).toBe(true);
+		const context = floorContextFor(config, CWD, HOME, { shell: shims });
+		expect(outcome(decideBashFloor("python --version", "always", context))).toBe("review:not-read-only");
+		expect(outcome(decideBashFloor("pip list", "always", context))).toBe("review:not-read-only");
+		const plain = judgeShellSetup({ environment: { PATH: "/usr/bin:/bin" }, workspace: CWD, home: HOME });
+		expect(plain.versionShims).toBeUndefined();
+		const plainContext = floorContextFor(config, CWD, HOME, { shell: plain });
+		expect(outcome(decideBashFloor("python --version", "always", plainContext))).toBe("allow:read-only");
+	});
+
+	it("protects what programs load from home at start-up only where home lies in the workspace", () => {
+		const homeWorkspace = floorContextFor(config, HOME, HOME);
+		expect(outcome(decideBashFloor("printf 'def length: env;' > .jq", "always", homeWorkspace))).toBe(
+			"review:protected-path",
+		);
+		expect(outcome(decideBashFloor("echo touch x > .profile", "always", homeWorkspace))).toBe("review:protected-path");
+		expect(outcome(decideBashFloor("echo x > notes.md", "always", homeWorkspace))).toBe("allow:workspace-write");
+		expect(decide("cat ~/.profile")).toBe("review:outside-workspace");
+	});
+});

@@ -370,6 +370,12 @@ export interface FloorContext extends PathContext {
 	 */
 	readonly workspaceOnPath?: boolean;
 	/**
+	 * True when `PATH` holds a version manager's `shims` folder (`ShellSetupFacts.versionShims`): `python --version`
+	 * there is pyenv, which reads `.python-version` in every folder up from the working one, links followed, and
+	 * prints its words (a nineteenth review).
+	 */
+	readonly versionShims?: boolean;
+	/**
 	 * True when the call's tool is judged as read-only by default (see {@link isUnconfiguredReadOnlyTool}): a call
 	 * whose only paths are path-shaped values under other keys is judged by them instead of going to review.
 	 */
@@ -520,8 +526,13 @@ function readableResourcesFor(facts: FloorFacts, cwd: string, home: string): Rea
  * directory and the workspace folders on `PATH`, whatever the config says. The same inputs give the same array, so
  * the compiled matcher is reused.
  */
-function withPiResources(configured: readonly string[], facts: FloorFacts): readonly string[] {
+function withPiResources(
+	configured: readonly string[],
+	facts: FloorFacts,
+	homeInWorkspace: boolean,
+): readonly string[] {
 	const extra: string[] = [...PI_RESOURCE_PROTECTED_PATHS];
+	if (homeInWorkspace) extra.push(...HOME_STARTUP_FILES);
 	if (facts.agentDir?.startsWith("/")) extra.push(normalizeAbsolutePath(facts.agentDir));
 	for (const folder of facts.shell?.commandDirectories ?? []) extra.push(folder);
 	return withPiResourcesCache(configured, extra.join("\u0000"), () => [
@@ -529,6 +540,27 @@ function withPiResources(configured: readonly string[], facts: FloorFacts): read
 		...extra.filter((glob) => !configured.includes(glob)),
 	]);
 }
+
+/**
+ * Files and folders programs load from home when they start, protected when home lies in the workspace (a
+ * workspace write could reach them there; a nineteenth review): jq runs `~/.jq` before any filter, a login shell
+ * (`bash -lc`) runs `~/.profile` or `~/.bash_profile`, Python runs the `.pth` files of its user site-packages.
+ * Outside the workspace a write there is reviewed anyway.
+ */
+const HOME_STARTUP_FILES: readonly string[] = [
+	"~/.jq",
+	"~/.profile",
+	"~/.bash_profile",
+	"~/.bash_login",
+	"~/.bash_logout",
+	"~/.bashrc",
+	"~/.zshenv",
+	"~/.zprofile",
+	"~/.zshrc",
+	"~/.zlogin",
+	"~/.local/lib",
+	"~/Library/Python",
+];
 
 /** Builds a {@link FloorContext} from the effective config and the shell's facts. */
 export function floorContextFor(
@@ -539,12 +571,17 @@ export function floorContextFor(
 ): FloorContext {
 	const writeScope = toolScopeFor(config, "write");
 	const loadedResources = readableResourcesFor(facts, cwd, home);
+	const homePath = normalizeAbsolutePath(home);
+	const additionalDirectories = resolveAdditionalDirectories(config.additionalDirectories, homePath);
+	const homeInWorkspace = [normalizeAbsolutePath(cwd), ...additionalDirectories].some((folder) =>
+		isWithin(folder, homePath),
+	);
 	return {
 		cwd,
 		home,
 		...(loadedResources === undefined ? {} : { loadedResources }),
-		protectedPaths: withPiResources(config.protectedPaths, facts),
-		additionalDirectories: resolveAdditionalDirectories(config.additionalDirectories, normalizeAbsolutePath(home)),
+		protectedPaths: withPiResources(config.protectedPaths, facts, homeInWorkspace),
+		additionalDirectories,
 		hardDenyPatterns: config.floor.hardDeny,
 		readOnlyPatterns: config.floor.readOnly,
 		trustedCommands: config.trustedCommands,
@@ -564,6 +601,7 @@ export function floorContextFor(
 		...(facts.pathLinks === undefined ? {} : { pathLinks: facts.pathLinks }),
 		shellSetup: facts.shell?.verdict ?? "bash",
 		...((facts.shell?.commandDirectories.length ?? 0) > 0 ? { workspaceOnPath: true } : {}),
+		...(facts.shell?.versionShims === true ? { versionShims: true } : {}),
 		writeScope,
 		readScope: stricterScope(writeScope, toolScopeFor(config, "edit")),
 	};
@@ -2031,6 +2069,20 @@ function classifyOpened(
 	return target === resolved ? named : worsePathClass(named, classifyResolved(target, judge, read));
 }
 
+/**
+ * True when `cd RAW` may leave bash somewhere other than `logical`, its `..` taken by the text: where that folder is
+ * missing or not a folder, bash changes to RAW as the system reads it, a `..` after a link climbing from the link's
+ * target (`cd link/../a`, or `cd ../a` in a folder reached through a link; a nineteenth review). So a `..` whose
+ * followed path differs from the logical one leaves the folder unknown. Without link facts, names alone are judged.
+ */
+function cdMayLandElsewhere(raw: string, logical: string | undefined, state: WalkState, judge: Judge): boolean {
+	if (logical === undefined || !climbsOut(raw) || judge.requests !== undefined) return false;
+	const links = judge.context.pathLinks;
+	if (links === undefined) return false;
+	const key = openedLinkKey(raw, state, judge);
+	return key === undefined || linkTargetOf(links, key) !== logical;
+}
+
 /** True when a path (`..` kept) climbs out of a folder it names: `a/../x`. */
 function climbsOut(path: string): boolean {
 	return path.split("/").includes("..");
@@ -2420,7 +2472,8 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 				state.cwd = undefined;
 				return "allowed";
 			}
-			state.cwd = resolveIn(target.value, state, judge);
+			const logical = resolveIn(target.value, state, judge);
+			state.cwd = cdMayLandElsewhere(target.value, logical, state, judge) ? undefined : logical;
 			return "allowed";
 		}
 		case "ls":
@@ -2446,7 +2499,18 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 		case "od":
 		case "strings":
 			// binutils read `@FILE` as more arguments, and print what they cannot use.
-			if (name === "strings" && args.some((arg) => arg.value.startsWith("@"))) return "not-read-only";
+			// So may a brace word (`{@.env,x}`) or a glob that starts with a wildcard (`*` after `touch @.env`; a
+			// nineteenth review).
+			if (
+				name === "strings" &&
+				args.some(
+					(arg) =>
+						arg.value.startsWith("@") ||
+						arg.expansions.includes("brace") ||
+						(arg.expansions.includes("glob") && /^[*?[]/.test(arg.value)),
+				)
+			)
+				return "not-read-only";
 			// `--files0-from=LIST` and `md5sum -c SUMS` read the files a list names, which the floor cannot see.
 			if (anyOption(options, (o) => longOptionOrPrefix(o, "--files0-from"))) return "not-read-only";
 			if (name.endsWith("sum") && anyOption(options, (o) => shortFlag(o, "c") || longOptionOrPrefix(o, "--check")))
@@ -2599,7 +2663,12 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 		default:
 			// A versioned interpreter name (`python3.9 --version`) is probed like its base name. With a workspace folder
 			// on `PATH` the program may be one whose startup the agent wrote (`.venv/bin/pip` runs any `.pth` file).
-			if (judge.context.workspaceOnPath === true && (VERSION_PROBES.has(name) || isVersionedPython(name)))
+			// Through a version manager's shims it is one a workspace file picks (`.python-version`, whose words pyenv
+			// prints: a link there to `.env` shows the secret).
+			if (
+				(judge.context.workspaceOnPath === true || judge.context.versionShims === true) &&
+				(VERSION_PROBES.has(name) || isVersionedPython(name))
+			)
 				return "not-read-only";
 			if ((VERSION_PROBES.has(name) || isVersionedPython(name)) && args.length === 1) {
 				const flag = args[0]?.literal;
@@ -3865,9 +3934,11 @@ function judgeJq(args: readonly BashWord[], state: WalkState, judge: Judge): Voc
 		files.add(word);
 		judgeOperandWord(word, state, judge, true);
 	}
-	// A glob as the filter, an option's value or a `--args` string expands to several words, and jq may read the
-	// later ones as files (`jq -R ''*`): only file operands may be globs.
-	if (args.some((arg) => arg.expansions.includes("glob") && !files.has(arg))) return "dynamic";
+	// A glob or brace word as the filter, an option's value or a `--args` string expands to several words (`e{nv,}` is
+	// the filter `env`, a nineteenth review), and jq may read the later ones as files (`jq -R ''*`): only file
+	// operands may be globs or braces.
+	if (args.some((arg) => (arg.expansions.includes("glob") || arg.expansions.includes("brace")) && !files.has(arg)))
+		return "dynamic";
 	return "allowed";
 }
 
@@ -4682,7 +4753,9 @@ export function parseTrustedCommandPattern(pattern: string): readonly TrustedTok
 /** True (and recorded) when the words match a trusted pattern; their remaining paths are still judged. */
 function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge): boolean {
 	const patterns = judge.context.trustedCommands ?? [];
-	if (patterns.length === 0) return false;
+	// A runner runs the code of the folder it starts in: after `cd -` or a `cd` searched through CDPATH, that may be
+	// another project's (a nineteenth review).
+	if (patterns.length === 0 || state.cwd === undefined) return false;
 	for (const pattern of patterns) {
 		const tokens = parseTrustedCommandPattern(pattern);
 		if (tokens === undefined || tokens.length > words.length) continue;
@@ -4699,9 +4772,11 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 		const args = words.slice(tokens.length);
 		for (const [index, word] of args.entries()) {
 			if (!isPlainTrustedArgument(word.value)) throw new Review("not-read-only");
+			// A glob that starts with a wildcard may expand to a name such as `@.env` (made by an earlier `touch`).
+			if (word.expansions.includes("glob") && /^[*?[]/.test(word.value)) throw new Review("not-read-only");
 			if (runsOtherCode(runner, word.value, args[index + 1]?.value)) throw new Review("not-read-only");
 			judgeOperandWord(word, state, judge, true, true);
-			judgeTrustedArgumentParts(word.value, state, judge, 0);
+			judgeTrustedArgumentParts(runner, word.value, state, judge, 0);
 		}
 		judge.allow("trusted-command");
 		return true;
@@ -4717,6 +4792,9 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
  */
 function isPlainTrustedArgument(value: string): boolean {
 	if (value.startsWith("@") || value.includes("$") || /(?:^|[^A-Za-z0-9_])data:/i.test(value)) return false;
+	// Quotes, backslashes and braces left after bash's quote removal are the runner's to read: pytest splits
+	// `addopts='@.env'` as a shell would, jest parses `--config '{"globalSetup":"/x.js"}'` (a nineteenth review).
+	if (/['"\\{}]/.test(value)) return false;
 	if (!value.startsWith("-")) return true;
 	const eq = value.indexOf("=");
 	if (RUNNER_CODE_SETTINGS.has(runnerSettingName(value, eq))) return false;
@@ -4740,8 +4818,9 @@ function trustedRunnerOf(words: readonly BashWord[]): string | undefined {
 
 /** Long options (name without dashes, then `=value` or the next word) that make a runner run code of the caller's choosing. */
 const RUNNER_CODE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-	// `--pyargs PKG` runs installed tests; `--pastebin` uploads the session log; pytest-benchmark stores elsewhere.
-	pytest: ["pyargs", "pastebin", "benchmark-storage"],
+	// `--pyargs PKG` runs installed tests; `--pastebin` uploads the session log; pytest-benchmark stores elsewhere;
+	// `--pdbcls=MOD:CLASS`, `--benchmark-timer=MOD.FN` and pytest-django's `--ds`/`--dc` import a module.
+	pytest: ["pyargs", "pastebin", "benchmark-storage", "pdbcls", "benchmark-timer", "ds", "dc"],
 	// `--eval=TEXT` and a makefile from `--file=-` (stdin) are makefile text: recipes are shell commands.
 	make: ["eval", "file", "makefile"],
 	// `--config 'target.….runner=[…]'` (or a rustc wrapper) runs a program; `-Z` unstable flags.
@@ -4766,8 +4845,9 @@ function runsOtherCode(runner: string | undefined, value: string, next: string |
 	if (runner === undefined) return false;
 	const long = value.startsWith("--") ? runnerSettingName(value, value.indexOf("=")) : undefined;
 	const exactOnly = runner === "pytest" || runner === "cargo";
+	// getopt takes any unambiguous prefix, one letter included (`make --f -`; a nineteenth review).
 	const named = (names: readonly string[]) =>
-		long !== undefined && long.length >= 2 && names.some((name) => (exactOnly ? long === name : name.startsWith(long)));
+		long !== undefined && long.length >= 1 && names.some((name) => (exactOnly ? long === name : name.startsWith(long)));
 	if (named(RUNNER_CODE_OPTIONS[runner] ?? [])) return true;
 	// go's flags take one dash too (`-exec prog`).
 	if (runner === "go" && value.startsWith("-") && !value.startsWith("--")) {
@@ -4780,7 +4860,7 @@ function runsOtherCode(runner: string | undefined, value: string, next: string |
 		case "make":
 			return (short !== undefined && /^[A-Za-z]*[Ef]/.test(short)) || (!value.startsWith("-") && value.includes("="));
 		case "cargo":
-			return short?.startsWith("Z") === true || long?.startsWith("config") === true;
+			return (short !== undefined && /^[A-Za-z]*Z/.test(short)) || long?.startsWith("config") === true;
 		case "tox":
 			return short !== undefined && /^[A-Za-z]*x/.test(short);
 		case "pytest": {
@@ -4861,13 +4941,24 @@ function runnerSettingName(value: string, eq: number): string {
  * a runner may parse them as more arguments (pytest's `-o addopts=--basetemp=/x @.env`, a seventeenth review).
  * Nesting deeper than a few levels is reviewed.
  */
-function judgeTrustedArgumentParts(value: string, state: WalkState, judge: Judge, depth: number): void {
+function judgeTrustedArgumentParts(
+	runner: string | undefined,
+	value: string,
+	state: WalkState,
+	judge: Judge,
+	depth: number,
+): void {
 	const parts = trustedArgumentParts(value);
 	if (parts.length > 0 && depth >= 4) throw new Review("not-read-only");
-	for (const part of parts) {
-		if (!isPlainTrustedArgument(part)) throw new Review("not-read-only");
+	// The runner reads a setting such as `addopts` as more arguments, split at blanks (`-W error::this.X` whole).
+	const words = (trustedArgumentSetting(value) ?? "").split(/\s+/).filter((word) => word !== "");
+	if (words.some((word, index) => word !== value && runsOtherCode(runner, word, words[index + 1])))
+		throw new Review("not-read-only");
+	for (const [index, part] of parts.entries()) {
+		if (!isPlainTrustedArgument(part) || runsOtherCode(runner, part, parts[index + 1]))
+			throw new Review("not-read-only");
 		judgeOperandWord(literalWord(part), state, judge, true, true);
-		judgeTrustedArgumentParts(part, state, judge, depth + 1);
+		judgeTrustedArgumentParts(runner, part, state, judge, depth + 1);
 	}
 }
 
@@ -4877,12 +4968,19 @@ function judgeTrustedArgumentParts(value: string, state: WalkState, judge: Judge
  * every `NAME=` is stripped and each part between blanks, commas and colons is judged as a path too.
  */
 function trustedArgumentParts(value: string): readonly string[] {
-	let rest = value.startsWith("-") ? value.slice(value.indexOf("=") + 1) : value;
-	if (value.startsWith("-") && !value.includes("=")) return [];
-	while (isAssignmentShaped(rest)) rest = rest.slice(rest.indexOf("=") + 1);
+	const rest = trustedArgumentSetting(value);
+	if (rest === undefined) return [];
 	// Not at `://`: a URL is one word (`--url=http://host/x`).
 	const parts = rest.split(/[\s,]+|:(?!\/\/)/).filter((part) => part !== "");
 	return parts.length === 1 && parts[0] === value ? [] : parts;
+}
+
+/** A trusted command's argument after its option name and every `NAME=` (`-o addopts=-x -q` → `-x -q`), if any. */
+function trustedArgumentSetting(value: string): string | undefined {
+	if (value.startsWith("-") && !value.includes("=")) return undefined;
+	let rest = value.startsWith("-") ? value.slice(value.indexOf("=") + 1) : value;
+	while (isAssignmentShaped(rest)) rest = rest.slice(rest.indexOf("=") + 1);
+	return rest;
 }
 
 function isWorkspaceFile(literal: string, state: WalkState, judge: Judge): boolean {

@@ -69,6 +69,11 @@ export interface ShellSetupFacts {
 	readonly commandDirectories: readonly string[];
 	/** True when the environment sets a non-empty `CDPATH`, so `cd NAME` may go elsewhere than `./NAME`. */
 	readonly cdSearchPath: boolean;
+	/**
+	 * True when a `PATH` entry is a version manager's `shims` folder (pyenv, rbenv, nodenv, asdf, mise): the program
+	 * a command name runs is picked by a file in the working folder or above (`.python-version`, `.tool-versions`).
+	 */
+	readonly versionShims?: boolean;
 }
 
 /**
@@ -155,7 +160,8 @@ export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
 				add(`${root === "/" ? "" : root}/**/${relative}`);
 			}
 		}
-		return { verdict: "bash", commandDirectories, cdSearchPath };
+		const versionShims = entries.some((entry) => entry.replace(/\/+$/, "").split("/").at(-1) === "shims");
+		return { verdict: "bash", commandDirectories, cdSearchPath, ...(versionShims ? { versionShims } : {}) };
 	} catch {
 		return custom("unreadable-settings");
 	}
