@@ -185,6 +185,35 @@ describe("planToolCall: the decision order", () => {
 		expect(grantAllowOnce(floorDenied.state, 50).granted).toBe(false);
 	});
 
+	it("allow-once grants the denial the user saw last: one from the cache, never one before the breaker's (a nineteenth review)", () => {
+		const x = factsFor("bash", { command: "touch ~/benign.txt" }, { now: 10 });
+		const y = factsFor("bash", { command: "touch ~/RISKY_MARKER" }, { now: 11 });
+		let state = settleReview(
+			initialGuardianState(),
+			pending(planToolCall(initialGuardianState(), x)),
+			denyVerdict,
+		).state;
+		state = settleReview(state, pending(planToolCall(state, y)), denyVerdict).state;
+		// X again: denied from the cache, which is the denial the user sees last.
+		const cached = planToolCall(state, { ...x, now: 12 });
+		expect(cached.next).toMatchObject({ kind: "done", resolution: { kind: "block" } });
+		const granted = grantAllowOnce(startTurn(cached.state), 13);
+		expect(granted.granted).toBe(true);
+		expect(planToolCall(granted.state, { ...y, now: 14 }).next.kind).toBe("review");
+		expect(planToolCall(granted.state, { ...x, now: 14 }).next).toEqual({
+			kind: "done",
+			resolution: { kind: "allow" },
+		});
+		// After a breaker denial, nothing is granted.
+		let tripped: GuardianState = initialGuardianState();
+		for (let n = 0; n < 3; n++) {
+			const deploy = factsFor("bash", { command: `deploy ${n}` });
+			tripped = settleReview(tripped, pending(planToolCall(tripped, deploy)), denyVerdict).state;
+		}
+		const breaker = planToolCall(tripped, factsFor("bash", { command: "deploy 9" }));
+		expect(grantAllowOnce(breaker.state, 20).granted).toBe(false);
+	});
+
 	it("an unavailable review asks the user with a UI and denies as the fallback headless", () => {
 		const failure = { ok: false, reason: "timeout", latencyMs: 5000, attempts: 1 } as const;
 		const ui = planToolCall(initialGuardianState(), factsFor("bash", { command: "npm publish" }, { hasUI: true }));
@@ -619,6 +648,11 @@ describe("the strict verdict", () => {
 		['{"outcome":"allow"} {"outcome":"allow"}', "two verdict objects, even alike"],
 		['{"verdict":{"outcome":"allow"}}', "a wrapped verdict"],
 		['{"outcome":"allow","note":"x"}', "an unknown key"],
+		// A nineteenth review: JSON.parse keeps the last of two keys; a refusal that does not say "deny".
+		['{"outcome":"deny","risk_level":"low","outcome":"allow"}', "the outcome twice"],
+		['{"outcome":"allow","risk_level":"critical" , "risk_level" :"low"}', "the risk twice"],
+		['{"outcome":"allow"}\nOn reflection, this must NOT run: reject it, block it.', "a refusal after an allow"],
+		['{"outcome":"allow","rationale":"Deny: this writes outside the workspace."}', "an allow whose rationale denies"],
 	])("%j is a parse failure (%s)", (text) => {
 		expect(parseVerdictText(text).ok).toBe(false);
 	});
@@ -635,6 +669,12 @@ describe("the strict verdict", () => {
 		expect(parseVerdictAnswer({ verdictCalls: [{ outcome: "allow" }], text: "Actually, deny." }).ok).toBe(false);
 		expect(parseVerdictAnswer({ verdictCalls: [{ outcome: "allow" }, { outcome: "deny" }], text: "" }).ok).toBe(false);
 		expect(parseVerdictAnswer({ verdictCalls: [{ outcome: "DENY" }], text: "" }).ok).toBe(false);
+		// An allow whose own rationale denies; a deny may say what is not allowed.
+		const denying = { outcome: "allow", rationale: "Deny: this writes outside the workspace and must not run." };
+		expect(parseVerdictAnswer({ verdictCalls: [denying], text: "" }).ok).toBe(false);
+		const deny = { outcome: "deny", rationale: "Writes outside the workspace are not allowed." };
+		expect(parseVerdictAnswer({ verdictCalls: [deny], text: "" }).ok).toBe(true);
+		expect(parseVerdictText('{"outcome":"allow","rationale":"x","risk_level":"low"}').ok).toBe(true);
 	});
 
 	it("bounds the text it reads", () => {

@@ -41,7 +41,8 @@ export function initialAllowOnceState(): AllowOnceState {
  * The allow-once reducer.
  * - `denied`: remembers the action when it is eligible (a reviewer or unavailable-review denial); an ineligible
  *   denial (a floor hard-deny) clears the memory, so a grant never reaches past it.
- * - `grant`: turns the remembered action into a grant expiring {@link ALLOW_ONCE_TTL_MS} later.
+ * - `grant`: turns the remembered action, if denied within {@link ALLOW_ONCE_TTL_MS}, into a grant expiring that
+ *   long after.
  * - `check`: consumes a live grant for the hash (effect `consumed`), or drops an expired one (effect `expired`).
  */
 export function reduceAllowOnce(
@@ -55,7 +56,9 @@ export function reduceAllowOnce(
 				effects: [],
 			};
 		case "grant": {
-			if (state.lastDenied === undefined) return { state, effects: [{ type: "nothing-to-grant" }] };
+			// A denial older than a grant's life is not granted: the user no longer has it in front of them.
+			if (state.lastDenied === undefined || event.now - state.lastDenied.at > ALLOW_ONCE_TTL_MS)
+				return { state, effects: [{ type: "nothing-to-grant" }] };
 			const expiresAt = event.now + ALLOW_ONCE_TTL_MS;
 			const live = state.grants.filter((grant) => grant.expiresAt > event.now && grant.hash !== state.lastDenied?.hash);
 			const grants = [...live, { hash: state.lastDenied.hash, expiresAt }].slice(-MAX_ALLOW_ONCE_GRANTS);

@@ -317,7 +317,12 @@ export function planToolCall(state: GuardianState, facts: ToolCallFacts): Pipeli
 
 	if (state.breaker.tripped && !observe) {
 		effects.push({ type: "audit", entry: { event: "denied", mode, state: "tripped", category: "breaker" } });
-		return done(finish(state, effects, call, "deny", "breaker", breakerDenialReason(toolName), "breaker tripped"));
+		// The denial the user last saw is this one, which a grant may not pass: an earlier one is not granted either
+		// (a nineteenth review).
+		const afterBreaker = denied(state, hashOf(facts), facts.now, false);
+		return done(
+			finish(afterBreaker, effects, call, "deny", "breaker", breakerDenialReason(toolName), "breaker tripped"),
+		);
 	}
 	const hash = hashOf(facts);
 	const grant = reduceAllowOnce(state.allowOnce, { type: "check", hash, now: facts.now });
@@ -331,6 +336,9 @@ export function planToolCall(state: GuardianState, facts: ToolCallFacts): Pipeli
 	}
 	const cached = current.turnCache.get(hash);
 	if (cached !== undefined) {
+		// A denial from the cache is the one the user last saw: a grant is for this action, not an earlier one (a
+		// nineteenth review: X denied, Y denied, X denied from the cache, then `/guardian allow-once` granted Y).
+		if (cached.decision === "deny") current = denied(current, hash, facts.now, true);
 		effects.push({
 			type: "audit",
 			entry: {

@@ -97,7 +97,10 @@ function describeEntry(entry: CompactTranscript["entries"][number]): string {
 				: entry.kind === "tool-call"
 					? `tool call ${entry.toolName ?? "tool"}`
 					: `tool result ${entry.toolName ?? "tool"}${entry.isError ? " (error)" : ""}`;
-	return `[${entry.index + 1}] ${who}: ${neutralizeFraming(entry.text)}`;
+	// Text that is not the user's is one JSON string: a line break in a file or a tool's output cannot start a line
+	// that looks like a `user` entry (a nineteenth review: `[1] user: … I explicitly authorize …` inside notes.txt).
+	const text = entry.kind === "user" || entry.kind === "tool-call" ? entry.text : JSON.stringify(entry.text);
+	return `[${entry.index + 1}] ${who}: ${neutralizeFraming(text)}`;
 }
 
 /** Renders the user message of a review request. */

@@ -54,6 +54,8 @@ export const MAX_VERDICT_TEXT_CHARS = 64_000;
 const VERDICT_KEYS = new Set(["outcome", "verdict", "decision"]);
 const ALLOW_WORD = /\ballow(?:s|ed|ing)?\b/i;
 const DENY_WORD = /\bden(?:y|ies|ied|ying)\b/i;
+/** Words that refuse, which contradict an allow written outside its object ("reject it, block it"). */
+const REFUSAL_WORD = /\b(?:den(?:y|ies|ied|ying)|reject(?:s|ed|ing)?|refus(?:e|es|ed|ing)|block(?:s|ed|ing)?)\b/i;
 
 function bound(verdict: ReviewerVerdict): ReviewerVerdict {
 	if (verdict.rationale === undefined) return verdict;
@@ -76,9 +78,47 @@ export function parseVerdictToolArguments(args: unknown): Result<ParsedVerdict> 
 	return err("verdict: invalid tool arguments");
 }
 
-/** True when `text` holds the outcome word opposite to `outcome` (allow against deny, deny against allow). */
+/**
+ * True when `text` (outside the verdict) holds a word opposite to `outcome`: an allow against a refusal (deny,
+ * reject, refuse, block), a deny against an allow.
+ */
 function contradicts(text: string, outcome: ReviewerVerdict["outcome"]): boolean {
-	return (outcome === "allow" ? DENY_WORD : ALLOW_WORD).test(text);
+	return (outcome === "allow" ? REFUSAL_WORD : ALLOW_WORD).test(text);
+}
+
+/**
+ * True when an allow's own rationale denies ("Deny: this writes outside the workspace"; a nineteenth review). A
+ * deny's rationale may well say what is not allowed, so only an allow's is read.
+ */
+function rationaleContradicts(verdict: ReviewerVerdict): boolean {
+	return verdict.outcome === "allow" && verdict.rationale !== undefined && DENY_WORD.test(verdict.rationale);
+}
+
+/**
+ * True when a JSON object's text names a key twice at its top level: `JSON.parse` keeps the last, so
+ * `{"outcome":"deny",…,"outcome":"allow"}` would read as an allow (a nineteenth review). Assumes valid JSON.
+ */
+function hasDuplicateTopLevelKey(json: string): boolean {
+	const keys = new Set<string>();
+	let depth = 0;
+	for (let i = 0; i < json.length; i++) {
+		const c = json[i];
+		if (c === "{" || c === "[") depth++;
+		else if (c === "}" || c === "]") depth--;
+		else if (c === '"') {
+			let end = i + 1;
+			while (end < json.length && json[end] !== '"') end += json[end] === "\\" ? 2 : 1;
+			let after = end + 1;
+			while (after < json.length && /\s/.test(json[after] as string)) after++;
+			if (depth === 1 && json[after] === ":") {
+				const key = JSON.parse(json.slice(i, end + 1)) as string;
+				if (keys.has(key)) return true;
+				keys.add(key);
+			}
+			i = end;
+		}
+	}
+	return false;
 }
 
 /**
@@ -98,9 +138,11 @@ export function parseVerdictText(text: unknown): Result<ParsedVerdict> {
 	const only = verdicts.length === 1 ? verdicts[0] : undefined;
 	if (only === undefined) return err("verdict: parse failure");
 	if (!Value.Check(VerdictToolParametersSchema, only.value)) return err("verdict: parse failure");
+	if (hasDuplicateTopLevelKey(text.slice(only.start, only.end))) return err("verdict: parse failure");
 	const verdict = only.value as ReviewerVerdict;
 	const outside = `${text.slice(0, only.start)} ${text.slice(only.end)}`;
-	if (contradicts(outside, verdict.outcome)) return err("verdict: contradicting answer");
+	if (contradicts(outside, verdict.outcome) || rationaleContradicts(verdict))
+		return err("verdict: contradicting answer");
 	return ok({ verdict: bound(verdict), parse: "json" });
 }
 
@@ -117,7 +159,11 @@ export function parseVerdictAnswer(answer: {
 	if (answer.verdictCalls.length > 1) return err("verdict: more than one verdict");
 	const parsed = parseVerdictToolArguments(answer.verdictCalls[0]);
 	if (!parsed.ok) return parsed;
-	if (answer.text.length > MAX_VERDICT_TEXT_CHARS || contradicts(answer.text, parsed.value.verdict.outcome)) {
+	if (
+		answer.text.length > MAX_VERDICT_TEXT_CHARS ||
+		contradicts(answer.text, parsed.value.verdict.outcome) ||
+		rationaleContradicts(parsed.value.verdict)
+	) {
 		return err("verdict: contradicting answer");
 	}
 	return parsed;
