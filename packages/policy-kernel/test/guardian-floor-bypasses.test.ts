@@ -124,6 +124,11 @@ describe("shell state the floor cannot see", () => {
 			{ gitConfig: "safe", gitHooks: "none" },
 		);
 		expect(decide('cd sub && python -c "print([x * 2 for x in range(3)])"', trusted)).toBe("allow:trusted-command");
+		// It may quote, too: the quote rule is for arguments a runner parses (a nineteenth review).
+		expect(decide(`python -c "import json; print(json.load(open('data.json'))['a'])"`, trusted)).toBe(
+			"allow:trusted-command",
+		);
+		expect(decide(`python -c "print(1)" "--x='y'"`, trusted)).toBe("review:not-read-only");
 	});
 
 	it("PYTHONPATH is allowed in front of a trusted command, which runs workspace code anyway", () => {

@@ -4770,13 +4770,16 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 		if (!matched) continue;
 		const runner = trustedRunnerOf(words);
 		const args = words.slice(tokens.length);
+		// The script after a trusted `python -c` (or `node -e`) is code the user trusted: it may quote.
+		const last = tokens.at(-1);
+		const inlineScript = last?.kind === "glob" && /^-[ce]$/.test(last.text);
 		for (const [index, word] of args.entries()) {
-			if (!isPlainTrustedArgument(word.value)) throw new Review("not-read-only");
+			if (!isPlainTrustedArgument(word.value, inlineScript && index === 0)) throw new Review("not-read-only");
 			// A glob that starts with a wildcard may expand to a name such as `@.env` (made by an earlier `touch`).
 			if (word.expansions.includes("glob") && /^[*?[]/.test(word.value)) throw new Review("not-read-only");
 			if (runsOtherCode(runner, word.value, args[index + 1]?.value)) throw new Review("not-read-only");
 			judgeOperandWord(word, state, judge, true, true);
-			judgeTrustedArgumentParts(runner, word.value, state, judge, 0);
+			judgeTrustedArgumentParts(runner, word.value, state, judge, 0, inlineScript && index === 0);
 		}
 		judge.allow("trusted-command");
 		return true;
@@ -4790,11 +4793,11 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
  * `--junitxml`, `cache_dir` and `--rootdir`, even single-quoted for bash), an option whose value is an option
  * (`npm test --node-options=--require=/x`), and an option word holding a blank (`'--require /x'`).
  */
-function isPlainTrustedArgument(value: string): boolean {
+function isPlainTrustedArgument(value: string, inlineScript = false): boolean {
 	if (value.startsWith("@") || value.includes("$") || /(?:^|[^A-Za-z0-9_])data:/i.test(value)) return false;
 	// Quotes, backslashes and braces left after bash's quote removal are the runner's to read: pytest splits
 	// `addopts='@.env'` as a shell would, jest parses `--config '{"globalSetup":"/x.js"}'` (a nineteenth review).
-	if (/['"\\{}]/.test(value)) return false;
+	if (!inlineScript && /['"\\{}]/.test(value)) return false;
 	if (!value.startsWith("-")) return true;
 	const eq = value.indexOf("=");
 	if (RUNNER_CODE_SETTINGS.has(runnerSettingName(value, eq))) return false;
@@ -4947,6 +4950,7 @@ function judgeTrustedArgumentParts(
 	state: WalkState,
 	judge: Judge,
 	depth: number,
+	inlineScript = false,
 ): void {
 	const parts = trustedArgumentParts(value);
 	if (parts.length > 0 && depth >= 4) throw new Review("not-read-only");
@@ -4955,10 +4959,10 @@ function judgeTrustedArgumentParts(
 	if (words.some((word, index) => word !== value && runsOtherCode(runner, word, words[index + 1])))
 		throw new Review("not-read-only");
 	for (const [index, part] of parts.entries()) {
-		if (!isPlainTrustedArgument(part) || runsOtherCode(runner, part, parts[index + 1]))
+		if (!isPlainTrustedArgument(part, inlineScript) || runsOtherCode(runner, part, parts[index + 1]))
 			throw new Review("not-read-only");
 		judgeOperandWord(literalWord(part), state, judge, true, true);
-		judgeTrustedArgumentParts(runner, part, state, judge, depth + 1);
+		judgeTrustedArgumentParts(runner, part, state, judge, depth + 1, inlineScript);
 	}
 }
 
