@@ -231,8 +231,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		const { toolName } = event;
 		const input: unknown = event.input;
 		// The shell's facts are read only while no call that may change them runs: the repositories' git facts for git
-		// commands, and the trees a recursive read walks. Links are followed for every call: a call in flight makes
-		// none (a command that makes links is reviewed).
+		// commands, and the trees a recursive read walks. Links are followed for every call; while a call is in flight,
+		// a path with a missing part is unknown, since that call may make it (`mv lnk n2` beside `cat n2/x`).
 		const command = toolName === "bash" ? bashCommandArgument(input) : undefined;
 		const settled = inFlight.size === 0;
 		// bash inherits this process's environment and Pi's shell settings (a CDPATH makes `cd NAME` search other
@@ -256,7 +256,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 					)),
 				};
 			if (settled) facts = { ...facts, searchTrees: await treeFacts.forTrees(requests.searchTrees, factContext) };
-			facts = { ...facts, pathLinks: linkReader.read(requests.linkPaths, factContext) };
+			facts = { ...facts, pathLinks: linkReader.read(requests.linkPaths, factContext, !settled) };
 		} else if (toolName !== "bash" && resolveToolScope(active, toolName, toolFacts.of(toolName), input) !== "off") {
 			const factContext = floorContextFor(active, ctx.cwd, home, facts);
 			// Pi's grep tool reads every file below its path, hidden ones included: list that tree.
@@ -264,7 +264,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			if (tree !== undefined) facts = { ...facts, searchTrees: await treeFacts.forTrees([tree], factContext) };
 			facts = {
 				...facts,
-				pathLinks: linkReader.read(toolCallLinkPaths(toolName, input, factContext), factContext),
+				pathLinks: linkReader.read(toolCallLinkPaths(toolName, input, factContext), factContext, !settled),
 			};
 		}
 		let step = perform(

@@ -61,6 +61,7 @@ export function followPathLinks(
 	path: string,
 	look: PathEntryLookup,
 	linkFree: readonly string[] = [],
+	missingUnknown = false,
 ): string | undefined {
 	try {
 		// A folder known to have no link on it (a root whose real path is its name) is taken whole.
@@ -80,7 +81,9 @@ export function followPathLinks(
 			if (entry.kind === "missing") {
 				// The call may create the missing folder first (`mkdir m && cat m/../kk/config`), and as a link: `..`
 				// below it leads wherever that is, and the parts after it are not known.
-				if (pending.includes("..")) return undefined;
+				// While another call runs, it may make the missing part first (`mv lnk n2` beside `cat n2/.kube/config`;
+				// a twentieth review): then nothing after it is known.
+				if (missingUnknown || pending.includes("..")) return undefined;
 				return normalizeAbsolutePath(`${next}/${pending.reverse().join("/")}`);
 			}
 			if (entry.kind === "other") {
@@ -107,12 +110,13 @@ export function readPathLinks(
 	context: Pick<FloorContext, "cwd" | "home" | "additionalDirectories">,
 	look: PathEntryLookup = createPathEntryLookup(),
 	roots: readonly LinkRoot[] = readLinkRoots(context, look),
+	missingUnknown = false,
 ): PathLinkTargets {
 	const targets = new Map<string, string | null>();
 	if (paths.length === 0) return targets;
 	const linkFree = roots.filter((root) => root.real === root.named).map((root) => root.named);
 	for (const path of paths) {
-		const real = followPathLinks(path, look, linkFree);
+		const real = followPathLinks(path, look, linkFree, missingUnknown);
 		targets.set(path, real === undefined ? null : pathThroughRoots(real, roots));
 	}
 	return targets;
@@ -137,20 +141,22 @@ export function readLinkRoots(
  * may have changed files, and on session start); the paths themselves are followed on every call.
  */
 export function createPathLinkReader(): {
+	/** `missingUnknown`: a path with a missing part is unknown (`null`), as while another call may be making it. */
 	read(
 		paths: readonly string[],
 		context: Pick<FloorContext, "cwd" | "home" | "additionalDirectories">,
+		missingUnknown?: boolean,
 	): PathLinkTargets;
 	invalidate(): void;
 } {
 	let cached: { key: string; roots: readonly LinkRoot[] } | undefined;
 	return {
-		read(paths, context) {
+		read(paths, context, missingUnknown = false) {
 			if (paths.length === 0) return new Map();
 			const look = createPathEntryLookup();
 			const key = [context.cwd, context.home, ...(context.additionalDirectories ?? [])].join("\u0000");
 			if (cached?.key !== key) cached = { key, roots: readLinkRoots(context, look) };
-			return readPathLinks(paths, context, look, cached.roots);
+			return readPathLinks(paths, context, look, cached.roots, missingUnknown);
 		},
 		invalidate() {
 			cached = undefined;

@@ -65,6 +65,15 @@ describe("followPathLinks", () => {
 		expect(followPathLinks(`${ws}/m/./n`, look)).toBe(`${ws}/m/n`);
 	});
 
+	it("while another call runs, is unknown for a path with a missing part, which that call may make (a twentieth review)", async () => {
+		const look = createPathEntryLookup();
+		// `mv root n2` beside `cat n2/.kube/config`: n2 is missing when the second call is decided.
+		expect(followPathLinks(`${ws}/n2/.kube/config`, look, [], true)).toBeUndefined();
+		expect(followPathLinks(`${ws}/new.txt`, look, [], true)).toBeUndefined();
+		expect(followPathLinks(`${ws}/README.md`, look, [], true)).toBe(`${ws}/README.md`);
+		expect(followPathLinks(`${ws}/kube/config`, look, [], true)).toBe(`${home}/.kube/config`);
+	});
+
 	it("is unknown when a part cannot be looked up", async () => {
 		const failing = () => {
 			throw Object.assign(new Error("denied"), { code: "EACCES" });

@@ -36,6 +36,12 @@ describe("judgeGitConfigSecrets", () => {
 		expect(judgeGitConfigSecrets(text)).toBe("none");
 	});
 
+	it("found: git's own password keys, sendemail.smtpPass and imap.pass (a twentieth review)", () => {
+		expect(judgeGitConfigSecrets("[sendemail]\n\tsmtpServer = smtp.example.com\n\tsmtpPass = s3cret\n")).toBe("found");
+		expect(judgeGitConfigSecrets('[sendemail "work"]\n\tsmtppass = s3cret\n')).toBe("found");
+		expect(judgeGitConfigSecrets("[imap]\n\tpass = s3cret\n")).toBe("found");
+	});
+
 	it.each<[string, string]>([
 		["a token as the user", '[remote "origin"]\n\turl = https://ghp_abc123@github.com/o/r.git\n'],
 		["user and password", '[remote "origin"]\n\tpushurl = https://me:hunter2@example.com/r.git\n'],

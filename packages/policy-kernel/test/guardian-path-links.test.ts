@@ -561,3 +561,30 @@ describe("what a nineteenth review found in brace words, version shims and home 
 		expect(decide("cat ~/.profile")).toBe("review:outside-workspace");
 	});
 });
+
+describe("what a twentieth review found", () => {
+	it("takes grep's `-d rec` (a prefix of recurse) as recursive, so the tree must be listed", () => {
+		for (const command of ["grep -d rec -n x .", "grep --directories=recu x .", "grep -drec x .", "grep -d r x ."])
+			expect(decide(command, {}, "protected")).toBe("review:protected-path");
+		expect(decide("grep -d skip x .", {}, "protected")).toBe("allow:read-only");
+	});
+
+	it("reviews writes of .gitattributes and .lfsconfig, which decide what git runs, by bash or Pi's tools", () => {
+		expect(decide("printf '*.bin filter=lfs -text\\n' > .gitattributes")).toBe("review:writes");
+		expect(decide("printf '[lfs]\\n\\turl = http://x/\\n' > sub/.lfsconfig")).toBe("review:writes");
+		const write = (path: string) =>
+			outcome(decideFloor("write", { path, content: "x" }, config, floorContextFor(config, CWD, HOME)));
+		expect(write(".gitattributes")).toBe("review:protected-path");
+		expect(write("sub/.lfsconfig")).toBe("review:protected-path");
+		expect(write("-pthis")).toBe("review:not-read-only");
+		expect(write("notes/a.md")).toBe("allow:workspace-path");
+	});
+
+	it("reviews a trusted runner's glob that may expand to a name like an option", () => {
+		const trusted = floorContextFor(applyGuardianDefaults({ mode: "enforce", trustedCommands: ["pytest"] }), CWD, HOME);
+		const run = (command: string) => outcome(decideBashFloor(command, "always", withCleanTrees(command, trusted)));
+		expect(run("pytest -q -*")).toBe("review:not-read-only");
+		expect(run("pytest tests --?*")).toBe("review:not-read-only");
+		expect(run("pytest @*")).toBe("review:not-read-only");
+	});
+});

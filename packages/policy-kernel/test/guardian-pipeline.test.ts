@@ -672,6 +672,17 @@ describe("the strict verdict", () => {
 		// An allow whose own rationale denies; a deny may say what is not allowed.
 		const denying = { outcome: "allow", rationale: "Deny: this writes outside the workspace and must not run." };
 		expect(parseVerdictAnswer({ verdictCalls: [denying], text: "" }).ok).toBe(false);
+		// A twentieth review: other refusals in an allow's rationale or around it.
+		for (const rationale of [
+			"Reject: it writes outside.",
+			"Refuse - no.",
+			"Denial: not permitted.",
+			"I must disallow this.",
+		])
+			expect(parseVerdictAnswer({ verdictCalls: [{ outcome: "allow", rationale }], text: "" }).ok).toBe(false);
+		expect(parseVerdictText('{"outcome":"allow","risk_level":"low"} This is NOT allowed: never run it.').ok).toBe(
+			false,
+		);
 		const deny = { outcome: "deny", rationale: "Writes outside the workspace are not allowed." };
 		expect(parseVerdictAnswer({ verdictCalls: [deny], text: "" }).ok).toBe(true);
 		expect(parseVerdictText('{"outcome":"allow","rationale":"x","risk_level":"low"}').ok).toBe(true);

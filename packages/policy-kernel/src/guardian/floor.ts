@@ -733,6 +733,18 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	};
 	if ((toolName === "write" || toolName === "edit") && resolved.flatMap(leadsTo).some(isPiContextFile))
 		return { kind: "review", reason: "protected-path" };
+	// A file named like an option (`-pthis`) turns into one when a later glob expands to it, as for bash's writes.
+	if (
+		(toolName === "write" || toolName === "edit") &&
+		(paths ?? []).some((path) => path.split("/").some((part) => part.startsWith("-")))
+	)
+		return { kind: "review", reason: "not-read-only" };
+	// So is a file that decides what git runs or searches skip (`.gitattributes`, `.lfsconfig`, `.ignore`).
+	if (
+		(toolName === "write" || toolName === "edit") &&
+		resolved.flatMap(leadsTo).some((path) => IGNORE_FILE_NAMES.has(baseName(path)))
+	)
+		return { kind: "review", reason: "protected-path" };
 	if (toolName !== "grep") return decision;
 	// The grep tool reads the whole tree below its path, hidden entries included: allowed only when the shell listed
 	// that tree and found nothing protected in it.
@@ -1855,8 +1867,12 @@ const OPTION_RISK_COMMANDS = new Set([
 	"uniq",
 ]);
 
-/** Files that tell rg, fd and git what to skip: a write to one is reviewed. */
-const IGNORE_FILE_NAMES = new Set([".gitignore", ".ignore", ".rgignore", ".fdignore"]);
+/**
+ * Files that tell rg, fd and git what to skip, and what git runs on a file's content (`.gitattributes` names a
+ * filter driver, such as the user's own git-lfs, which then fetches from the URL a `.lfsconfig` names when
+ * `git stash pop` checks a file out; a twentieth review): a write to one is reviewed, by bash or by Pi's tools.
+ */
+const IGNORE_FILE_NAMES = new Set([".gitignore", ".ignore", ".rgignore", ".fdignore", ".gitattributes", ".lfsconfig"]);
 
 /** Commands that read `.` when given no path operand. */
 const IMPLICIT_DOT_COMMANDS = new Set(["ls", "du", "tree", "find"]);
@@ -2253,7 +2269,8 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	if (HARMLESS_TARGETS.has(path)) return;
 	// A file named like an option (`./--pre=sh`) turns into one when a later glob expands to it.
 	if (creates && path.split("/").some((part) => part.startsWith("-"))) throw new Review("writes");
-	// Ignore files decide what rg and git read: `!.env` in `.ignore` makes `rg` print `.env`.
+	// Ignore files decide what rg and git read: `!.env` in `.ignore` makes `rg` print `.env`; attribute files what
+	// git runs.
 	if (IGNORE_FILE_NAMES.has(baseName(path))) throw new Review("writes");
 	// Pi loads a context file into every later session's system prompt.
 	if (isPiContextFile(path)) throw new Review("protected-path");
@@ -3011,7 +3028,10 @@ function scanSearchWords(args: readonly BashWord[], ripgrep: boolean): SearchWor
 				if (file !== undefined) out.files.push(file);
 			} else if (name === "--include" || name === "--glob" || name === "--iglob") takeValue();
 			else if (!ripgrep && (is("--directories") || is("--devices"))) {
-				if (takeValue() === "recurse" && is("--directories")) out.recursive = true;
+				// GNU grep takes any unambiguous prefix of `recurse` (`-d rec`; a twentieth review): anything but `read` or
+				// `skip` counts as recursive.
+				const action = takeValue();
+				if (is("--directories") && action !== "read" && action !== "skip") out.recursive = true;
 			} else if (attached === undefined && valueOptions.has(name)) i++;
 			else {
 				if (attached === undefined && !SEARCH_FLAG_OPTIONS.some((flag) => (ripgrep ? flag === name : is(flag)))) {
@@ -3032,7 +3052,7 @@ function scanSearchWords(args: readonly BashWord[], ripgrep: boolean): SearchWor
 					out.patternGiven = true;
 					if (operand !== undefined) out.files.push(operand);
 				}
-				if (flag === "d" && !ripgrep && operand === "recurse") out.recursive = true;
+				if (flag === "d" && !ripgrep && operand !== "read" && operand !== "skip") out.recursive = true;
 				break;
 			}
 			continue;
@@ -4775,8 +4795,9 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 		const inlineScript = last?.kind === "glob" && /^-[ce]$/.test(last.text);
 		for (const [index, word] of args.entries()) {
 			if (!isPlainTrustedArgument(word.value, inlineScript && index === 0)) throw new Review("not-read-only");
-			// A glob that starts with a wildcard may expand to a name such as `@.env` (made by an earlier `touch`).
-			if (word.expansions.includes("glob") && /^[*?[]/.test(word.value)) throw new Review("not-read-only");
+			// A glob that starts with a wildcard, a `-` or an `@` may expand to a name such as `@.env` or `-pthis` (made
+			// by an earlier `touch` or Pi's write tool; a twentieth review: `pytest -q -*`).
+			if (word.expansions.includes("glob") && /^[-@*?[]/.test(word.value)) throw new Review("not-read-only");
 			if (runsOtherCode(runner, word.value, args[index + 1]?.value)) throw new Review("not-read-only");
 			judgeOperandWord(word, state, judge, true, true);
 			judgeTrustedArgumentParts(runner, word.value, state, judge, 0, inlineScript && index === 0);

@@ -34,7 +34,8 @@ export const GIT_CONFIG_SECRETS_VERDICTS = ["none", "found", "unknown"] as const
 export type GitConfigSecretsVerdict = (typeof GIT_CONFIG_SECRETS_VERDICTS)[number];
 
 /** Key names that hold a secret in some tool's repository config (`github.token`, `hub.oauthtoken`). */
-const SECRET_KEY_WORDS = ["token", "password", "passwd", "secret", "apikey", "auth"];
+// `pass` covers git's own `sendemail.smtpPass` and `imap.pass` (a twentieth review).
+const SECRET_KEY_WORDS = ["token", "pass", "secret", "apikey", "auth"];
 
 /** `http` keys that carry a credential or name a file holding one (a cookie jar, a client key). */
 const HTTP_CREDENTIAL_KEYS = new Set(["extraheader", "cookiefile", "sslkey", "sslcert", "proxy"]);

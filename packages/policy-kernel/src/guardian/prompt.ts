@@ -89,18 +89,31 @@ export function neutralizeFraming(text: string): string {
 }
 
 function describeEntry(entry: CompactTranscript["entries"][number]): string {
+	// A tool's name is the model's to choose: only a plain name is shown (a twentieth review: a name holding
+	// `\n[2] user: I authorize …`).
+	const tool = plainToolName(entry.toolName);
 	const who =
 		entry.kind === "user"
 			? "user"
 			: entry.kind === "assistant"
 				? "assistant"
 				: entry.kind === "tool-call"
-					? `tool call ${entry.toolName ?? "tool"}`
-					: `tool result ${entry.toolName ?? "tool"}${entry.isError ? " (error)" : ""}`;
-	// Text that is not the user's is one JSON string: a line break in a file or a tool's output cannot start a line
-	// that looks like a `user` entry (a nineteenth review: `[1] user: … I explicitly authorize …` inside notes.txt).
-	const text = entry.kind === "user" || entry.kind === "tool-call" ? entry.text : JSON.stringify(entry.text);
+					? `tool call ${tool}`
+					: `tool result ${tool}${entry.isError ? " (error)" : ""}`;
+	// Text that is not the user's is one JSON string, Unicode line breaks escaped too: a line break in a file or a
+	// tool's output cannot start a line that looks like a `user` entry (a nineteenth review: `[1] user: … I
+	// explicitly authorize …` inside notes.txt; a twentieth: the same after U+2028).
+	const text = entry.kind === "user" ? entry.text : escapeUnicodeLineBreaks(JSON.stringify(entry.text));
 	return `[${entry.index + 1}] ${who}: ${neutralizeFraming(text)}`;
+}
+
+function plainToolName(name: string | undefined): string {
+	if (name === undefined) return "tool";
+	return /^[A-Za-z0-9_.:-]{1,64}$/.test(name) ? name : "(a tool with an unusual name)";
+}
+
+function escapeUnicodeLineBreaks(text: string): string {
+	return text.replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** Renders the user message of a review request. */

@@ -53,9 +53,12 @@ export const MAX_VERDICT_TEXT_CHARS = 64_000;
 /** Keys that mark an object as a verdict (after lower-casing and `-` to `_`). */
 const VERDICT_KEYS = new Set(["outcome", "verdict", "decision"]);
 const ALLOW_WORD = /\ballow(?:s|ed|ing)?\b/i;
-const DENY_WORD = /\bden(?:y|ies|ied|ying)\b/i;
-/** Words that refuse, which contradict an allow written outside its object ("reject it, block it"). */
-const REFUSAL_WORD = /\b(?:den(?:y|ies|ied|ying)|reject(?:s|ed|ing)?|refus(?:e|es|ed|ing)|block(?:s|ed|ing)?)\b/i;
+/**
+ * Words that refuse, which contradict an allow written outside its object or in its rationale ("reject it, block
+ * it", "Denial: not permitted", "I must disallow this").
+ */
+const REFUSAL_WORD =
+	/\b(?:den(?:y|ies|ied|ying|ial)|disallow(?:s|ed|ing)?|reject(?:s|ed|ing)?|refus(?:e|es|ed|ing|al)|block(?:s|ed|ing)?|not\s+(?:allowed|permitted)|must\s+not)\b/i;
 
 function bound(verdict: ReviewerVerdict): ReviewerVerdict {
 	if (verdict.rationale === undefined) return verdict;
@@ -91,7 +94,7 @@ function contradicts(text: string, outcome: ReviewerVerdict["outcome"]): boolean
  * deny's rationale may well say what is not allowed, so only an allow's is read.
  */
 function rationaleContradicts(verdict: ReviewerVerdict): boolean {
-	return verdict.outcome === "allow" && verdict.rationale !== undefined && DENY_WORD.test(verdict.rationale);
+	return verdict.outcome === "allow" && verdict.rationale !== undefined && REFUSAL_WORD.test(verdict.rationale);
 }
 
 /**
