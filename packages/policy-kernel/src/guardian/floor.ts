@@ -731,7 +731,10 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 		const target = context.pathLinks?.get(path);
 		return typeof target === "string" ? [path, target] : [path];
 	};
-	if ((toolName === "write" || toolName === "edit") && resolved.flatMap(leadsTo).some(isPiContextFile))
+	if (
+		(toolName === "write" || toolName === "edit") &&
+		resolved.flatMap(leadsTo).some((path) => isPiContextFile(path) || isLinkedContextFileTarget(path, context))
+	)
 		return { kind: "review", reason: "protected-path" };
 	// A file named like an option (`-pthis`) turns into one when a later glob expands to it, as for bash's writes.
 	if (
@@ -809,7 +812,8 @@ export function toolCallLinkPaths(toolName: string, input: unknown, context: Flo
 		const named = namedOrDefaultPaths(toolName, input, found.named) ?? [];
 		const shaped = isBuiltinToolName(toolName) ? [] : found.shaped;
 		const paths = [...named, ...shaped].flatMap((path) => toolOpenedPaths(toolName, path, context));
-		return [...new Set(paths)].slice(0, MAX_LINK_PATHS);
+		const contextFiles = toolName === "write" || toolName === "edit" ? workspaceContextFiles(context) : [];
+		return [...new Set([...paths, ...contextFiles])].slice(0, MAX_LINK_PATHS);
 	} catch {
 		return [];
 	}
@@ -2264,6 +2268,29 @@ function judgeWritePath(word: BashWord, state: WalkState, judge: Judge, creates 
 	judgeWritePathText(word.value, state, judge, creates);
 }
 
+/** Names of the context files Pi loads from the workspace folder, as they are usually written. */
+const WORKSPACE_CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md", "AGENTS.override.md"] as const;
+
+/** The workspace's context files, whose links the shell follows for every call that may write. */
+function workspaceContextFiles(context: FloorContext): string[] {
+	const workspace = normalizeAbsolutePath(context.cwd);
+	return WORKSPACE_CONTEXT_FILE_NAMES.map((name) => (workspace === "/" ? `/${name}` : `${workspace}/${name}`));
+}
+
+/**
+ * True when `path` (absolute, links followed) is where a workspace context file that is a link leads:
+ * `AGENTS.md -> .github/copilot-instructions.md` makes a write of the latter a write of what Pi loads into every
+ * later session's system prompt (a twentieth review).
+ */
+function isLinkedContextFileTarget(path: string, context: FloorContext): boolean {
+	const links = context.pathLinks;
+	if (links === undefined) return false;
+	return workspaceContextFiles(context).some((file) => {
+		const target = links.get(file);
+		return typeof target === "string" && target !== file && target === path;
+	});
+}
+
 /** A literal path the command writes, judged like the write tool: a workspace write, or the reason to review. */
 function judgeWritePathText(path: string, state: WalkState, judge: Judge, creates = true): void {
 	if (HARMLESS_TARGETS.has(path)) return;
@@ -2274,6 +2301,9 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	if (IGNORE_FILE_NAMES.has(baseName(path))) throw new Review("writes");
 	// Pi loads a context file into every later session's system prompt.
 	if (isPiContextFile(path)) throw new Review("protected-path");
+	// Where the workspace's context files lead is asked for with every write.
+	if (judge.requests !== undefined)
+		for (const file of workspaceContextFiles(judge.context)) judge.requests.linkPaths.add(file);
 	const resolved = resolveIn(path, state, judge);
 	if (resolved === undefined) throw new Review("dynamic");
 	const pathClass = classifyOpened(path, resolved, state, judge, false, creates);
@@ -2283,7 +2313,8 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	const key = openedLinkKey(path, state, judge);
 	const target = links === undefined || key === undefined ? null : linkTargetOf(links, key, creates);
 	if (target !== null && IGNORE_FILE_NAMES.has(baseName(target))) throw new Review("writes");
-	if (target !== null && isPiContextFile(target)) throw new Review("protected-path");
+	if (target !== null && (isPiContextFile(target) || isLinkedContextFileTarget(target, judge.context)))
+		throw new Review("protected-path");
 	const scope = judge.context.writeScope ?? "outside-workspace";
 	if (scope === "always") throw new Review("writes");
 	if (scope === "outside-workspace" && pathClass === "outside") throw new Review("outside-workspace");
