@@ -4,7 +4,7 @@
 // system resolves a path (decision 0023). Nothing is cached across calls: a link may change between any two. The
 // lookups are synchronous `lstat`s on local paths, a few per call: through the thread pool each would cost a hop
 // of its own on the tool-call hook.
-import { lstatSync, readlinkSync } from "node:fs";
+import { lstatSync, opendirSync, readlinkSync } from "node:fs";
 import {
 	type FloorContext,
 	type LinkRoot,
@@ -38,13 +38,56 @@ export function createPathEntryLookup(): PathEntryLookup {
 }
 
 function lookUpPath(path: string): PathEntry {
+	let info: ReturnType<typeof lstatSync>;
 	try {
-		const info = lstatSync(path);
-		return info.isSymbolicLink() ? { kind: "link", target: readlinkSync(path) } : { kind: "other" };
+		info = lstatSync(path);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
-		throw error;
+		if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+		if (hasLookAlikeEntry(path)) throw new Error("a look-alike entry may be opened instead");
+		return { kind: "missing" };
+	}
+	return info.isSymbolicLink() ? { kind: "link", target: readlinkSync(path) } : { kind: "other" };
+}
+
+/**
+ * True when another entry may share the name in a different Unicode form: `K`, `;` and a backtick are the NFC forms
+ * of U+212A, U+037E and U+1FEF, and any non-ASCII character may have other forms.
+ */
+function mayHaveLookAlike(name: string): boolean {
+	for (const char of name) if (char === "K" || char === ";" || char === "`" || char.charCodeAt(0) > 0x7f) return true;
+	return false;
+}
+
+/** At most this many entries of a folder are compared; a larger folder counts as holding a look-alike. */
+const MAX_LOOK_ALIKE_ENTRIES = 4_096;
+
+/**
+ * True when the folder of a missing `path` holds another entry whose NFC or NFKC form is the missing name's. A
+ * server that falls back to such an entry when a name is missing (the MCP filesystem server: `Key` opens a link
+ * `\u212Aey` to `.env`; a twenty-first review) opens what the floor never judged.
+ */
+function hasLookAlikeEntry(path: string): boolean {
+	const slash = path.lastIndexOf("/");
+	const name = path.slice(slash + 1);
+	if (!mayHaveLookAlike(name)) return false;
+	const forms = new Set([name.normalize("NFC"), name.normalize("NFKC")]);
+	let folder: ReturnType<typeof opendirSync>;
+	try {
+		folder = opendirSync(slash === 0 ? "/" : path.slice(0, slash));
+	} catch {
+		return false;
+	}
+	try {
+		for (let count = 0; ; count++) {
+			const entry = folder.readSync();
+			if (entry === null) return false;
+			if (count >= MAX_LOOK_ALIKE_ENTRIES) return true;
+			if (entry.name !== name && (forms.has(entry.name.normalize("NFC")) || forms.has(entry.name.normalize("NFKC"))))
+				return true;
+		}
+	} finally {
+		folder.closeSync();
 	}
 }
 

@@ -74,6 +74,31 @@ describe("followPathLinks", () => {
 		expect(followPathLinks(`${ws}/kube/config`, look, [], true)).toBe(`${home}/.kube/config`);
 	});
 
+	it("is unknown for a missing name whose folder holds it in another Unicode form (a twenty-first review)", async () => {
+		// The MCP filesystem server opens `\u212Aey` (KELVIN SIGN) for a missing `Key`: NFC makes it `Key`.
+		symlinkSync("../.kube/config", join(ws, "\u212Aey"));
+		symlinkSync("README.md", join(ws, "a\u037Eb"));
+		writeFileSync(join(ws, "cafe\u0301"), "x\n");
+		const look = createPathEntryLookup();
+		expect(followPathLinks(`${ws}/Key`, look)).toBeUndefined();
+		expect(followPathLinks(`${ws}/Key/deeper`, look)).toBeUndefined();
+		expect(followPathLinks(`${ws}/a;b`, look)).toBeUndefined();
+		expect(followPathLinks(`${ws}/caf\u00e9`, look)).toBeUndefined();
+		// The entry itself, other missing names, and names no other form can reach, as before.
+		expect(followPathLinks(`${ws}/\u212Aey`, look)).toBe(`${home}/.kube/config`);
+		expect(followPathLinks(`${ws}/Keys`, look)).toBe(`${ws}/Keys`);
+		expect(followPathLinks(`${ws}/src/Key`, look)).toBe(`${ws}/src/Key`);
+		expect(followPathLinks(`${ws}/new.txt`, look)).toBe(`${ws}/new.txt`);
+	});
+
+	it("is unknown for a missing name with a look-alike character in a folder too large to compare", async () => {
+		mkdirSync(join(ws, "big"));
+		for (let i = 0; i <= 4_096; i++) writeFileSync(join(ws, "big", `f${i}`), "");
+		const look = createPathEntryLookup();
+		expect(followPathLinks(`${ws}/big/Key`, look)).toBeUndefined();
+		expect(followPathLinks(`${ws}/big/new.txt`, look)).toBe(`${ws}/big/new.txt`);
+	});
+
 	it("is unknown when a part cannot be looked up", async () => {
 		const failing = () => {
 			throw Object.assign(new Error("denied"), { code: "EACCES" });

@@ -90,6 +90,9 @@ describe("shell state the floor cannot see", () => {
 		["set -a; ls"],
 		// `{NAME}>file` stores a descriptor number in NAME.
 		["true {PATH}>o; ls"],
+		// bash drops a backslash-newline first: `{HO\⏎ME}>f` is `{HOME}>f` (a twenty-first review).
+		["echo {HO\\\nME}>/dev/null; git status"],
+		["echo {PATH\\\n}>/dev/null; ls"],
 		["echo {GIT_DIR}>o && git status"],
 		// Loop variables that programs read from the environment.
 		["for PATH in .; do ls; done"],
@@ -786,7 +789,6 @@ describe("found by a review of decision 0021 (each run in GNU findutils 4.9 and 
 		['find src | xargs cat; touch "src/x .env"', "allow:workspace-write"],
 		// -print0 and xargs -0 pass names whole, so a written name with a blank is harmless.
 		['touch "src/x .env"; find src -print0 | xargs -0 cat', "allow:workspace-write"],
-		["file -m magic x", "allow:read-only"],
 	])("%j → %s", (command, expected) => {
 		const verdict = outcome(decideBashFloor(command, "always", withCleanTrees(command, clean, "none")));
 		expect(verdict).toBe(expected);

@@ -517,6 +517,20 @@ describe("git that prints file content from the index or history, judged by the 
 		expect(decide(command, withKey)).toBe("review:protected-path");
 	});
 
+	it("takes a hash before `:path` only when the listing reached it as a commit: a folder's tree hash moves the path (a twenty-first review)", () => {
+		const commit = "4f2a9c1e8b7d6a5c4b3a29180716253443526170";
+		// `git ls-tree HEAD` prints the hash of `secrets/`; `<that>:db.txt` is `secrets/db.txt`, not `db.txt`.
+		expect(decide("git show 2cb3a32c:db.txt", holding([], [commit]))).toBe("review:protected-path");
+		expect(decide("git cat-file -p 2cb3a32c:db.txt", holding([], [commit]))).toBe("review:protected-path");
+		expect(decide("git show 2cb3a32c:db.txt", holding([]))).toBe("review:protected-path");
+		expect(decide("git show 4f2a9c1e:README.md", holding([], [commit]))).toBe("allow:read-only");
+		expect(decide("git cat-file -p 4f2a9c1e~1:README.md", holding([], [commit]))).toBe("allow:read-only");
+		expect(decide("git show HEAD:README.md main~2:src/a.py", holding([]))).toBe("allow:read-only");
+		// The listing is asked for, as for any other hash.
+		expect(floorFactRequestsOf("git show 2cb3a32c:db.txt", holding([])).gitHistoryDirectories).toEqual([CWD]);
+		expect(floorFactRequestsOf("git show HEAD:db.txt", holding([])).gitHistoryDirectories).toEqual([]);
+	});
+
 	it("reviews content from submodules, whose histories the shell does not list", () => {
 		expect(decide("git grep --recurse-submodules SECRET", holding([]))).toBe("review:protected-path");
 		expect(decide("git show --submodule=diff", holding([]))).toBe("review:protected-path");
@@ -749,12 +763,30 @@ describe("git in another directory is judged by that directory's repository fact
 
 	it("reviews `cd sub && git status` unless the shell gave facts for sub, and follows them", () => {
 		expect(decide("cd sub && git status", floorContextFor(config, CWD, HOME, safeHere))).toBe("review:git-config");
-		const withSub = (facts: { config: "safe" | "unsafe" | "unknown"; hooks: "none" | "present" | "unknown" }) =>
-			floorContextFor(config, CWD, HOME, { ...safeHere, gitByDirectory: new Map([[sub, facts]]) });
+		const withSub = (facts: {
+			config: "safe" | "unsafe" | "unknown";
+			hooks: "none" | "present" | "unknown";
+			top?: string;
+			historyProtected?: readonly string[];
+			contentSettings?: readonly GitContentSetting[];
+		}) => floorContextFor(config, CWD, HOME, { ...safeHere, gitByDirectory: new Map([[sub, facts]]) });
 		expect(decide("cd sub && git status", withSub({ config: "safe", hooks: "present" }))).toBe("allow:read-only");
 		expect(decide("cd sub && git status", withSub({ config: "unsafe", hooks: "none" }))).toBe("review:git-config");
 		expect(decide("cd sub && git add -A", withSub({ config: "safe", hooks: "present" }))).toBe("review:git-config");
-		expect(decide("cd sub && git add -A", withSub({ config: "safe", hooks: "none" }))).toBe("allow:workspace-write");
+		expect(decide("cd sub && git add -A", withSub({ config: "safe", hooks: "none", top: sub }))).toBe(
+			"allow:workspace-write",
+		);
+		// A `..` anywhere in a path may climb above sub's top: git then compares the folders, `.env` included.
+		const subRepo = withSub({ config: "safe", hooks: "none", top: sub, historyProtected: [], contentSettings: [] });
+		expect(decide("cd sub && git diff ./.. .", subRepo)).toBe("review:protected-path");
+		expect(decide("cd sub && git diff -- ./.. .", subRepo)).toBe("review:protected-path");
+		expect(decide("cd sub && git diff src/../.. x", subRepo)).toBe("review:protected-path");
+		expect(decide("cd sub && git diff src/../a.py", subRepo)).toBe("allow:read-only");
+		// With no top, or a top above the workspace, the index writes are the whole repository's (a twenty-first review).
+		expect(decide("cd sub && git add -A", withSub({ config: "safe", hooks: "none" }))).toBe("review:outside-workspace");
+		expect(decide("cd sub && git stash", withSub({ config: "safe", hooks: "none", top: HOME }))).toBe(
+			"review:outside-workspace",
+		);
 		// The working directory's own facts still decide git there, before and after the subshell.
 		expect(decide("(cd sub && git log) && git status", withSub({ config: "safe", hooks: "none" }))).toBe(
 			"allow:read-only",
@@ -798,7 +830,7 @@ describe("git in another directory is judged by that directory's repository fact
 });
 
 describe("git add and git stash are index writes: a safe config and no active hook", () => {
-	const noHooks = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHooks: "none" });
+	const noHooks = floorContextFor(config, CWD, HOME, { gitConfig: "safe", gitHooks: "none", gitTop: CWD });
 	it.each<[string, string]>([
 		["git add -A", "allow:workspace-write"],
 		// git after an add may meet a nested repository the add staged as a submodule (a thirteenth review).
@@ -841,7 +873,9 @@ describe("git add and git stash are index writes: a safe config and no active ho
 		["unsafe", "none", "review:git-config"],
 		["unknown", "none", "review:git-config"],
 	])("gitConfig %s, gitHooks %s → git add -A %s", (gitConfig, gitHooks, expected) => {
-		expect(decide("git add -A", floorContextFor(config, CWD, HOME, { gitConfig, gitHooks }))).toBe(expected);
+		expect(decide("git add -A", floorContextFor(config, CWD, HOME, { gitConfig, gitHooks, gitTop: CWD }))).toBe(
+			expected,
+		);
 	});
 
 	it("keeps git's read-only forms independent of the hooks fact", () => {

@@ -194,7 +194,7 @@ describe("what a tenth review found: globs, moves and listings that follow links
 		expect(decide("cat k2/config | mv kdir k2")).toBe("review:protected-path");
 		expect(decide("cat a.txt && mv kdir k2")).toBe("allow:workspace-write");
 		// `git stash pop` may bring back a tracked link anywhere.
-		const safeGit = { gitConfig: "safe", gitHooks: "none", gitUrlCredentials: "none" } as const;
+		const safeGit = { gitConfig: "safe", gitHooks: "none", gitUrlCredentials: "none", gitTop: CWD } as const;
 		const stash = "git stash pop && cat README.md";
 		const base = floorContextFor(config, CWD, HOME, safeGit);
 		const links = new Map(
@@ -505,8 +505,7 @@ describe("what an eighteenth review found in operands shaped like assignments", 
 		expect(decide("file -m x:.env README.md")).toBe("review:not-read-only");
 		expect(decide("file --magic-file=x:/home/dev/.kube/config README.md")).toBe("review:not-read-only");
 		expect(decide("file -bm x:.env README.md")).toBe("review:not-read-only");
-		expect(decide("file -m magic README.md")).toBe("allow:read-only");
-		expect(decide("file -m .env README.md")).toBe("review:protected-path");
+		expect(decide("file -m .env README.md")).toBe("review:not-read-only");
 	});
 });
 
@@ -612,5 +611,27 @@ describe("what a twentieth review found in linked context files", () => {
 		expect(outcome(write)).toBe("review:protected-path");
 		expect(decide("echo x >> .github/other.md", links)).toBe("allow:workspace-write");
 		expect(decide("echo x >> .github/copilot-instructions.md")).toBe("allow:workspace-write");
+	});
+});
+
+describe("what a twenty-first review found in magic files and attached option values", () => {
+	it("reviews `file -m` in every form: a folder given as magic loads every file in it and prints what it cannot parse", () => {
+		expect(decide("file -m certs a.txt")).toBe("review:not-read-only");
+		expect(decide("file -m . a.txt")).toBe("review:not-read-only");
+		expect(decide("file -mcerts a.txt")).toBe("review:not-read-only");
+		expect(decide("file --magic-file=certs a.txt")).toBe("review:not-read-only");
+		expect(decide("file --mag certs a.txt")).toBe("review:not-read-only");
+		expect(decide("file -b a.txt")).toBe("allow:read-only");
+	});
+
+	it("judges a short option's attached value whole: `-f=k` opens `=k`, and `-fa` opens `a`", () => {
+		expect(decide("date -f=k", { [`${CWD}/=k`]: `${HOME}/.ssh/id_rsa` })).toBe("review:protected-path");
+		expect(decide("date -f=data", { [`${CWD}/=data`]: `${CWD}/.env` })).toBe("review:protected-path");
+		expect(decide("date -fa", { [`${CWD}/a`]: `${CWD}/.env` })).toBe("review:protected-path");
+		expect(decide("grep -fa README.md", { [`${CWD}/a`]: `${HOME}/.ssh/id_rsa` })).toBe("review:protected-path");
+		// Without such links they are workspace reads, as before.
+		expect(decide("date -f=k")).toBe("allow:read-only");
+		expect(decide("date -fa")).toBe("allow:read-only");
+		expect(decide("ls -la")).toBe("allow:read-only");
 	});
 });

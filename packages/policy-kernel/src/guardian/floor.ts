@@ -1793,7 +1793,7 @@ function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge)
 	}
 	for (const word of command.words) {
 		judgeSubstitutions(word, state, judge);
-		if (NAMED_FD_WORD.test(word.text)) throw new Review("dynamic");
+		if (NAMED_FD_WORD.test(sourceWithoutContinuations(word))) throw new Review("dynamic");
 	}
 	judgeRedirects(command.redirects, state, judge);
 	if (command.words.length === 0) {
@@ -1889,6 +1889,14 @@ function startsWithWildcard(word: BashWord): boolean {
 
 /** A brace word that is only a numeric or letter sequence: `{1..10}`, `{a..e}`, `{0..100..5}`. */
 const BRACE_SEQUENCE = /^\{(?:-?\d{1,6}\.\.-?\d{1,6}(?:\.\.-?\d{1,6})?|[a-zA-Z]\.\.[a-zA-Z])\}$/;
+/**
+ * A word's source as bash reads it: a backslash-newline is removed before anything else (`{HO\⏎ME}>f` is the named
+ * descriptor `{HOME}`, a twenty-first review).
+ */
+function sourceWithoutContinuations(word: BashWord): string {
+	return word.text.includes("\\\n") ? word.text.replaceAll("\\\n", "") : word.text;
+}
+
 /** `{NAME}` before a redirect makes bash store the file descriptor in the variable NAME (`{PATH}>f`). */
 const NAMED_FD_WORD = /^\{[A-Za-z_][A-Za-z0-9_]*(?:\[.*\])?\}$/s;
 
@@ -1922,8 +1930,8 @@ function isPosixPlain(tree: BashList): boolean {
 		(inner) =>
 			[...inner.words, ...inner.assignments.map((assignment) => assignment.value)].every(
 				(word) =>
-					!word.text.includes("$'") &&
-					!word.text.includes('$"') &&
+					!sourceWithoutContinuations(word).includes("$'") &&
+					!sourceWithoutContinuations(word).includes('$"') &&
 					!word.expansions.some((kind) => kind === "glob" || kind === "brace" || kind === "process-substitution"),
 			) && inner.redirects.every((redirect) => redirect.op !== "&>" && redirect.op !== "&>>"),
 	);
@@ -1999,12 +2007,14 @@ function judgeOperandWord(word: BashWord, state: WalkState, judge: Judge, read: 
 		return;
 	}
 	const value = word.value;
-	if (value.startsWith("-") && !value.startsWith("--") && !value.includes("=")) {
+	if (value.startsWith("-") && !value.startsWith("--")) {
 		// Which letter of a bundle takes a value is the command's business (`-bf/etc/passwd`, `-mid_rsa`): every
-		// tail of the word that could be a path is judged as one.
+		// tail of the word is judged as a path, one character long (`-fa`) or starting with `=` (getopt opens `=k`
+		// for `-f=k`, a twenty-first review) included. A last `/` or `~` alone is a separator (`cut -d/`), as before.
 		if (value.length > MAX_ATTACHED_OPTION_CHARS) throw new Review("dynamic");
-		for (let start = 2; start < value.length - 1; start++)
-			judgeReadPath(value.slice(start), state, judge, read, true, strict);
+		const last = value.at(-1);
+		const end = last === "/" || last === "~" ? value.length - 1 : value.length;
+		for (let start = 2; start < end; start++) judgeReadPath(value.slice(start), state, judge, read, true, strict);
 		return;
 	}
 	const candidate = pathCandidate(word);
@@ -2668,13 +2678,9 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 				return "not-read-only";
 			// `-f LIST` reads the files a list names.
 			if (anyOption(options, (o) => shortFlag(o, "f") || longOptionOrPrefix(o, "--files-from"))) return "not-read-only";
-			// `-m A:B` loads each file of a colon-separated list as magic, and prints every line it cannot parse (an
-			// eighteenth review); a single magic file is an operand read like the others.
-			if (
-				anyOption(options, (o) => shortFlag(o, "m") || longOptionOrPrefix(o, "--magic-file")) &&
-				args.some((arg) => arg.value.includes(":"))
-			)
-				return "not-read-only";
+			// `-m MAGIC` loads each file of a colon-separated list, and of a folder every file in it, as magic, and
+			// prints every line it cannot parse (an eighteenth and a twenty-first review).
+			if (anyOption(options, (o) => shortFlag(o, "m") || longOptionOrPrefix(o, "--magic-file"))) return "not-read-only";
 			readAll(args, state, judge);
 			return "allowed";
 		case "grep":
@@ -4014,6 +4020,13 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 		const facts = gitFactsAt(state, judge);
 		if (facts.config !== "safe" || facts.hooks !== "none") return "git-config";
 		for (const path of indexWrite) judgeOperandWord(path, state, judge, true);
+		// The index and a stash's files belong to the whole repository: with its top above the workspace, `git stash`
+		// or `git add -A` rewrites or stages the user's files outside it (a twenty-first review).
+		if (
+			judge.requests === undefined &&
+			(facts.top === undefined || !isInWorkspace(facts.top, judge.workspace, judge.context.additionalDirectories))
+		)
+			return "outside-workspace";
 		judge.allow("workspace-write");
 		// git after it cannot trust the facts when `git add` may stage a nested repository as a submodule (whose config
 		// `git status` then runs), or after a stash, which takes files out of the worktree and puts them back.
@@ -4084,7 +4097,8 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
  * or no fact came).
  */
 function liesOutsideWorkingTree(value: string, top: string | undefined, state: WalkState, judge: Judge): boolean {
-	if (!value.startsWith("/") && !value.startsWith("..") && !value.startsWith("~")) return false;
+	// A `..` part anywhere may climb above the top (`cd lib && git diff ./.. .`, a twenty-first review).
+	if (!value.startsWith("/") && !value.startsWith("~") && !value.split("/").includes("..")) return false;
 	const resolved = resolveIn(value, state, judge);
 	return (
 		resolved === undefined ||
@@ -4397,9 +4411,10 @@ function gitContentPrinted(
 			// `git diff --no-index a b` compares files, not history: judged as the trees they are.
 			if (values.some((value) => longOptionOrPrefix(value, "--no-index"))) return undefined;
 			if (hidden) return "unknown";
-			// Only `tree-ish:path` operands and no option (`--reflog`, `--all` or `--indexed-objects` add more).
+			// Only `tree-ish:path` operands and no option (`--reflog`, `--all` or `--indexed-objects` add more): their
+			// paths are judged from the top, so a hash must be a listed commit, not a folder's tree (a twenty-first review).
 			if (sub === "show" && operands.length > 0 && operands.length === values.length && operands.every(isRevisionPath))
-				return undefined;
+				return revisionPathsOnly(objects);
 			const names =
 				values.some((value) => GIT_NAMES_ONLY_OPTIONS.some((option) => longOption(value, option))) &&
 				gitOptionsPrintNoContent(rest);
@@ -4426,10 +4441,19 @@ function gitContentPrinted(
 			return settings.includes("blame-reads-file") ? "unknown" : undefined;
 		case "cat-file":
 			if (values.some((value) => value === "-t" || value === "-s" || value === "-e")) return undefined;
-			return operands.length > 0 && operands.every(isRevisionPath) ? undefined : "unknown";
+			return operands.length > 0 && operands.every(isRevisionPath) ? revisionPathsOnly(objects) : "unknown";
 		default:
 			return undefined;
 	}
+}
+
+/**
+ * `tree-ish:path` operands alone print blobs whose paths are judged from the repository's top: nothing more when
+ * they name no object by hash; otherwise each hash must be a commit the listing reached, since a tree's hash (from
+ * `git ls-tree`) puts the path below that tree's folder (`git show <hash of secrets/>:db.txt`).
+ */
+function revisionPathsOnly(objects: readonly string[]): GitContentPrinted | undefined {
+	return objects.length === 0 ? undefined : { pathspecs: [], objects, printsFiles: false };
 }
 
 /**
