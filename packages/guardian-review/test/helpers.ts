@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
@@ -265,3 +266,17 @@ export async function deniedBashCall(
 	await h.prompt("go on");
 	return { sources: verdictSources(h), shown: resultTexts(h).join("\n") };
 }
+
+const FILESYSTEM_SERVER = createRequire(import.meta.url).resolve(
+	"@modelcontextprotocol/server-filesystem/dist/index.js",
+);
+
+/** Pi's MCP support with the filesystem server registered over stdio, rooted at the session directory. */
+export const filesystemServer: InlineExtension = (pi) => {
+	pi.registerMcpServer("fs", {
+		command: process.execPath,
+		args: [FILESYSTEM_SERVER, "."],
+		cwd: ".",
+		exposure: "direct",
+	});
+};

@@ -4,7 +4,6 @@
 // `codemode` call itself is reviewed; Pi's `read_mcp_resource` of a `file://` resource, and an MCP read-only
 // tool's path-shaped `source`, are judged like paths; the footer status and working message show a review while it runs.
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
@@ -19,6 +18,7 @@ import { describe, expect, it } from "vitest";
 import {
 	callTool,
 	expectNoLeak,
+	filesystemServer,
 	type GuardianHarness,
 	guardianSandboxPerTest,
 	resultTexts,
@@ -26,8 +26,6 @@ import {
 	verdictSources,
 } from "./helpers.ts";
 
-const require = createRequire(import.meta.url);
-const FILESYSTEM_SERVER = require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
 /** A stdio server (official MCP SDK) offering the files its arguments name as `file://` resources. */
 const FILE_RESOURCES_SERVER = fileURLToPath(new URL("./fixtures/file-resources-server.mjs", import.meta.url));
 
@@ -61,16 +59,6 @@ function otherExtensionTools(runs: string[]): InlineExtension {
 		});
 	};
 }
-
-/** Pi's MCP support with the filesystem server registered over stdio, rooted at the session directory. */
-const filesystemServer: InlineExtension = (pi) => {
-	pi.registerMcpServer("fs", {
-		command: process.execPath,
-		args: [FILESYSTEM_SERVER, "."],
-		cwd: ".",
-		exposure: "direct",
-	});
-};
 
 describe("tools registered by other extensions", () => {
 	it("reviews a tool with no annotations and leaves one annotated read-only alone, on Pi's default tools", async () => {

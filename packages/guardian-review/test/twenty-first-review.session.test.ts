@@ -4,12 +4,12 @@
 // workspace or below a tree's hash.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { createMcpExtension, type InlineExtension } from "@earendil-works/pi-coding-agent";
+import { createMcpExtension } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import {
 	callTool,
+	filesystemServer,
 	guardianSandboxPerTest,
 	initWithFiles,
 	promptsWithDenials,
@@ -17,17 +17,6 @@ import {
 	runGit,
 	startInGitRepo,
 } from "./helpers.ts";
-
-const require = createRequire(import.meta.url);
-const FILESYSTEM_SERVER = require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
-const filesystemServer: InlineExtension = (pi) => {
-	pi.registerMcpServer("fs", {
-		command: process.execPath,
-		args: [FILESYSTEM_SERVER, "."],
-		cwd: ".",
-		exposure: "direct",
-	});
-};
 
 const sandbox = guardianSandboxPerTest({
 	homePrefix: "guardian-review21-home-",
