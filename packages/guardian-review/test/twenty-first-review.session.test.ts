@@ -153,4 +153,18 @@ describe("a twenty-first review, in real sessions", () => {
 		expect(resultTexts(h).join("\n")).not.toContain("very-secret-");
 		expect(resultTexts(h).join("\n")).toContain("hi");
 	});
+
+	it("reviews writes of attribute and ignore files in any case, as a case-insensitive filesystem opens them", async () => {
+		const h = await startInGitRepo(sandbox);
+		h.agent(
+			callTool("bash", { command: "echo '* diff=x' > .GITATTRIBUTES" }),
+			callTool("write", { path: ".LfsConfig", content: "[lfs]\n\turl = http://127.0.0.1:9/x\n" }),
+			"next",
+			callTool("write", { path: "notes.md", content: "fine\n" }),
+			"done",
+		);
+		expect(await promptsWithDenials(h, 2, "set up attributes", "go on")).toEqual(["reviewer", "reviewer", "floor"]);
+		expect(existsSync(join(h.cwd, ".GITATTRIBUTES"))).toBe(false);
+		expect(existsSync(join(h.cwd, ".LfsConfig"))).toBe(false);
+	});
 });

@@ -585,6 +585,11 @@ describe("what a twentieth review found", () => {
 		expect(write("sub/.lfsconfig")).toBe("review:protected-path");
 		expect(write("-pthis")).toBe("review:not-read-only");
 		expect(write("notes/a.md")).toBe("allow:workspace-path");
+		// In any case: macOS's default filesystem opens `.GITATTRIBUTES` as `.gitattributes` (a twenty-first review).
+		expect(decide("echo '* diff=x' > .GITATTRIBUTES")).toBe("review:writes");
+		expect(decide("echo '!.env' >> sub/.Ignore")).toBe("review:writes");
+		expect(write(".LfsConfig")).toBe("review:protected-path");
+		expect(decide("mv notes.txt x.GITATTRIBUTES")).toBe("allow:workspace-write");
 	});
 
 	it("reviews a trusted runner's glob that may expand to a name like an option", () => {

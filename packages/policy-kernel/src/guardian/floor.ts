@@ -745,7 +745,7 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	// So is a file that decides what git runs or searches skip (`.gitattributes`, `.lfsconfig`, `.ignore`).
 	if (
 		(toolName === "write" || toolName === "edit") &&
-		resolved.flatMap(leadsTo).some((path) => IGNORE_FILE_NAMES.has(baseName(path)))
+		resolved.flatMap(leadsTo).some((path) => isIgnoreOrAttributeFile(path))
 	)
 		return { kind: "review", reason: "protected-path" };
 	if (toolName !== "grep") return decision;
@@ -1878,6 +1878,14 @@ const OPTION_RISK_COMMANDS = new Set([
  */
 const IGNORE_FILE_NAMES = new Set([".gitignore", ".ignore", ".rgignore", ".fdignore", ".gitattributes", ".lfsconfig"]);
 
+/**
+ * True when `path` names an ignore or attribute file, in any case: a case-insensitive filesystem (macOS's default)
+ * opens `.GITATTRIBUTES` as `.gitattributes`, as protected globs and context files are matched.
+ */
+function isIgnoreOrAttributeFile(path: string): boolean {
+	return IGNORE_FILE_NAMES.has(baseName(path).toLowerCase());
+}
+
 /** Commands that read `.` when given no path operand. */
 const IMPLICIT_DOT_COMMANDS = new Set(["ls", "du", "tree", "find"]);
 
@@ -2308,7 +2316,7 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	if (creates && path.split("/").some((part) => part.startsWith("-"))) throw new Review("writes");
 	// Ignore files decide what rg and git read: `!.env` in `.ignore` makes `rg` print `.env`; attribute files what
 	// git runs.
-	if (IGNORE_FILE_NAMES.has(baseName(path))) throw new Review("writes");
+	if (isIgnoreOrAttributeFile(path)) throw new Review("writes");
 	// Pi loads a context file into every later session's system prompt.
 	if (isPiContextFile(path)) throw new Review("protected-path");
 	// Where the workspace's context files lead is asked for with every write.
@@ -2322,7 +2330,7 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	const links = judge.context.pathLinks;
 	const key = openedLinkKey(path, state, judge);
 	const target = links === undefined || key === undefined ? null : linkTargetOf(links, key, creates);
-	if (target !== null && IGNORE_FILE_NAMES.has(baseName(target))) throw new Review("writes");
+	if (target !== null && isIgnoreOrAttributeFile(target)) throw new Review("writes");
 	if (target !== null && (isPiContextFile(target) || isLinkedContextFileTarget(target, judge.context)))
 		throw new Review("protected-path");
 	const scope = judge.context.writeScope ?? "outside-workspace";
