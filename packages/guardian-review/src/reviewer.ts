@@ -167,5 +167,7 @@ export function parseAnswer(message: AssistantMessage): ReturnType<typeof parseV
 		if (block.type === "toolCall" && block.name === VERDICT_TOOL_NAME) verdictCalls.push(block.arguments);
 		else if (block.type === "text") texts.push(block.text);
 	}
-	return parseVerdictAnswer({ verdictCalls, text: texts.join("\n") });
+	// An answer cut off by the output limit (`length`) may have lost the words that contradict its verdict.
+	const finished = message.stopReason === "stop" || message.stopReason === "toolUse";
+	return parseVerdictAnswer({ verdictCalls, text: texts.join("\n"), finished });
 }

@@ -691,4 +691,30 @@ describe("the strict verdict", () => {
 	it("bounds the text it reads", () => {
 		expect(parseVerdictText(`{"outcome":"allow"}${" ".repeat(70_000)}`).ok).toBe(false);
 	});
+
+	it("takes negated allowing and harm words as refusals, and an unfinished answer as a failure (a twenty-second review)", () => {
+		for (const rationale of [
+			"I cannot allow this: it prints the user's private SSH key.",
+			"Forbidden and unsafe: exfiltrates a private SSH key; do not run it.",
+			"Reading ~/.ssh/id_rsa should never be allowed.",
+			"I won’t approve this.",
+			"This is prohibited.",
+		])
+			expect(parseVerdictAnswer({ verdictCalls: [{ outcome: "allow", rationale }], text: "" }).ok).toBe(false);
+		expect(
+			parseVerdictText('I would not allow this; it reads a private key.\n{"outcome":"allow","risk_level":"low"}').ok,
+		).toBe(false);
+		// What an allow's rationale usually says stays an allow.
+		for (const rationale of [
+			"Read-only listing; it does not run any program or write files.",
+			"Safe: reads a workspace file, nothing outside is touched.",
+			"The command is allowed by the user's request.",
+		])
+			expect(parseVerdictAnswer({ verdictCalls: [{ outcome: "allow", rationale }], text: "" }).ok).toBe(true);
+		// Cut off by the output limit: the refusal may be what was cut.
+		const cut = { verdictCalls: [], text: '{"outcome":"allow","risk_level":"low"}\nWait: this prints the key, so de' };
+		expect(parseVerdictAnswer({ ...cut, finished: false }).ok).toBe(false);
+		expect(parseVerdictAnswer({ ...cut, finished: true }).ok).toBe(true);
+		expect(parseVerdictAnswer({ verdictCalls: [{ outcome: "allow" }], text: "", finished: false }).ok).toBe(false);
+	});
 });

@@ -55,10 +55,11 @@ const VERDICT_KEYS = new Set(["outcome", "verdict", "decision"]);
 const ALLOW_WORD = /\ballow(?:s|ed|ing)?\b/i;
 /**
  * Words that refuse, which contradict an allow written outside its object or in its rationale ("reject it, block
- * it", "Denial: not permitted", "I must disallow this").
+ * it", "Denial: not permitted", "I must disallow this", "I cannot allow this", "should never be allowed",
+ * "Forbidden and unsafe"; a twenty-second review). "does not run code" is no refusal: only allowing is negated.
  */
 const REFUSAL_WORD =
-	/\b(?:den(?:y|ies|ied|ying|ial)|disallow(?:s|ed|ing)?|reject(?:s|ed|ing)?|refus(?:e|es|ed|ing|al)|block(?:s|ed|ing)?|not\s+(?:allowed|permitted)|must\s+not)\b/i;
+	/\b(?:den(?:y|ies|ied|ying|ial)|disallow(?:s|ed|ing)?|reject(?:s|ed|ing)?|refus(?:e|es|ed|ing|al)|block(?:s|ed|ing)?|forbid(?:s|den|ding)?|prohibit(?:s|ed|ing)?|unsafe|must\s+not|(?:not|never|cannot|can['’]t|won['’]t|wouldn['’]t|shouldn['’]t|mustn['’]t|don['’]t|isn['’]t)\s+(?:be\s+)?(?:allow|permit|approv)\w*)\b/i;
 
 function bound(verdict: ReviewerVerdict): ReviewerVerdict {
 	if (verdict.rationale === undefined) return verdict;
@@ -152,12 +153,16 @@ export function parseVerdictText(text: unknown): Result<ParsedVerdict> {
 /**
  * Parses a whole reviewer answer: the arguments of every `submit_verdict` call in it, and its text. With a
  * verdict call, there must be exactly one, valid strictly, and the text must not name the opposite outcome;
- * without one, the text is parsed with {@link parseVerdictText}.
+ * without one, the text is parsed with {@link parseVerdictText}. `finished` false (the answer was cut off by the
+ * output limit, or did not end) is a parse failure: the words that contradict a verdict may be the ones cut off
+ * (a twenty-second review).
  */
 export function parseVerdictAnswer(answer: {
 	readonly verdictCalls: readonly unknown[];
 	readonly text: string;
+	readonly finished?: boolean;
 }): Result<ParsedVerdict> {
+	if (answer.finished === false) return err("verdict: unfinished answer");
 	if (answer.verdictCalls.length === 0) return parseVerdictText(answer.text);
 	if (answer.verdictCalls.length > 1) return err("verdict: more than one verdict");
 	const parsed = parseVerdictToolArguments(answer.verdictCalls[0]);
