@@ -1,10 +1,11 @@
 // What a twenty-second review got past guardian-review, in real Pi sessions (faux agent and reviewer, real bash):
-// reviewer answers that allow in words that refuse, or that the output limit cut off.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+// reviewer answers that allow in words that refuse, or that the output limit cut off; trusted runners given a `..`
+// below the workspace root, or npm settings abbreviated with one dash.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
-import { callTool, guardianSandboxPerTest, resultTexts, verdict } from "./helpers.ts";
+import { callTool, guardianSandboxPerTest, promptsWithDenials, resultTexts, verdict } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest({
 	homePrefix: "guardian-review22-home-",
@@ -68,5 +69,53 @@ describe("a twenty-second review, in real sessions", () => {
 		await h.prompt("show me the key");
 		expect(resultTexts(h).join("\n")).toContain("very-secret-ssh-key");
 		expect(h.verdicts).toEqual([expect.objectContaining({ decision: "allow", source: "reviewer" })]);
+	});
+
+	it("reviews a trusted pytest given a `..` below the workspace root, which its rootdir resolves further up", async () => {
+		const h = await sandbox.start({
+			files: { "pytest.ini": "[pytest]\n", "tests/test_a.py": "def test_a():\n    assert 0\n" },
+			guardian: { trustedCommands: ["pytest"] },
+		});
+		const above = dirname(h.cwd);
+		h.agent(
+			callTool("bash", { command: "cd tests && pytest -q -o cache_dir=../escaped-cache" }),
+			"next",
+			callTool("bash", { command: "cd tests && pytest -q -p no:cacheprovider" }),
+			"done",
+		);
+		expect(await promptsWithDenials(h, 1, "run the tests", "again")).toEqual(["reviewer", "floor"]);
+		expect(existsSync(join(above, "escaped-cache"))).toBe(false);
+		expect(resultTexts(h).join("\n")).toContain("1 failed");
+	});
+
+	it("reviews `npm test` with a `..` below the package root, and npm settings abbreviated with one dash", async () => {
+		const h = await sandbox.start({
+			files: {
+				"package.json": JSON.stringify({ name: "p", version: "1.0.0", scripts: { test: "node --test" } }),
+				"sub/a.test.js": "require('node:test')('a', () => {});\n",
+			},
+			guardian: { trustedCommands: ["npm test"] },
+		});
+		const above = dirname(h.cwd);
+		mkdirSync(join(above, "other"), { recursive: true });
+		const ran = join(above, "ran-outside.txt");
+		writeFileSync(join(above, "other", "evil.js"), `require("fs").writeFileSync(${JSON.stringify(ran)}, "ran")\n`);
+		writeFileSync(join(h.cwd, "ci.cfg"), `node-options=--require=${join(above, "other", "evil.js")}\n`);
+		h.agent(
+			callTool("bash", { command: "cd sub && npm test -- --require ../other/evil.js" }),
+			callTool("bash", { command: "npm test -userconf ci.cfg" }),
+			"next",
+			callTool("bash", { command: "npm test -script-sh python3" }),
+			"next",
+			callTool("bash", { command: "cd sub && npm test -s" }),
+			"done",
+		);
+		expect(await promptsWithDenials(h, 3, "run the tests", "again", "once more")).toEqual([
+			"reviewer",
+			"reviewer",
+			"reviewer",
+			"floor",
+		]);
+		expect(existsSync(ran)).toBe(false);
 	});
 });

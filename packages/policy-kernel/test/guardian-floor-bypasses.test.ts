@@ -1193,3 +1193,29 @@ describe("what an eighteenth review got past trusted commands: runner options th
 		expect(decide(command, runners)).toBe(expected);
 	});
 });
+
+describe("what a twenty-second review got past trusted commands", () => {
+	it.each<[string, string]>([
+		// Below the workspace root, a runner may resolve `..` from a folder above the one it starts in: pytest's
+		// rootdir (the folder of its ini file), npm's package root.
+		["cd tests && pytest -q -o cache_dir=../escaped-cache", "review:outside-workspace"],
+		["cd tests && pytest -q --basetemp=../t", "review:outside-workspace"],
+		["cd sub && npm test -- --require ../other/evil.js", "review:outside-workspace"],
+		["cd sub && npm test -- --test-reporter-destination=../escaped.txt", "review:outside-workspace"],
+		["cd tests && pytest ../tests/test_a.py", "review:outside-workspace"],
+		// npm reads a single-dash word of two letters or more as a setting, by any prefix.
+		["npm test -node-opt --inspect=0.0.0.0:0", "review:not-read-only"],
+		["npm test -userconf ci.cfg", "review:not-read-only"],
+		["npm test -script-sh python3", "review:not-read-only"],
+		["npm test -globalc ci.cfg", "review:not-read-only"],
+		// What test runs usually hold still passes.
+		["cd tests && pytest -q", "allow:trusted-command"],
+		["cd tests && pytest -q test_a.py -k 'a or b'", "allow:trusted-command"],
+		["pytest -q -o cache_dir=.cache tests", "allow:trusted-command"],
+		["npm test -s", "allow:trusted-command"],
+		["npm test -w pkg-a", "allow:trusted-command"],
+		["npm test -- --watch=false", "allow:trusted-command"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command, TRUSTED_RUNNERS)).toBe(expected);
+	});
+});

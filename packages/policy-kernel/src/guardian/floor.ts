@@ -4856,7 +4856,12 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 		// The script after a trusted `python -c` (or `node -e`) is code the user trusted: it may quote.
 		const last = tokens.at(-1);
 		const inlineScript = last?.kind === "glob" && /^-[ce]$/.test(last.text);
+		// A runner may resolve a relative argument from a folder above the one it starts in (pytest's rootdir, npm's
+		// package root): below the workspace root, a `..` may climb out of it (`cd tests && pytest -o cache_dir=../x`;
+		// a twenty-second review).
+		const belowRoot = state.cwd !== judge.workspace;
 		for (const [index, word] of args.entries()) {
+			if (belowRoot && PARENT_SEGMENT.test(word.value)) throw new Review("outside-workspace");
 			if (!isPlainTrustedArgument(word.value, inlineScript && index === 0)) throw new Review("not-read-only");
 			// A glob that starts with a wildcard, a `-` or an `@` may expand to a name such as `@.env` or `-pthis` (made
 			// by an earlier `touch` or Pi's write tool; a twentieth review: `pytest -q -*`).
@@ -4870,6 +4875,9 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 	}
 	return false;
 }
+
+/** A `..` path segment anywhere in an argument, also after `=`, `:` or `,` or a blank (`-o cache_dir=../x`). */
+const PARENT_SEGMENT = /(?:^|[/=:,\s])\.\.(?=$|[/:,\s])/;
 
 /**
  * False for a trusted command's argument that the runner may read otherwise than as its text (a fifteenth review):
@@ -4930,7 +4938,10 @@ const NPM_LIKE_RUNNERS = new Set(["npm", "npx", "pnpm", "yarn"]);
  */
 function runsOtherCode(runner: string | undefined, value: string, next: string | undefined): boolean {
 	if (runner === undefined) return false;
-	const long = value.startsWith("--") ? runnerSettingName(value, value.indexOf("=")) : undefined;
+	// npm's option parser reads a single-dash word of two letters or more as a setting too, by any prefix
+	// (`-node-opt` is `--node-options`; a twenty-second review).
+	const npmLong = NPM_LIKE_RUNNERS.has(runner) && /^-[^-]{2,}/.test(value);
+	const long = value.startsWith("--") || npmLong ? runnerSettingName(value, value.indexOf("=")) : undefined;
 	const exactOnly = runner === "pytest" || runner === "cargo";
 	// getopt takes any unambiguous prefix, one letter included (`make --f -`; a nineteenth review).
 	const named = (names: readonly string[]) =>
