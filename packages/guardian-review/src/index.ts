@@ -187,6 +187,9 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	const linkReader = createPathLinkReader();
 	/** Allowed calls that may change files (anything but Pi's read-only built-ins) and have not finished. */
 	const inFlight = new Set<string>();
+	// Allowed calls of Pi's reading tools still running, and of those (and bash) the ones that read a listed tree.
+	const readsInFlight = new Set<string>();
+	const treeReadsInFlight = new Set<string>();
 	/** What Pi loaded for the model to read this prompt (skills, context files), from `before_agent_start`. */
 	let loadedResources: LoadedPiResources | undefined;
 
@@ -235,12 +238,17 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		// a path with a missing part is unknown, since that call may make it (`mv lnk n2` beside `cat n2/x`).
 		const command = toolName === "bash" ? bashCommandArgument(input) : undefined;
 		const settled = inFlight.size === 0;
+		// A read still running may open a path this call makes: its missing parts are unknown too (`mv root n2`
+		// after `read n2/.kube/config` in the same message; a twenty-second review).
+		const quiet = settled && readsInFlight.size === 0;
+		let readsTree = false;
 		// bash inherits this process's environment and Pi's shell settings (a CDPATH makes `cd NAME` search other
 		// folders; an alias or exported function may redefine `ls`); Pi's agent directory is protected.
 		let facts: FloorFacts = {
 			shell: shellSetupFor(ctx.cwd, active),
 			agentDir: getAgentDir(),
 			...(loadedResources === undefined ? {} : { loadedResources }),
+			...(treeReadsInFlight.size > 0 ? { treeReadInFlight: true } : {}),
 		};
 		if (command !== undefined) {
 			const factContext = floorContextFor(active, ctx.cwd, home, facts);
@@ -256,7 +264,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 					)),
 				};
 			if (settled) facts = { ...facts, searchTrees: await treeFacts.forTrees(requests.searchTrees, factContext) };
-			facts = { ...facts, pathLinks: linkReader.read(requests.linkPaths, factContext, !settled) };
+			facts = { ...facts, pathLinks: linkReader.read(requests.linkPaths, factContext, !quiet) };
+			readsTree = requests.searchTrees.length > 0;
 		} else if (toolName !== "bash" && resolveToolScope(active, toolName, toolFacts.of(toolName), input) !== "off") {
 			const factContext = floorContextFor(active, ctx.cwd, home, facts);
 			// Pi's grep tool reads every file below its path, hidden ones included: list that tree.
@@ -264,8 +273,9 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			if (tree !== undefined) facts = { ...facts, searchTrees: await treeFacts.forTrees([tree], factContext) };
 			facts = {
 				...facts,
-				pathLinks: linkReader.read(toolCallLinkPaths(toolName, input, factContext), factContext, !settled),
+				pathLinks: linkReader.read(toolCallLinkPaths(toolName, input, factContext), factContext, !quiet),
 			};
+			readsTree = tree !== undefined;
 		}
 		let step = perform(
 			planToolCall(state, {
@@ -325,6 +335,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		if (step.next.kind !== "done") return toolCallBlockedResult(NAME);
 		if (step.next.resolution.kind === "block") return { block: true, reason: step.next.resolution.reason };
 		if (!READ_ONLY_BUILTINS.has(toolName)) inFlight.add(event.toolCallId);
+		else readsInFlight.add(event.toolCallId);
+		if (readsTree) treeReadsInFlight.add(event.toolCallId);
 		return undefined;
 	};
 
@@ -338,6 +350,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				treeFacts.invalidate();
 				linkReader.invalidate();
 				inFlight.clear();
+				readsInFlight.clear();
+				treeReadsInFlight.clear();
 				shellSetup = undefined;
 				loadedResources = undefined;
 				await loadConfig(ctx);
@@ -407,6 +421,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		wrapHandler(
 			(event: ToolExecutionEndEvent) => {
 				inFlight.delete(event.toolCallId);
+				readsInFlight.delete(event.toolCallId);
+				treeReadsInFlight.delete(event.toolCallId);
 				if (!READ_ONLY_BUILTINS.has(event.toolName)) {
 					gitFacts.invalidate();
 					treeFacts.invalidate();
@@ -422,6 +438,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		wrapHandler(
 			() => {
 				inFlight.clear();
+				readsInFlight.clear();
+				treeReadsInFlight.clear();
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review agent_end" },

@@ -900,6 +900,10 @@ describe("recursive reads are judged by what the shell found in the tree, not by
 		["rg KEY sub", [tree("/sub", true)]],
 		["rg -L KEY sub", [tree("/sub", true, true)]],
 		["rg --hidden KEY sub", [tree("/sub", false)]],
+		// rg 13 takes `--switch=ANYTHING` as the switch (a twenty-second review).
+		["rg -n --hidden=1 KEY sub", [tree("/sub", false)]],
+		["rg --unrestricted=1 KEY sub", [tree("/sub", false)]],
+		["rg -n --follow=1 KEY sub", [tree("/sub", true, true)]],
 		// A glob or file type whitelists what it matches, hidden entries included (`rg -g '*' KEY` reads `.env`).
 		["rg -g '*' KEY sub", [tree("/sub", false)]],
 		["rg --iglob=.env KEY sub", [tree("/sub", false)]],
@@ -1217,5 +1221,15 @@ describe("what a twenty-second review got past trusted commands", () => {
 		["npm test -- --watch=false", "allow:trusted-command"],
 	])("%j → %s", (command, expected) => {
 		expect(decide(command, TRUSTED_RUNNERS)).toBe(expected);
+	});
+});
+
+describe("what a twenty-second review got past rg", () => {
+	it("reads `--files=1` as `--files`: every word after it is a path, judged as one", () => {
+		expect(decide("rg --files=1 --hidden=1 /home/dev")).toBe("review:outside-workspace");
+		expect(decide("rg --files=1 --hidden=1 /home/dev/.ssh")).toBe("review:protected-path");
+		expect(floorFactRequestsOf("rg --files=1 src", clean).searchTrees).toEqual([
+			{ root: `${CWD}/src`, skipsHidden: true, followsLinks: false },
+		]);
 	});
 });

@@ -11,6 +11,7 @@ import {
 	type FloorContext,
 	floorContextFor,
 	floorFactRequestsOf,
+	grepToolSearchTree,
 	holdsProtectedByName,
 	judgeShellSetup,
 	linkCheckKey,
@@ -19,6 +20,7 @@ import {
 	normalizeAbsolutePath,
 	type PathClass,
 	pathThroughRoots,
+	searchTreeKey,
 	toolCallLinkPaths,
 } from "../src/guardian/index.js";
 import { outcome, withCleanTrees } from "./floor-outcome.js";
@@ -26,8 +28,27 @@ import { outcome, withCleanTrees } from "./floor-outcome.js";
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
 const config = applyGuardianDefaults({ mode: "enforce" });
-/** The workspace's context files, whose links every write asks about. */
-const CONTEXT_FILES = ["AGENTS.md", "CLAUDE.md", "AGENTS.override.md"].map((name) => `${CWD}/${name}`);
+/** The workspace's context files and home's start-up files, whose links every write asks about. */
+const CONTEXT_FILES = [
+	...["AGENTS.md", "CLAUDE.md", "AGENTS.override.md"].map((name) => `${CWD}/${name}`),
+	...[
+		".jq",
+		".gitconfig",
+		".config/git",
+		".bash_aliases",
+		".profile",
+		".bash_profile",
+		".bash_login",
+		".bash_logout",
+		".bashrc",
+		".zshenv",
+		".zprofile",
+		".zshrc",
+		".zlogin",
+		".local/lib",
+		"Library/Python",
+	].map((name) => `${HOME}/${name}`),
+];
 
 /**
  * A context whose links are `links` (path → where it leads, `null` unknown); every other path the command opens
@@ -638,5 +659,77 @@ describe("what a twenty-first review found in magic files and attached option va
 		expect(decide("date -f=k")).toBe("allow:read-only");
 		expect(decide("date -fa")).toBe("allow:read-only");
 		expect(decide("ls -la")).toBe("allow:read-only");
+	});
+});
+
+describe("what a twenty-second review found in concurrent calls, Pi's grep tool and home's start-up files", () => {
+	const grepOn = applyGuardianDefaults({ mode: "enforce", tools: { grep: "protected-only" } });
+
+	it("reviews a call that may write while a search of a listed tree still runs, and lets reads through", () => {
+		const busy = { ...floorContextFor(config, CWD, HOME), treeReadInFlight: true };
+		const decide = (tool: string, input: unknown) =>
+			outcome(
+				decideFloor(
+					tool,
+					input,
+					config,
+					withCleanTrees(tool === "bash" ? String((input as { command: string }).command) : "", busy),
+				),
+			);
+		expect(decide("bash", { command: "mv config src/m010/" })).toBe("review:writes");
+		expect(decide("bash", { command: "cp a.txt src/m010/" })).toBe("review:writes");
+		expect(decide("write", { path: "src/notes.md", content: "x" })).toBe("review:writes");
+		expect(decide("bash", { command: "cat a.txt" })).toBe("allow:read-only");
+		expect(decide("read", { path: "a.txt" })).toBe("allow:no-protected-path");
+		const quiet = floorContextFor(config, CWD, HOME);
+		expect(outcome(decideFloor("bash", { command: "mv config src/m010/" }, config, quiet))).toBe(
+			"allow:workspace-write",
+		);
+	});
+
+	it("reviews Pi's grep tool when a link on its path leads elsewhere: the listing judges entries by the name given", () => {
+		const grep = (path: string, target: string) => {
+			const base = floorContextFor(grepOn, CWD, HOME);
+			const tree = grepToolSearchTree("grep", { pattern: "x", path }, base);
+			if (tree === undefined) throw new Error("no tree");
+			const context = {
+				...base,
+				searchTrees: new Map([[searchTreeKey(tree), "none" as const]]),
+				pathLinks: new Map([[tree.root, target]]),
+			};
+			return outcome(decideFloor("grep", { pattern: "x", path }, grepOn, context));
+		};
+		expect(grep("lib/.config", `${HOME}/.config`)).toBe("review:protected-path");
+		expect(grep(`/proc/self/root${HOME}/.kube`, `${HOME}/.kube`)).toBe("review:protected-path");
+		expect(grep("src", `${CWD}/src`)).toBe("allow:no-protected-path");
+	});
+
+	it("reviews a write of what a home start-up file leads to (a dotfiles repository), and protects git's user config", () => {
+		const links = { [`${HOME}/.bash_profile`]: `${CWD}/bash_profile`, [`${HOME}/.jq`]: `${CWD}/jq` };
+		expect(decide("echo 'touch ~/ran' > bash_profile", links)).toBe("review:protected-path");
+		expect(decide("printf 'def length: env;' > jq", links)).toBe("review:protected-path");
+		expect(decide("echo x > notes.md", links)).toBe("allow:workspace-write");
+		const base = floorContextFor(config, CWD, HOME);
+		const withTargets = {
+			...base,
+			pathLinks: new Map(
+				Object.entries({
+					...links,
+					[`${CWD}/bash_profile`]: `${CWD}/bash_profile`,
+					[`${CWD}/notes.md`]: `${CWD}/notes.md`,
+				}),
+			),
+		};
+		const write = (path: string) => outcome(decideFloor("write", { path, content: "x" }, config, withTargets));
+		expect(write("bash_profile")).toBe("review:protected-path");
+		expect(write("notes.md")).toBe("allow:workspace-path");
+		// With home in the workspace, git's user config is a start-up file like `~/.bashrc`.
+		const homeIn = applyGuardianDefaults({ mode: "enforce", additionalDirectories: ["~"] });
+		const inHome = floorContextFor(homeIn, CWD, HOME);
+		const homeWrite = (path: string) => outcome(decideFloor("write", { path, content: "x" }, homeIn, inHome));
+		expect(homeWrite("~/.gitconfig")).toBe("review:protected-path");
+		expect(homeWrite("~/.config/git/config")).toBe("review:protected-path");
+		expect(homeWrite("~/.bash_aliases")).toBe("review:protected-path");
+		expect(homeWrite("~/notes.md")).toBe("allow:workspace-path");
 	});
 });

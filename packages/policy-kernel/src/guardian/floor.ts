@@ -386,6 +386,12 @@ export interface FloorContext extends PathContext {
 	 * (the extension always checks them).
 	 */
 	readonly pathLinks?: PathLinkTargets;
+	/**
+	 * True while an allowed call that reads a tree the shell listed (Pi's grep tool, `grep -r`, `rg`) still runs:
+	 * a call that may write could put a protected file into that tree before the search reaches it (a `mv` beside
+	 * the search in the same message; a twenty-second review), so it goes to review.
+	 */
+	readonly treeReadInFlight?: boolean;
 }
 
 /**
@@ -471,6 +477,8 @@ export interface FloorFacts {
 	readonly shell?: ShellSetupFacts;
 	/** Where the paths the call names lead through symbolic links; see `FloorContext.pathLinks`. */
 	readonly pathLinks?: PathLinkTargets;
+	/** True while an allowed call that reads a listed tree still runs; see `FloorContext.treeReadInFlight`. */
+	readonly treeReadInFlight?: boolean;
 }
 
 /** What the shell found about the repository around one directory. */
@@ -545,10 +553,15 @@ function withPiResources(
  * Files and folders programs load from home when they start, protected when home lies in the workspace (a
  * workspace write could reach them there; a nineteenth review): jq runs `~/.jq` before any filter, a login shell
  * (`bash -lc`) runs `~/.profile` or `~/.bash_profile`, Python runs the `.pth` files of its user site-packages.
- * Outside the workspace a write there is reviewed anyway.
+ * Outside the workspace a write there is reviewed anyway. Where one is a link into the workspace (a dotfiles
+ * repository), a write of what it leads to is reviewed too (see {@link isLinkedContextFileTarget}).
  */
 const HOME_STARTUP_FILES: readonly string[] = [
 	"~/.jq",
+	// git loads the user's config and attributes at every start (`core.fsmonitor` runs a program; a twenty-second review).
+	"~/.gitconfig",
+	"~/.config/git",
+	"~/.bash_aliases",
 	"~/.profile",
 	"~/.bash_profile",
 	"~/.bash_login",
@@ -599,6 +612,7 @@ export function floorContextFor(
 		cdSearchPath: facts.cdSearchPath === true || facts.shell?.cdSearchPath === true,
 		searchTrees: facts.searchTrees,
 		...(facts.pathLinks === undefined ? {} : { pathLinks: facts.pathLinks }),
+		...(facts.treeReadInFlight === true ? { treeReadInFlight: true } : {}),
 		shellSetup: facts.shell?.verdict ?? "bash",
 		...((facts.shell?.commandDirectories.length ?? 0) > 0 ? { workspaceOnPath: true } : {}),
 		...(facts.shell?.versionShims === true ? { versionShims: true } : {}),
@@ -622,15 +636,25 @@ export function decideFloor(
 	try {
 		const scope = toolScopeFor(config, toolName);
 		if (scope === "off") return { kind: "out-of-scope" };
-		if (toolName === "bash") {
-			const command = bashCommandArgument(input);
-			if (command === undefined) return { kind: "review", reason: "unparsed" };
-			return decideBashFloor(command, scope, context);
-		}
-		return decidePathFloor(toolName, input, scope, context);
+		const decision =
+			toolName === "bash" ? decideBashFloorOf(input, scope, context) : decidePathFloor(toolName, input, scope, context);
+		if (context.treeReadInFlight === true && decision.kind === "allow" && mayWrite(toolName, decision, context))
+			return { kind: "review", reason: "writes" };
+		return decision;
 	} catch {
 		return { kind: "review", reason: "unparsed" };
 	}
+}
+
+function decideBashFloorOf(input: unknown, scope: ToolScope, context: FloorContext): FloorDecision {
+	const command = bashCommandArgument(input);
+	return command === undefined ? { kind: "review", reason: "unparsed" } : decideBashFloor(command, scope, context);
+}
+
+/** True for an allowed call that may write: anything but Pi's reading tools, a read-only tool and read-only bash. */
+function mayWrite(toolName: string, decision: FloorDecision, context: FloorContext): boolean {
+	if (PI_READING_TOOLS.has(toolName) || context.readOnlyTool === true) return false;
+	return !(toolName === "bash" && decision.kind === "allow" && decision.rule === "read-only");
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -753,6 +777,10 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	// that tree and found nothing protected in it.
 	const tree = resolved.length === 1 ? grepTreeAt(resolved[0] as string, context) : undefined;
 	if (tree === undefined || context.searchTrees?.get(searchTreeKey(tree)) !== "none")
+		return { kind: "review", reason: "protected-path" };
+	// The shell lists the tree by the name given, and judges each entry by that name: through a link on the way
+	// (`lib -> ~`, `/proc/self/root`), `~/.kube/config` would be judged as `lib/.kube/config` (a twenty-second review).
+	if (context.pathLinks !== undefined && context.pathLinks.get(tree.root) !== tree.root)
 		return { kind: "review", reason: "protected-path" };
 	return decision;
 }
@@ -2289,23 +2317,31 @@ function judgeWritePath(word: BashWord, state: WalkState, judge: Judge, creates 
 /** Names of the context files Pi loads from the workspace folder, as they are usually written. */
 const WORKSPACE_CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md", "AGENTS.override.md"] as const;
 
-/** The workspace's context files, whose links the shell follows for every call that may write. */
+/**
+ * The files whose links the shell follows for every call that may write: the workspace's context files, and the
+ * files programs load from home when they start ({@link HOME_STARTUP_FILES}).
+ */
 function workspaceContextFiles(context: FloorContext): string[] {
 	const workspace = normalizeAbsolutePath(context.cwd);
-	return WORKSPACE_CONTEXT_FILE_NAMES.map((name) => (workspace === "/" ? `/${name}` : `${workspace}/${name}`));
+	const home = normalizeAbsolutePath(context.home);
+	return [
+		...WORKSPACE_CONTEXT_FILE_NAMES.map((name) => (workspace === "/" ? `/${name}` : `${workspace}/${name}`)),
+		...HOME_STARTUP_FILES.map((file) => `${home === "/" ? "" : home}${file.slice(1)}`),
+	];
 }
 
 /**
- * True when `path` (absolute, links followed) is where a workspace context file that is a link leads:
- * `AGENTS.md -> .github/copilot-instructions.md` makes a write of the latter a write of what Pi loads into every
- * later session's system prompt (a twentieth review).
+ * True when `path` (absolute, links followed) is where a workspace context file or a home start-up file that is a
+ * link leads, or lies below it: `AGENTS.md -> .github/copilot-instructions.md` makes a write of the latter a write
+ * of what Pi loads into every later session's system prompt (a twentieth review), and a dotfiles repository's
+ * `~/.bash_profile -> ~/dotfiles/bash_profile` a write of what `bash -lc` runs (a twenty-second review).
  */
 function isLinkedContextFileTarget(path: string, context: FloorContext): boolean {
 	const links = context.pathLinks;
 	if (links === undefined) return false;
 	return workspaceContextFiles(context).some((file) => {
 		const target = links.get(file);
-		return typeof target === "string" && target !== file && target === path;
+		return typeof target === "string" && target !== file && (target === path || isWithin(target, path));
 	});
 }
 
@@ -2917,7 +2953,7 @@ function judgeSearch(
 		// Below a named folder, the shell looks for protected entries (`grep -r x sub` reads `sub/.env`; rg skips
 		// hidden entries unless told otherwise, but reads an unhidden `sub/key.pem`).
 		const followsLinks = ripgrep
-			? anyOption(options, (o) => shortFlag(o, "L") || o === "--follow")
+			? anyOption(options, (o) => shortFlag(o, "L") || longOption(o, "--follow"))
 			: anyOption(options, (o) => shortFlag(o, "R") || isDereferenceRecursive(o));
 		if (scan.roots.length === 0) judgeSearchTree(".", !recursive, followsLinks, state, judge);
 		for (const root of scan.roots) judgeSearchTreeWord(root, !recursive, followsLinks, state, judge);
@@ -3041,7 +3077,7 @@ function scanSearchWords(args: readonly BashWord[], ripgrep: boolean): SearchWor
 	const valueOptions = ripgrep ? RG_VALUE_OPTIONS : GREP_VALUE_OPTIONS;
 	const valueShorts = ripgrep ? RG_VALUE_SHORTS : GREP_VALUE_SHORTS;
 	const out: SearchWords = {
-		patternGiven: ripgrep && args.some((arg) => arg.value === "--files"),
+		patternGiven: ripgrep && args.some((arg) => longOption(arg.value, "--files")),
 		recursive: false,
 		uncertain: false,
 		files: [],
@@ -3122,9 +3158,10 @@ function searchesHiddenTree(options: readonly BashWord[], ripgrep: boolean): boo
 		ripgrep
 			? shortFlag(o, "u") ||
 				shortFlag(o, ".") ||
-				o === "--hidden" ||
+				// rg 13 takes `--switch=ANYTHING` as the switch (`--hidden=1`; a twenty-second review).
+				longOption(o, "--hidden") ||
 				o.startsWith("--no-ignore") ||
-				o === "--unrestricted" ||
+				longOption(o, "--unrestricted") ||
 				// A glob or file type whitelists what it matches, hidden entries included (`rg -g '*' x` reads `.env`,
 				// `rg -t sh x` reads `.bashrc`), as does an extra ignore file's `!` line.
 				shortFlag(o, "g") ||
