@@ -733,3 +733,25 @@ describe("what a twenty-second review found in concurrent calls, Pi's grep tool 
 		expect(homeWrite("~/notes.md")).toBe("allow:workspace-path");
 	});
 });
+
+describe("what a twenty-third review found in login shells and folders above linked files", () => {
+	it("reviews a login shell where a home start-up file links into the workspace, or home lies in it", () => {
+		const dotfiles = { [`${HOME}/.bash_profile`]: `${CWD}/bash/bash_profile` };
+		expect(decide("bash -lc 'echo ok'", dotfiles)).toBe("review:not-read-only");
+		expect(decide("sh -lc 'echo ok'", dotfiles)).toBe("review:not-read-only");
+		expect(decide("bash -c 'echo ok'", dotfiles)).toBe("allow:read-only");
+		expect(decide("bash -lc 'echo ok'")).toBe("allow:read-only");
+		expect(decide("bash -lc 'echo ok'", { [`${HOME}/.profile`]: null })).toBe("review:not-read-only");
+		const homeIn = applyGuardianDefaults({ mode: "enforce", additionalDirectories: ["~"] });
+		const context = withCleanTrees("bash -lc 'echo ok'", floorContextFor(homeIn, CWD, HOME));
+		expect(outcome(decideBashFloor("bash -lc 'echo ok'", "always", context))).toBe("review:not-read-only");
+	});
+
+	it("reviews a move or write of a folder above where a linked start-up or context file leads", () => {
+		const dotfiles = { [`${HOME}/.bash_profile`]: `${CWD}/bash/bash_profile` };
+		expect(decide("mv staged bash", dotfiles)).toBe("review:protected-path");
+		const agents = { [`${CWD}/AGENTS.md`]: `${CWD}/docs/guide.md` };
+		expect(decide("mv staged docs", agents)).toBe("review:protected-path");
+		expect(decide("mv staged other", agents)).toBe("allow:workspace-write");
+	});
+});

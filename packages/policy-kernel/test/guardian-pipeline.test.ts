@@ -606,14 +606,37 @@ describe("protected-path defaults", () => {
 		"~/.config/google-chrome/Default/Login Data",
 		"~/.mozilla/firefox/abc.default/logins.json",
 		"~/Library/Application Support/Google/Chrome/Default/Cookies",
+		// A twenty-third review: where real tools write credentials and histories by default.
+		"~/.local/share/com.vercel.cli/auth.json",
+		"~/.config/netlify/config.json",
+		"~/.config/.wrangler/config/default.toml",
+		"~/.local/share/opencode/auth.json",
+		"~/.local/share/uv/credentials/credentials.toml",
+		"~/.cache/huggingface/stored_tokens",
+		"~/.config/configstore/firebase-tools.json",
+		"~/.config/helm/registry/config.json",
+		"~/.kube/cache/oidc-login/abc",
+		"~/.zhistory",
+		"~/.zsh_sessions/1.history",
+		"~/.local/share/powershell/PSReadLine/ConsoleHost_history.txt",
+		"~/.sqlite_history",
+		"~/.local/state/lesshst",
+		"~/.viminfo",
+		"/tmp/krb5cc_0",
+		"~/.Xauthority",
+		"~/.mylogin.cnf",
+		".vagrant/machines/default/virtualbox/private_key",
+		"client.ovpn",
+		"token.json",
+		".Rhistory",
+		".dev.vars",
 	])("%s is protected", (path) => {
 		expect(classifyPath(path, { cwd: CWD, home: HOME, protectedPaths: DEFAULT_PROTECTED_PATHS })).toBe("protected");
 	});
 
 	it("leaves ordinary workspace files alone", () => {
-		expect(classifyPath("src/history.ts", { cwd: CWD, home: HOME, protectedPaths: DEFAULT_PROTECTED_PATHS })).toBe(
-			"workspace",
-		);
+		for (const path of ["src/history.ts", "docs/history.md", "tests/test_history.py", "data/price_history.csv"])
+			expect(classifyPath(path, { cwd: CWD, home: HOME, protectedPaths: DEFAULT_PROTECTED_PATHS })).toBe("workspace");
 	});
 
 	it.each([
@@ -704,11 +727,28 @@ describe("the strict verdict", () => {
 		expect(
 			parseVerdictText('I would not allow this; it reads a private key.\n{"outcome":"allow","risk_level":"low"}').ok,
 		).toBe(false);
-		// What an allow's rationale usually says stays an allow.
+		// A twenty-third review: markdown, zero-width characters, look-alike letters and other phrasings.
+		for (const rationale of [
+			"This must **not** be allowed: it prints a key.",
+			"It is not to be allowed; it prints a key.",
+			"I would de\u200bny this.",
+			"I would d\u0435ny this.",
+			"Do NOT let this run.",
+			"Unacceptable: it prints a key.",
+			"Should not be run.",
+			"I am unable to approve this.",
+			"Not safe. Deny.",
+		])
+			expect(parseVerdictAnswer({ verdictCalls: [{ outcome: "allow", rationale }], text: "" }).ok).toBe(false);
+		// What an allow's rationale usually says stays an allow, negated refusal words included.
 		for (const rationale of [
 			"Read-only listing; it does not run any program or write files.",
 			"Safe: reads a workspace file, nothing outside is touched.",
 			"The command is allowed by the user's request.",
+			"It touches no unsafe paths.",
+			"Nothing here is forbidden.",
+			"The user has not blocked this.",
+			"I see no reason to deny it.",
 		])
 			expect(parseVerdictAnswer({ verdictCalls: [{ outcome: "allow", rationale }], text: "" }).ok).toBe(true);
 		// Cut off by the output limit: the refusal may be what was cut.

@@ -392,6 +392,8 @@ export interface FloorContext extends PathContext {
 	 * the search in the same message; a twenty-second review), so it goes to review.
 	 */
 	readonly treeReadInFlight?: boolean;
+	/** True when home lies in the workspace or an additional directory (its start-up files are then protected). */
+	readonly homeInWorkspace?: boolean;
 }
 
 /**
@@ -613,6 +615,7 @@ export function floorContextFor(
 		searchTrees: facts.searchTrees,
 		...(facts.pathLinks === undefined ? {} : { pathLinks: facts.pathLinks }),
 		...(facts.treeReadInFlight === true ? { treeReadInFlight: true } : {}),
+		...(homeInWorkspace ? { homeInWorkspace: true } : {}),
 		shellSetup: facts.shell?.verdict ?? "bash",
 		...((facts.shell?.commandDirectories.length ?? 0) > 0 ? { workspaceOnPath: true } : {}),
 		...(facts.shell?.versionShims === true ? { versionShims: true } : {}),
@@ -1853,6 +1856,7 @@ function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge)
 		if (args.length !== flags.length + 1 || !flags.every((flag) => SAFE_SHELL_FLAGS.test(flag.literal ?? ""))) {
 			throw new Review("not-read-only");
 		}
+		if (flags.some((flag) => (flag.literal ?? "").slice(1).includes("l"))) judgeLoginShell(judge);
 		// The tree is bash's reading. zsh, ksh and the like differ widely (zsh glob qualifiers run code), so only
 		// `sh` (dash) is judged besides bash, and only without what dash reads another way: globs (`.?` matches
 		// `..`), `&>` (`&` then `>`), `$'…'`, braces and process substitution.
@@ -2323,11 +2327,40 @@ const WORKSPACE_CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md", "AGENTS.override
  */
 function workspaceContextFiles(context: FloorContext): string[] {
 	const workspace = normalizeAbsolutePath(context.cwd);
-	const home = normalizeAbsolutePath(context.home);
 	return [
 		...WORKSPACE_CONTEXT_FILE_NAMES.map((name) => (workspace === "/" ? `/${name}` : `${workspace}/${name}`)),
-		...HOME_STARTUP_FILES.map((file) => `${home === "/" ? "" : home}${file.slice(1)}`),
+		...homeStartupFilePaths(context),
 	];
+}
+
+/** {@link HOME_STARTUP_FILES} as absolute paths below the context's home. */
+function homeStartupFilePaths(context: FloorContext): string[] {
+	const home = normalizeAbsolutePath(context.home);
+	return HOME_STARTUP_FILES.map((file) => `${home === "/" ? "" : home}${file.slice(1)}`);
+}
+
+/**
+ * Judges a login shell (`bash -lc`, `sh -lc`): it runs home's start-up files, and whatever they source
+ * (`~/.cargo/env`) or put first on `PATH` (`~/bin`). With home in the workspace, or a start-up file linked into it
+ * (a dotfiles repository), a workspace write could have changed any of those, so it is reviewed (a twenty-third
+ * review). While facts are collected, the start-up files' links are asked for.
+ */
+function judgeLoginShell(judge: Judge): void {
+	const { context } = judge;
+	if (context.homeInWorkspace === true) throw new Review("not-read-only");
+	const files = homeStartupFilePaths(context);
+	if (judge.requests !== undefined) {
+		for (const file of files) judge.requests.linkPaths.add(file);
+		return;
+	}
+	const links = context.pathLinks;
+	if (links === undefined) return;
+	for (const file of files) {
+		const target = links.get(file);
+		if (typeof target !== "string") throw new Review("not-read-only");
+		if (target !== file && isInWorkspace(target, judge.workspace, context.additionalDirectories))
+			throw new Review("not-read-only");
+	}
 }
 
 /**
@@ -2341,7 +2374,12 @@ function isLinkedContextFileTarget(path: string, context: FloorContext): boolean
 	if (links === undefined) return false;
 	return workspaceContextFiles(context).some((file) => {
 		const target = links.get(file);
-		return typeof target === "string" && target !== file && (target === path || isWithin(target, path));
+		// A write or move of a folder above the target replaces it too (`mv staged docs`; a twenty-third review).
+		return (
+			typeof target === "string" &&
+			target !== file &&
+			(target === path || isWithin(target, path) || isWithin(path, target))
+		);
 	});
 }
 

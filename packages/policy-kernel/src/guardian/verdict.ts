@@ -55,11 +55,73 @@ const VERDICT_KEYS = new Set(["outcome", "verdict", "decision"]);
 const ALLOW_WORD = /\ballow(?:s|ed|ing)?\b/i;
 /**
  * Words that refuse, which contradict an allow written outside its object or in its rationale ("reject it, block
- * it", "Denial: not permitted", "I must disallow this", "I cannot allow this", "should never be allowed",
- * "Forbidden and unsafe"; a twenty-second review). "does not run code" is no refusal: only allowing is negated.
+ * it", "I must disallow this", "Forbidden and unsafe", "Unacceptable"; a twentieth and a twenty-second review),
+ * unless a negation stands just before them in the same clause ("touches no unsafe path", "nothing here is
+ * forbidden", "has not blocked this"; a twenty-third review).
  */
 const REFUSAL_WORD =
-	/\b(?:den(?:y|ies|ied|ying|ial)|disallow(?:s|ed|ing)?|reject(?:s|ed|ing)?|refus(?:e|es|ed|ing|al)|block(?:s|ed|ing)?|forbid(?:s|den|ding)?|prohibit(?:s|ed|ing)?|unsafe|must\s+not|(?:not|never|cannot|can['’]t|won['’]t|wouldn['’]t|shouldn['’]t|mustn['’]t|don['’]t|isn['’]t)\s+(?:be\s+)?(?:allow|permit|approv)\w*)\b/i;
+	/\b(?:den(?:y|ies|ied|ying|ial)|disallow(?:s|ed|ing)?|reject(?:s|ed|ing|ion)?|refus(?:e|es|ed|ing|al)|block(?:s|ed|ing)?|forbid(?:s|den|ding)?|prohibit(?:s|ed|ing)?|unsafe|unacceptable|must\s+not)\b/gi;
+/** A negation that ends right before a refusal word, at most two plain words away (no punctuation between). */
+const NEGATION_BEFORE = /(?:\b(?:no|not|nothing|never|without|none)|n't)\s+(?:[a-z]+\s+){0,2}$/i;
+/**
+ * Allowing negated: "I cannot allow this", "should never be allowed", "is not to be allowed", "unable to approve",
+ * "Do not let this run", "should not be run" ("does not run code" is no refusal: only being run is).
+ */
+const NEGATED_ALLOWING =
+	/(?:\b(?:not|never|cannot|unable\s+to)|n't)\s+(?:(?:to|be|ever)\s+){0,2}(?:(?:allow|permit|approv)\w*|let\b|(?:run|execut)\w*\s+(?:it|this)\b)|\b(?:not|never)\s+(?:to\s+)?be\s+(?:run|execut)\w*/i;
+
+/** Latin look-alikes from Cyrillic and Greek that spell a refusal to the eye but not to a pattern ("dеny"). */
+const LOOK_ALIKE_LETTERS: Readonly<Record<string, string>> = {
+	а: "a",
+	е: "e",
+	о: "o",
+	р: "p",
+	с: "c",
+	у: "y",
+	х: "x",
+	і: "i",
+	ј: "j",
+	ѕ: "s",
+	ԁ: "d",
+	ӏ: "l",
+	ո: "n",
+	ο: "o",
+	α: "a",
+	ε: "e",
+	ι: "i",
+	κ: "k",
+	ν: "v",
+	ρ: "p",
+	τ: "t",
+	υ: "u",
+	χ: "x",
+};
+
+/**
+ * The text as a reader sees it: compatibility forms folded (NFKC, lower case), zero-width characters and soft
+ * hyphens dropped, markdown emphasis marks read as blanks, Cyrillic and Greek look-alike letters read as Latin.
+ */
+function plainWords(text: string): string {
+	const folded = text
+		.normalize("NFKC")
+		.toLowerCase()
+		.replace(/[\u200b-\u200f\u2060-\u2064\ufeff\u00ad]/g, "")
+		.replace(/[*_~`]+/g, " ")
+		.replace(/[’‘]/g, "'");
+	let out = "";
+	for (const char of folded) out += LOOK_ALIKE_LETTERS[char] ?? char;
+	return out;
+}
+
+/** True when `text` refuses (see {@link REFUSAL_WORD} and {@link NEGATED_ALLOWING}). */
+function refuses(text: string): boolean {
+	const plain = plainWords(text);
+	if (NEGATED_ALLOWING.test(plain)) return true;
+	for (const match of plain.matchAll(REFUSAL_WORD)) {
+		if (!NEGATION_BEFORE.test(plain.slice(Math.max(0, match.index - 40), match.index))) return true;
+	}
+	return false;
+}
 
 function bound(verdict: ReviewerVerdict): ReviewerVerdict {
 	if (verdict.rationale === undefined) return verdict;
@@ -87,7 +149,7 @@ export function parseVerdictToolArguments(args: unknown): Result<ParsedVerdict> 
  * reject, refuse, block), a deny against an allow.
  */
 function contradicts(text: string, outcome: ReviewerVerdict["outcome"]): boolean {
-	return (outcome === "allow" ? REFUSAL_WORD : ALLOW_WORD).test(text);
+	return outcome === "allow" ? refuses(text) : ALLOW_WORD.test(plainWords(text));
 }
 
 /**
@@ -95,7 +157,7 @@ function contradicts(text: string, outcome: ReviewerVerdict["outcome"]): boolean
  * deny's rationale may well say what is not allowed, so only an allow's is read.
  */
 function rationaleContradicts(verdict: ReviewerVerdict): boolean {
-	return verdict.outcome === "allow" && verdict.rationale !== undefined && REFUSAL_WORD.test(verdict.rationale);
+	return verdict.outcome === "allow" && verdict.rationale !== undefined && refuses(verdict.rationale);
 }
 
 /**
