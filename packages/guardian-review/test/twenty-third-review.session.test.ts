@@ -119,4 +119,21 @@ describe("a twenty-third review, in real sessions", () => {
 		expect(resultTexts(h)[0]).toContain("Guardian review unavailable (parse-failure)");
 		expect(resultTexts(h).join("\n")).not.toContain("very-secret-");
 	});
+
+	it("reviews, with home in the workspace, snap browser profiles and other history files (a twenty-fourth review)", async () => {
+		const h = await sandbox.start({ guardian: { additionalDirectories: ["~"] } });
+		const profile = join(sandbox.home, "snap/firefox/common/.mozilla/firefox/abc.default");
+		mkdirSync(profile, { recursive: true });
+		writeFileSync(join(profile, "logins.json"), '{"password":"very-secret-snapfox"}\n');
+		writeFileSync(join(sandbox.home, ".histfile"), "export TOKEN=very-secret-histfile\n");
+		h.agent(
+			callTool("bash", { command: "cat ~/snap/firefox/common/.mozilla/firefox/abc.default/logins.json" }),
+			callTool("bash", { command: "cat ~/.histfile" }),
+			"next",
+			callTool("bash", { command: "cat ~/notes.txt" }),
+			"done",
+		);
+		expect(await promptsWithDenials(h, 2, "look", "and the notes")).toEqual(["reviewer", "reviewer", "floor"]);
+		expect(resultTexts(h).join("\n")).not.toContain("very-secret-");
+	});
 });

@@ -630,6 +630,21 @@ describe("protected-path defaults", () => {
 		"token.json",
 		".Rhistory",
 		".dev.vars",
+		// A twenty-fourth review: snap and Flatpak browser profiles, other browsers, mail and chat clients, histories.
+		"~/snap/firefox/common/.mozilla/firefox/abc.default/logins.json",
+		"~/.var/app/org.mozilla.firefox/.mozilla/firefox/abc/cookies.sqlite",
+		"~/snap/chromium/common/chromium/Default/Login Data",
+		"~/.config/microsoft-edge/Default/Cookies",
+		"~/.config/vivaldi/Default/Cookies",
+		"~/.thunderbird/abc.default/logins.json",
+		"~/.purple/accounts.xml",
+		"~/.config/filezilla/sitemanager.xml",
+		"~/.config/Bitwarden CLI/data.json",
+		"~/.continue/config.json",
+		"~/.histfile",
+		"~/.ipython/profile_default/history.sqlite",
+		"~/.local/state/nvim/shada/main.shada",
+		"~/.octave_hist",
 	])("%s is protected", (path) => {
 		expect(classifyPath(path, { cwd: CWD, home: HOME, protectedPaths: DEFAULT_PROTECTED_PATHS })).toBe("protected");
 	});
