@@ -641,7 +641,7 @@ export function decideFloor(
 		if (scope === "off") return { kind: "out-of-scope" };
 		const decision =
 			toolName === "bash" ? decideBashFloorOf(input, scope, context) : decidePathFloor(toolName, input, scope, context);
-		if (context.treeReadInFlight === true && decision.kind === "allow" && mayWrite(toolName, decision, context))
+		if (context.treeReadInFlight === true && decision.kind === "allow" && mayWrite(toolName, decision.rule, context))
 			return { kind: "review", reason: "writes" };
 		return decision;
 	} catch {
@@ -655,9 +655,9 @@ function decideBashFloorOf(input: unknown, scope: ToolScope, context: FloorConte
 }
 
 /** True for an allowed call that may write: anything but Pi's reading tools, a read-only tool and read-only bash. */
-function mayWrite(toolName: string, decision: FloorDecision, context: FloorContext): boolean {
+function mayWrite(toolName: string, rule: FloorAllowRule, context: FloorContext): boolean {
 	if (PI_READING_TOOLS.has(toolName) || context.readOnlyTool === true) return false;
-	return !(toolName === "bash" && decision.kind === "allow" && decision.rule === "read-only");
+	return !(toolName === "bash" && rule === "read-only");
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -1970,8 +1970,7 @@ function isPosixPlain(tree: BashList): boolean {
 		(inner) =>
 			[...inner.words, ...inner.assignments.map((assignment) => assignment.value)].every(
 				(word) =>
-					!sourceWithoutContinuations(word).includes("$'") &&
-					!sourceWithoutContinuations(word).includes('$"') &&
+					!/\$['"]/.test(sourceWithoutContinuations(word)) &&
 					!word.expansions.some((kind) => kind === "glob" || kind === "brace" || kind === "process-substitution"),
 			) && inner.redirects.every((redirect) => redirect.op !== "&>" && redirect.op !== "&>>"),
 	);
@@ -2335,8 +2334,7 @@ function workspaceContextFiles(context: FloorContext): string[] {
 
 /** {@link HOME_STARTUP_FILES} as absolute paths below the context's home. */
 function homeStartupFilePaths(context: FloorContext): string[] {
-	const home = normalizeAbsolutePath(context.home);
-	return HOME_STARTUP_FILES.map((file) => `${home === "/" ? "" : home}${file.slice(1)}`);
+	return HOME_STARTUP_FILES.map((file) => resolveWrittenPath(file, context.home, context.home));
 }
 
 /**
@@ -4181,7 +4179,7 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
  */
 function liesOutsideWorkingTree(value: string, top: string | undefined, state: WalkState, judge: Judge): boolean {
 	// A `..` part anywhere may climb above the top (`cd lib && git diff ./.. .`, a twenty-first review).
-	if (!value.startsWith("/") && !value.startsWith("~") && !value.split("/").includes("..")) return false;
+	if (!value.startsWith("/") && !value.startsWith("~") && !climbsOut(value)) return false;
 	const resolved = resolveIn(value, state, judge);
 	return (
 		resolved === undefined ||
