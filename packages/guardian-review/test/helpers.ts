@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
-import type { InlineExtension } from "@earendil-works/pi-coding-agent";
+import { createMcpExtension, type InlineExtension } from "@earendil-works/pi-coding-agent";
 import {
 	callTool,
 	createHarness,
@@ -280,3 +280,14 @@ export const filesystemServer: InlineExtension = (pi) => {
 		exposure: "direct",
 	});
 };
+
+/** Pi's default tools plus the filesystem server's, with Pi's MCP support and the server loaded. */
+export function withFilesystemServer(...more: InlineExtension[]): {
+	tools: string[];
+	before: InlineExtension[];
+} {
+	return {
+		tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
+		before: [createMcpExtension(), filesystemServer, ...more],
+	};
+}

@@ -18,12 +18,12 @@ import { describe, expect, it } from "vitest";
 import {
 	callTool,
 	expectNoLeak,
-	filesystemServer,
 	type GuardianHarness,
 	guardianSandboxPerTest,
 	resultTexts,
 	verdict,
 	verdictSources,
+	withFilesystemServer,
 } from "./helpers.ts";
 
 /** A stdio server (official MCP SDK) offering the files its arguments name as `file://` resources. */
@@ -108,8 +108,7 @@ describe("what Pi reports about tools (host facts the scopes rely on)", () => {
 			});
 		};
 		h = await start({
-			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
-			before: [createMcpExtension(), filesystemServer, capture],
+			...withFilesystemServer(capture),
 		});
 		h.agent(callTool("mcp__fs__list_allowed_directories", {}), "done");
 		await h.prompt("where may you read?");
@@ -199,8 +198,7 @@ describe("a file-backed MCP server (official SDK) through Pi's own MCP support",
 describe("the MCP filesystem server through Pi's own MCP support", () => {
 	it("reviews its write (denied: nothing written) and allows its read with no reviewer call", async () => {
 		h = await start({
-			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
-			before: [createMcpExtension(), filesystemServer],
+			...withFilesystemServer(),
 			files: { "notes.txt": "hello from the workspace\n" },
 		});
 		h.agent(
@@ -225,8 +223,7 @@ describe("the MCP filesystem server through Pi's own MCP support", () => {
 
 	it("reviews its read-only read of a protected path (.env): denied, the secret never reaches the agent", async () => {
 		h = await start({
-			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
-			before: [createMcpExtension(), filesystemServer],
+			...withFilesystemServer(),
 			files: { ".env": "TOKEN=very-secret-mcp-value\n" },
 		});
 		h.agent(callTool("mcp__fs__read_text_file", { path: join(h.cwd, ".env") }), "done");
@@ -240,8 +237,7 @@ describe("the MCP filesystem server through Pi's own MCP support", () => {
 
 	it("judges every path of read_multiple_files: .env among its paths is reviewed, plain files are not", async () => {
 		h = await start({
-			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
-			before: [createMcpExtension(), filesystemServer],
+			...withFilesystemServer(),
 			files: { "notes.txt": "hello from the workspace\n", ".env": "TOKEN=very-secret-mcp-value\n" },
 		});
 		h.agent(
@@ -262,8 +258,7 @@ describe("the MCP filesystem server through Pi's own MCP support", () => {
 
 	it("reviews a non-ASCII path, which the server may match to a link written in another Unicode form (an eighteenth review)", async () => {
 		h = await start({
-			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
-			before: [createMcpExtension(), filesystemServer],
+			...withFilesystemServer(),
 			files: { ".env": "TOKEN=very-secret-mcp-value\n", "notes.txt": "hello\n" },
 		});
 		// A link a cloned repository may bring, named in the decomposed form.
@@ -283,8 +278,7 @@ describe("the MCP filesystem server through Pi's own MCP support", () => {
 
 	it("reviews a read-only listing outside the workspace (it would walk ~/.ssh) and a relative path the server may read under home", async () => {
 		h = await start({
-			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
-			before: [createMcpExtension(), filesystemServer],
+			...withFilesystemServer(),
 			files: { "src/a.ts": "export const a = 1;\n" },
 		});
 		h.agent(
@@ -302,8 +296,7 @@ describe("the MCP filesystem server through Pi's own MCP support", () => {
 
 	it("host fact: with the server's tools off, read_multiple_files returns .env to the agent", async () => {
 		h = await start({
-			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
-			before: [createMcpExtension(), filesystemServer],
+			...withFilesystemServer(),
 			files: { ".env": "TOKEN=very-secret-mcp-value\n" },
 			guardian: { tools: { "mcp__fs__*": "off" } },
 		});
@@ -315,8 +308,7 @@ describe("the MCP filesystem server through Pi's own MCP support", () => {
 
 	it("lets the reviewer's allow through to the server", async () => {
 		h = await start({
-			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
-			before: [createMcpExtension(), filesystemServer],
+			...withFilesystemServer(),
 		});
 		h.agent(callTool("mcp__fs__write_file", { path: "approved.txt", content: "ok\n" }), "done");
 		h.reviewer(verdict("allow", { risk_level: "low", user_authorization: "high" }));

@@ -5,17 +5,16 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { createMcpExtension } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import {
 	callTool,
-	filesystemServer,
 	guardianSandboxPerTest,
 	initWithFiles,
 	promptsWithDenials,
 	resultTexts,
 	runGit,
 	startInGitRepo,
+	withFilesystemServer,
 } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest({
@@ -79,8 +78,7 @@ describe("a twenty-first review, in real sessions", () => {
 
 	it("reviews an MCP read of a missing ASCII name whose folder holds a look-alike entry the server opens instead", async () => {
 		const h = await sandbox.start({
-			tools: ["read", "bash", "edit", "write", "mcp__fs__*"],
-			before: [createMcpExtension(), filesystemServer],
+			...withFilesystemServer(),
 			files: { ".env": "TOKEN=very-secret-mcp-value\n", "notes.txt": "hello\n" },
 		});
 		// KELVIN SIGN: its NFC form is the ASCII `K`, so the server takes this entry for a missing `Key`.
