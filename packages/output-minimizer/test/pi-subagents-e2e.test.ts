@@ -2,7 +2,7 @@
 // both models served by the loopback provider. A foreground child returns a large answer; the parent's next
 // request must not contain it, and the referenced file must hold it byte for byte.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
 	type LoopbackProvider,
@@ -19,6 +19,10 @@ import { realText } from "@pi-policy/pi-harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileMatchesReference, leakedProbes, proseProbes, referencesIn } from "./support/helpers.ts";
 
+// pi-subagents' own reader of a result's output, which its TUI uses to decide whether a child returned any text.
+const { getSingleResultOutput } = (await import(
+	join(dirname(resolvePiSubagentsExtensionPath()), "src/shared/utils.ts")
+)) as { getSingleResultOutput: (result: { finalOutput?: string; messages?: unknown[] }) => string };
 const EXTENSION = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 const KERNEL_DIST = fileURLToPath(new URL("../../policy-kernel/dist/minimize.js", import.meta.url));
 const CHILD_TOKEN = "OUTPUT-MINIMIZER-E2E-CHILD";
@@ -142,15 +146,19 @@ describe("real pi-subagents foreground delegation with output-minimizer (pi CLI 
 		expect(Buffer.byteLength(toolResult ?? "")).toBeLessThan(1_024);
 	});
 
-	it("strips finalOutput from the details the CLI reports, keeping status and the reference", () => {
+	it("replaces finalOutput in the details the CLI reports with the reference line, keeping status", () => {
 		expect(subagentEnd?.isError).toBe(false);
 		const details = (subagentEnd?.result as { details?: Record<string, unknown> } | undefined)?.details;
 		expect(details?.mode).toBe("single");
 		expect(JSON.stringify(details)).not.toContain("E2E-CHILD-MARKER");
 		const [child] = (details?.results ?? []) as Array<Record<string, unknown>>;
 		expect(child).toMatchObject({ agent: "big-child", exitCode: 0 });
-		expect(child).not.toHaveProperty("finalOutput");
-		expect((child?.outputReference as { bytes?: number } | undefined)?.bytes).toBe(Buffer.byteLength(CHILD_ANSWER));
+		const reference = child?.outputReference as { bytes?: number; message?: string } | undefined;
+		expect(reference?.bytes).toBe(Buffer.byteLength(CHILD_ANSWER));
+		// The reference line stands in for the text: pi-subagents' own reader of a result's output (its TUI row says
+		// "Done (no text output)" when that is empty) finds the reference, not the child's prose.
+		expect(child?.finalOutput).toBe(reference?.message);
+		expect(getSingleResultOutput(child as { finalOutput?: string })).toMatch(/^Output saved to: /);
 	});
 
 	it("writes one file for the session and persists a minimized audit entry", () => {

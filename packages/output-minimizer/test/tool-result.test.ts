@@ -94,7 +94,7 @@ describe("foreground single result", () => {
 		const serialized = JSON.stringify(details);
 		expect(leakedProbes(serialized, output)).toEqual([]);
 		const [child] = details.results as Array<Record<string, unknown>>;
-		expect(child).not.toHaveProperty("finalOutput");
+		expect(child?.finalOutput).toMatch(/^Output saved to: /);
 		expect(child).not.toHaveProperty("messages");
 		expect(child).toMatchObject({ agent: "scout", exitCode: 0, model: "faux/faux-1" });
 		expect(child?.usage).toMatchObject({ input: 1200, output: 800 });

@@ -9,6 +9,7 @@ import {
 	buildNotifyRewrite,
 	buildReceiptLine,
 	countOutputLines,
+	DETAILS_OUTPUT_NOT_SAVED,
 	type DelegatedOutput,
 	describePersistFailure,
 	EMBEDDED_OUTPUT_MARKER,
@@ -462,6 +463,7 @@ describe("projectDelegationDetails", () => {
 				"agent",
 				"error",
 				"exitCode",
+				"finalOutput",
 				"note",
 				"outputReference",
 				"savedOutputPath",
@@ -493,7 +495,29 @@ describe("projectDelegationDetails", () => {
 				},
 			],
 		});
+		// The reference line stands in for the text, so pi-subagents' row does not read "Done (no text output)".
+		expect(result?.finalOutput).toBe(formatOutputReference("/o/0001-a.md", 10, 2));
 		expect(details.results[0]?.finalOutput).toBe(LONG);
+	});
+
+	it("says the output was not saved where it failed or was bounded, and leaves an empty output empty", () => {
+		const details = () => ({
+			results: [
+				{ agent: "a", exitCode: 0, finalOutput: LONG },
+				{ agent: "b", exitCode: 0, finalOutput: "" },
+			],
+		});
+		const outputs = [child({ label: "a", resultIndex: 0 }), child({ label: "b", resultIndex: 1, text: "" })];
+		const empty: PersistOutcome = { ok: "empty" };
+		for (const projected of [
+			projectDelegationDetails(details(), outputs, [failed, empty], "workflow"),
+			projectDelegationDetails(details(), outputs, [undefined, empty], "workflow", true),
+		]) {
+			const [a, b] = projected.results as Array<Record<string, unknown>>;
+			expect(a?.finalOutput).toBe(DETAILS_OUTPUT_NOT_SAVED);
+			expect(b).not.toHaveProperty("finalOutput");
+			expect(JSON.stringify(projected)).not.toContain("finding number");
+		}
 	});
 });
 

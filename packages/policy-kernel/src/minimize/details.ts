@@ -19,6 +19,13 @@ export const RAW_MISSION_KEYS = ["summary"] as const;
 /** Replaces any other details string that embeds a child's output. */
 export const EMBEDDED_OUTPUT_MARKER = "[output-minimizer: removed child output; see the referenced file]";
 
+/**
+ * What a result's `finalOutput` says where the child's output was not saved (a persistence failure, or
+ * `output: false`): renderers such as pi-subagents' read an absent `finalOutput` as "no text output".
+ */
+export const DETAILS_OUTPUT_NOT_SAVED =
+	"[output-minimizer: child output kept out of the details; the tool result shows a bounded excerpt]";
+
 /** Errors kept in details are bounded to this many UTF-8 bytes (one line). */
 export const DETAILS_ERROR_MAX_BYTES = 1024;
 
@@ -42,7 +49,8 @@ export interface OutputMinimizerDetails {
  * `truncation`, `progress` (its recent output lines) and `structuredOutput`; top-level `truncation`,
  * `outputs` and `progress`; and the workflow's `value`, `emits` and `console`. Status, errors (bounded to one
  * line of 1 KiB), output references, session files, usage, tool-call metadata and everything else are kept.
- * Where an output was referenced, the result's `savedOutputPath` and `outputReference` point at that file.
+ * Where an output was referenced, the result's `savedOutputPath` and `outputReference` point at that file, and its
+ * `finalOutput` is the reference line (`Output saved to: …`); where it was not saved, {@link DETAILS_OUTPUT_NOT_SAVED}.
  * `minimizer` is recorded as `details.outputMinimizer`. A non-object `details` gives `{ outputMinimizer }`.
  */
 export function projectDelegationDetails(
@@ -69,14 +77,12 @@ export function projectDelegationDetails(
 			const at = outputs.findIndex((output) => output.kind === "child" && output.resultIndex === index);
 			const outcome = at >= 0 ? outcomes[at] : undefined;
 			if (outcome?.ok === true) {
+				const message = formatOutputReference(outcome.path, outcome.bytes, outcome.lines);
 				entry.savedOutputPath = outcome.path;
-				entry.outputReference = {
-					path: outcome.path,
-					bytes: outcome.bytes,
-					lines: outcome.lines,
-					message: formatOutputReference(outcome.path, outcome.bytes, outcome.lines),
-				};
-			}
+				entry.outputReference = { path: outcome.path, bytes: outcome.bytes, lines: outcome.lines, message };
+				// The reference stands in for the text, so a renderer shows where the output went, not "no text output".
+				entry.finalOutput = message;
+			} else if (at >= 0 && outcome?.ok !== "empty") entry.finalOutput = DETAILS_OUTPUT_NOT_SAVED;
 		});
 	}
 	const record: OutputMinimizerDetails = {
