@@ -47,7 +47,8 @@ describe("README", () => {
 describe("README: $schema and status wording", () => {
 	it('shows a copyable "$schema" example (validated above) and the status wording', () => {
 		expect(blocks.some((block) => block.includes('"$schema"'))).toBe(true);
-		expect(readme).toContain("off (no config file)");
+		// What the config-lifecycle suite sees with no config file: live, in mode off.
+		expect(readme).toContain("`context-shunt: mode off`");
 		expect(readme).toContain("<global|project> <key>: <reason>");
 		expect(readme).toContain("invalid JSON at line 3, column 1");
 	});

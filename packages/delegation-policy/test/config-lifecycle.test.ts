@@ -18,7 +18,7 @@ configLifecycleSuite({
 	},
 	failure: "closed",
 	closedNote: "global defaults ignored",
-	noConfigStatus: /^delegation-policy D:OFF/,
+	noConfigStatus: "delegation-policy D:OFF A:OFF (delegation is off)",
 	projectFile: false,
 	broken: [
 		{ label: "invalid JSON", content: '{"version": 1,,}', problem: "global: invalid JSON at line 1, column 15" },

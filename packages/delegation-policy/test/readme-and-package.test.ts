@@ -118,8 +118,9 @@ describe("README: $schema and status wording", () => {
 	const blocks = jsonBlocks(readme);
 	it('shows a copyable "$schema" example (validated above) and the status wording', () => {
 		expect(blocks.some((block) => block.includes('"$schema"'))).toBe(true);
-		expect(readme).toContain("off (no config file)");
-		expect(readme).toContain("<global|project> <key>: <reason>");
+		// What the config-lifecycle suite sees with no config file, and the failed-closed form (no project file).
+		expect(readme).toContain("`delegation-policy D:OFF A:OFF (delegation is off)`");
+		expect(readme).toContain("failed closed: global <key>: <reason>");
 		expect(readme).toContain("invalid JSON at line 3, column 1");
 	});
 });

@@ -28,7 +28,9 @@ describe("README configuration examples", () => {
 describe("README: $schema and status wording", () => {
 	it('shows a copyable "$schema" example (validated above) and the status wording', () => {
 		expect(blocks.some((block) => block.includes('"$schema"'))).toBe(true);
-		expect(readme).toContain("off (no config file)");
+		// What the config-lifecycle suite sees with no config file: on once installed.
+		expect(readme).toContain("`output-minimizer: active (mode reference)`");
+		expect(readme).toContain("`off (set in the config file)`");
 		expect(readme).toContain("<global|project> <key>: <reason>");
 		expect(readme).toContain("invalid JSON at line 3, column 1");
 	});

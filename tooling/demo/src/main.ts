@@ -6,7 +6,7 @@
 //   pnpm demo --list               list extensions and scenarios
 import { writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { approxTokens, formatBytes, renderTurnTable } from "./report.ts";
 import { runScenario } from "./run.ts";
 import { loadScenarios } from "./scenarios.ts";
@@ -53,7 +53,28 @@ async function runScenarios(only: string | undefined): Promise<number> {
 	return 0;
 }
 
+/** The flags `pnpm demo` takes: those with a value, and switches. */
+const VALUE_FLAGS = new Set(["--with", "--scenario", "--report"]);
+const SWITCHES = new Set(["--list", "--scenarios"]);
+
+/** The first argument `pnpm demo` does not know (a flag such as `--only`, or a stray word), or undefined. */
+export function unknownDemoArgument(argv: readonly string[]): string | undefined {
+	for (let at = 0; at < argv.length; at++) {
+		const arg = argv[at] as string;
+		if (VALUE_FLAGS.has(arg)) at++;
+		else if (!SWITCHES.has(arg)) return arg;
+	}
+	return undefined;
+}
+
 async function main(argv: string[]): Promise<number> {
+	const unknown = unknownDemoArgument(argv);
+	if (unknown !== undefined) {
+		console.error(
+			`Unknown argument "${unknown}". pnpm demo takes --with <extension>, --scenarios, --scenario <id>, --report <file> and --list.`,
+		);
+		return 2;
+	}
 	if (argv.includes("--list")) {
 		console.log("extensions (pnpm demo --with <name>):");
 		for (const name of SUITE_EXTENSIONS) console.log(`  ${name}`);
@@ -79,4 +100,5 @@ async function main(argv: string[]): Promise<number> {
 	return 0;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+const isEntryPoint = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isEntryPoint) process.exitCode = await main(process.argv.slice(2));

@@ -1,12 +1,43 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { unknownDemoArgument } from "../src/main.ts";
 import { renderTurnTable } from "../src/report.ts";
 import { runScenario } from "../src/run.ts";
 import { loadScenarios, stockBaseline } from "../src/scenarios.ts";
 
 describe("pnpm demo", () => {
+	it("every `pnpm demo …` the docs and READMEs show takes known flags and names a real scenario or extension", async () => {
+		const root = resolve(import.meta.dirname, "..", "..", "..");
+		const files = [
+			"README.md",
+			...readdirSync(resolve(root, "docs"))
+				.filter((name) => name.endsWith(".md"))
+				.map((name) => `docs/${name}`),
+			...readdirSync(resolve(root, "packages")).map((name) => `packages/${name}/README.md`),
+		];
+		const ids = new Set((await loadScenarios()).map((s) => s.id));
+		const shown = files.flatMap((file) =>
+			[...readFileSync(resolve(root, file), "utf8").matchAll(/`pnpm demo([^`]*)`/g)].map((m) => (m[1] ?? "").trim()),
+		);
+		expect(shown.length).toBeGreaterThan(2);
+		for (const command of shown) {
+			const argv = command === "" ? [] : command.split(/\s+/);
+			expect(unknownDemoArgument(argv), command).toBeUndefined();
+			const scenario = argv[argv.indexOf("--scenario") + 1];
+			if (argv.includes("--scenario") && scenario !== "<id>") expect(ids.has(scenario ?? ""), command).toBe(true);
+		}
+		// The flag two docs once named, which the demo ignored: now refused with exit code 2.
+		expect(unknownDemoArgument(["--only", "context-shunt"])).toBe("--only");
+		const run = spawnSync(process.execPath, ["--import", "tsx", "tooling/demo/src/main.ts", "--only", "x"], {
+			cwd: root,
+			encoding: "utf8",
+		});
+		expect(run.status).toBe(2);
+		expect(run.stderr).toContain('Unknown argument "--only"');
+	});
+
 	it("runs the stock baseline in a real session and shows the big read reaching the model", async () => {
 		const { rows } = await runScenario(stockBaseline);
 		expect(rows.length).toBe(stockBaseline.steps().length);

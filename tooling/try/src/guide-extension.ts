@@ -22,9 +22,10 @@ function readGuide(raw: string | undefined): TryGuide | undefined {
 export default function tryGuide(pi: ExtensionAPI): void {
 	const guide = readGuide(process.env.PI_POLICY_TRY_GUIDE);
 	if (!guide) return;
-	pi.on("session_start", (_event, ctx) => {
+	pi.on("session_start", (event, ctx) => {
 		if (!ctx.hasUI) return;
 		ctx.ui.setWidget("pi-policy-try", guide.lines);
-		ctx.ui.setEditorText(guide.prompt);
+		// Only at startup: after `/reload` (or a new session) the editor keeps what the user typed.
+		if (event.reason === "startup") ctx.ui.setEditorText(guide.prompt);
 	});
 }
