@@ -450,23 +450,34 @@ function builtinDefaultScope(name: string): ToolScope | undefined {
 }
 
 /**
- * Tool scopes from a project layer: a key the global layer has may only be raised. A key it lacks that names a
- * built-in tool is raised from that tool's default scope ({@link DEFAULT_TOOL_SCOPES}, else `off`); any other key
- * (a tool that is not built in, or a glob, whose default may be `always`) is taken only at `always`.
+ * The scope the global layer gives a project's tool key before the project's own entry: its exact key; else a
+ * default key ({@link DEFAULT_TOOL_SCOPES}, which the defaults add as exact keys); else, for a tool name, the first
+ * global glob that matches it; else a built-in tool's default (`off`). Undefined when annotations would decide (a
+ * tool that is not built in, or a glob key).
+ */
+function globalToolScope(base: Record<string, unknown>, key: string): unknown {
+	if (Object.hasOwn(base, key)) return base[key];
+	if (Object.hasOwn(DEFAULT_TOOL_SCOPES, key)) return DEFAULT_TOOL_SCOPES[key];
+	if (key.includes("*") || key.includes("?")) return undefined;
+	for (const glob of Object.keys(base)) {
+		if ((glob.includes("*") || glob.includes("?")) && toolNameGlobMatches(glob, key)) return base[glob];
+	}
+	return builtinDefaultScope(key);
+}
+
+/**
+ * Tool scopes from a project layer, which may only raise what the global layer gives ({@link globalToolScope}): a
+ * key it has, or a tool one of its globs covers (`"grep": "protected-only"` under a global `"*": "always"` stays
+ * `always`: an exact key would otherwise beat the glob; a twenty-fifth review), or a built-in tool's default. Any
+ * other key (a tool that is not built in, or a glob, whose default may be `always`) is taken only at `always`.
  */
 function strengthenToolScopes(globalValue: unknown, projectValue: unknown): unknown {
 	if (!isPlainObject(projectValue)) return globalValue;
 	const base = isPlainObject(globalValue) ? globalValue : {};
 	const result: Record<string, unknown> = { ...base };
 	for (const [key, scope] of Object.entries(projectValue)) {
-		const builtinDefault = builtinDefaultScope(key);
-		const merged = Object.hasOwn(base, key)
-			? strengthenScope(base[key], scope)
-			: builtinDefault !== undefined
-				? strengthenScope(builtinDefault, scope)
-				: scope === "always"
-					? "always"
-					: undefined;
+		const before = globalToolScope(base, key);
+		const merged = before !== undefined ? strengthenScope(before, scope) : scope === "always" ? "always" : undefined;
 		if (merged !== undefined) {
 			Object.defineProperty(result, key, { value: merged, enumerable: true, writable: true, configurable: true });
 		}

@@ -370,6 +370,11 @@ export interface FloorContext extends PathContext {
 	 */
 	readonly workspaceOnPath?: boolean;
 	/**
+	 * True when bash inherits a locale that is not byte-safe ({@link ShellSetupFacts.multibyteLocale}): a command with a
+	 * byte above ASCII may read otherwise than the parser reads it, so it is reviewed.
+	 */
+	readonly multibyteLocale?: boolean;
+	/**
 	 * True when `PATH` holds a version manager's `shims` folder (`ShellSetupFacts.versionShims`): `python --version`
 	 * there is pyenv, which reads `.python-version` in every folder up from the working one, links followed, and
 	 * prints its words (a nineteenth review).
@@ -619,6 +624,7 @@ export function floorContextFor(
 		shellSetup: facts.shell?.verdict ?? "bash",
 		...((facts.shell?.commandDirectories.length ?? 0) > 0 ? { workspaceOnPath: true } : {}),
 		...(facts.shell?.versionShims === true ? { versionShims: true } : {}),
+		...(facts.shell?.multibyteLocale === true ? { multibyteLocale: true } : {}),
 		writeScope,
 		readScope: stricterScope(writeScope, toolScopeFor(config, "edit")),
 	};
@@ -871,6 +877,9 @@ export function decideBashFloor(command: string, scope: ToolScope, context: Floo
 	if (typeof command !== "string") return { kind: "review", reason: "unparsed" };
 	if (command.length > MAX_BASH_COMMAND_CHARS) return { kind: "review", reason: "too-long" };
 	if (hasControlCharacter(command)) return { kind: "review", reason: "unparsed" };
+	// The parser reads bytes above ASCII as word characters, which holds in UTF-8 and one-byte locales only.
+	if (context.multibyteLocale === true && /[\u0080-\u{10ffff}]/u.test(command))
+		return { kind: "review", reason: "environment" };
 	if (isForkBomb(command)) return { kind: "deny", rule: "fork-bomb" };
 	const parsed = parseBashSyntax(command);
 	if (!parsed.ok) return { kind: "review", reason: parsed.reason === "too-long" ? "too-long" : "unparsed" };
@@ -1818,6 +1827,11 @@ function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge)
 		if (CODE_PATH_ENVIRONMENT_NAMES.has(assignment.name)) loadsCode = true;
 		else if (!isSafeEnvironmentName(assignment.name)) throw new Review("environment");
 		if (isDynamicWord(assignment.value)) throw new Review("dynamic");
+		if (
+			!CODE_PATH_ENVIRONMENT_NAMES.has(assignment.name) &&
+			!isSafeEnvironmentAssignment(assignment.name, assignment.value.literal)
+		)
+			throw new Review("environment");
 		if (assignment.name === "PYTHONPATH") judgePythonPath(assignment.value.value, state, judge);
 		if (assignment.name === "PYTHONWARNINGS" && importsWarningModule(assignment.value.value))
 			throw new Review("environment");
@@ -1950,6 +1964,35 @@ export function isSafeEnvironmentName(name: string): boolean {
 	return (SAFE_ENVIRONMENT_NAMES as readonly string[]).includes(name) || name === "LC_ALL" || name.startsWith("LC_");
 }
 
+/** True for a name that picks the locale bash reads characters in: `LANG` and `LC_*`. */
+function isLocaleName(name: string): boolean {
+	return name === "LANG" || name.startsWith("LC_");
+}
+
+/**
+ * True for a locale in which no byte of a multibyte character can be a `\`, a quote or another ASCII character:
+ * unset or empty (the next setting, or `C`), `C`, `POSIX`, or any UTF-8 locale. In GBK, GB18030, Big5 or Shift_JIS
+ * the last byte of `€` or `中` joins the `\` after it into one character, so bash reads a quote the parser took as
+ * escaped (a twenty-fifth review). A name without a charset (`zh_TW` is Big5) is not one.
+ */
+export function isByteSafeLocale(value: string | undefined): boolean {
+	return (
+		value === undefined ||
+		value === "" ||
+		value === "C" ||
+		value === "POSIX" ||
+		/^[A-Za-z0-9_]*\.(?:utf-?8)(?:@[A-Za-z0-9_-]+)?$/i.test(value)
+	);
+}
+
+/**
+ * True for an assignment the floor allows as a prefix or a statement: a {@link isSafeEnvironmentName} name, and for
+ * a locale name a {@link isByteSafeLocale} literal value.
+ */
+export function isSafeEnvironmentAssignment(name: string, value: string | undefined): boolean {
+	return isSafeEnvironmentName(name) && (!isLocaleName(name) || (value !== undefined && isByteSafeLocale(value)));
+}
+
 /** True when bash looks `cd DIR` up in `CDPATH`: a name not starting with `/`, `./`, `../`, or `.`/`..` itself. */
 function searchesCdPath(dir: string): boolean {
 	return !(dir.startsWith("/") || dir === "." || dir === ".." || dir.startsWith("./") || dir.startsWith("../"));
@@ -2008,6 +2051,45 @@ function unwrap(words: readonly BashWord[]): readonly BashWord[] {
 	return rest;
 }
 
+/** The most words a brace sequence operand may expand to and still be judged word by word. */
+const MAX_SEQUENCE_WORDS = 256;
+
+/**
+ * The words bash expands a whole-word sequence to ({@link BRACE_SEQUENCE}: `{1..3}`, `{01..10..3}`, `{a..e}`,
+ * `{Z..a}` through the ASCII between), or undefined past {@link MAX_SEQUENCE_WORDS} words or when one would start
+ * with `-` (an option). A sequence operand names files too: `cat {a..b}` opens `a` and `b`, links included (a
+ * twenty-fifth review).
+ */
+export function expandBraceSequence(text: string): string[] | undefined {
+	const body = text.slice(1, -1);
+	const letters = /^([a-zA-Z])\.\.([a-zA-Z])$/.exec(body);
+	const numbers = letters === null ? /^(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?$/.exec(body) : null;
+	let codes: number[] = [];
+	if (letters !== null) {
+		const from = (letters[1] as string).charCodeAt(0);
+		const to = (letters[2] as string).charCodeAt(0);
+		if (Math.abs(to - from) >= MAX_SEQUENCE_WORDS) return undefined;
+		for (let c = from; from <= to ? c <= to : c >= to; c += from <= to ? 1 : -1) codes.push(c);
+		return codes.map((c) => String.fromCharCode(c));
+	}
+	if (numbers === null) return undefined;
+	const from = Number(numbers[1]);
+	const to = Number(numbers[2]);
+	const step = Math.abs(Number(numbers[3] ?? "1")) || 1;
+	if (Math.abs(to - from) / step >= MAX_SEQUENCE_WORDS) return undefined;
+	// Bash pads every word to the widest end's width when either end has a leading zero (`{01..10}`).
+	const padded = [numbers[1], numbers[2]].some((end) => /^-?0\d/.test(end as string));
+	const width = Math.max((numbers[1] as string).length, (numbers[2] as string).length);
+	codes = [];
+	for (let n = from; from <= to ? n <= to : n >= to; n += from <= to ? step : -step) codes.push(n);
+	const words = codes.map((n) => {
+		if (!padded) return String(n);
+		const digits = String(Math.abs(n)).padStart(n < 0 ? width - 1 : width, "0");
+		return n < 0 ? `-${digits}` : digits;
+	});
+	return words.some((word) => word.startsWith("-")) ? undefined : words;
+}
+
 /** The words of `PREFIX{A,B,…}SUFFIX` with one brace group of plain alternatives; undefined for anything else. */
 function expandSimpleBraces(value: string): string[] | undefined {
 	const match = /^([^{}]*)\{([^{}]*,[^{}]*)\}([^{}]*)$/.exec(value);
@@ -2038,9 +2120,11 @@ function judgeOperandWord(word: BashWord, state: WalkState, judge: Judge, read: 
 	// A bare `<(cmd)` names a pipe (its command is judged as a substitution); anything around it is expanded too.
 	if (isBareProcessSubstitution(word)) return;
 	if (isDynamicWord(word)) throw new Review("dynamic");
-	if (word.expansions.includes("brace") && !BRACE_SEQUENCE.test(word.text)) {
-		// `{a,b}.py` is judged as each of its words (`{/root/.netrc,}` included), or reviewed when they cannot be listed.
-		const words = word.quoted ? undefined : expandSimpleBraces(word.value);
+	if (word.expansions.includes("brace")) {
+		// `{a,b}.py` is judged as each of its words (`{/root/.netrc,}` included), or reviewed when they cannot be listed;
+		// so is a sequence (`{a..b}`).
+		const sequence = BRACE_SEQUENCE.test(word.text);
+		const words = word.quoted ? undefined : sequence ? expandBraceSequence(word.text) : expandSimpleBraces(word.value);
 		if (words === undefined) throw new Review("dynamic");
 		for (const path of words) if (path !== "") judgeReadPath(path, state, judge, read, true, strict);
 		return;
@@ -2537,15 +2621,22 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 	if (IMPLICIT_DOT_COMMANDS.has(name) && operands.length === 0) judgeReadPath(".", state, judge, true);
 	switch (name) {
 		case "printf":
-			// `printf -v NAME` assigns a shell variable (PATH, say) for the commands after it.
-			if (args[0]?.value.startsWith("-v")) return "environment";
+			// `printf -v NAME` assigns a shell variable (PATH, say) for the commands after it; `?v` may expand to `-v`
+			// (a file the repository ships; a twenty-fifth review).
+			if (args[0]?.value.startsWith("-v") || args[0]?.expansions.includes("glob")) return "environment";
 			noDynamic(args);
 			for (const arg of args) if (arg.expansions.includes("glob")) judgeOperandWord(arg, state, judge, true);
 			return "allowed";
 		case "test":
 		case "[":
-			// `-v 'a[$(cmd)]'` evaluates an array subscript, and with it the substitution.
-			if (args.some((arg) => arg.value === "-v" || arg.value === "-R")) return "dynamic";
+			// `-v 'a[$(cmd)]'` evaluates an array subscript, and with it the substitution; a glob (`?v`, `-?`) may expand
+			// to `-v` (a file the repository ships; a twenty-fifth review).
+			if (
+				args.some(
+					(arg) => arg.value === "-v" || arg.value === "-R" || (arg.expansions.includes("glob") && arg.value !== "]"),
+				)
+			)
+				return "dynamic";
 			noDynamic(args);
 			return "allowed";
 		case "echo":

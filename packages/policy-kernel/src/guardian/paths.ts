@@ -273,13 +273,42 @@ function globToRegExpSource(glob: string): string {
 		else if (c === "[") {
 			const close = glob.indexOf("]", i + 1);
 			if (close > i + 1) {
-				const body = glob.slice(i + 1, close).replace(/\\/g, "\\\\");
-				source += `[${body.startsWith("!") ? `^${body.slice(1)}` : body}]`;
+				source += bracketClassSource(glob.slice(i + 1, close));
 				i = close;
 			} else source += "\\[";
 		} else source += c.replace(/[.+^${}()|\\]/g, "\\$&");
 	}
 	return source;
+}
+
+/** A character as a member of a regular-expression class: `\`, `]`, `[`, `^` and `-` escaped. */
+function classMember(c: string): string {
+	return /[\\\][^-]/.test(c) ? `\\${c}` : c;
+}
+
+/**
+ * The regular-expression class of a glob bracket body (the text between `[` and `]`), which always compiles: every
+ * character is escaped, `!` or `^` first negates (never matching `/`), a range in order is kept, and a range written
+ * backwards (`z-a`, `a-Z`), which bash matches nothing with, or one between characters outside the BMP, adds nothing.
+ * An empty class matches nothing. (A class such as `[z-a]` once made the whole alternation of one kind of protected
+ * glob fail to compile, and so silently dropped every default of that kind: a twenty-fifth review.)
+ */
+function bracketClassSource(body: string): string {
+	const negated = body.startsWith("!") || body.startsWith("^");
+	const chars = [...(negated ? body.slice(1) : body)];
+	let members = "";
+	for (let k = 0; k < chars.length; k++) {
+		const from = chars[k] as string;
+		const to = chars[k + 2];
+		if (chars[k + 1] === "-" && to !== undefined) {
+			const low = from.codePointAt(0) as number;
+			const high = to.codePointAt(0) as number;
+			if (low <= high && high <= 0xffff) members += `${classMember(from)}-${classMember(to)}`;
+			k += 2;
+		} else members += classMember(from);
+	}
+	if (negated) return `[^/${members}]`;
+	return members === "" ? "(?!)" : `[${members}]`;
 }
 
 const compiledGlobs = new Map<string, RegExp | null>();

@@ -4,7 +4,7 @@
 // `ls`; a workspace folder on `PATH` lets a file the agent wrote answer to `ls`). The shell collects the values; this
 // module only decides.
 import { parseBashSyntax } from "../bash/index.js";
-import { isSafeEnvironmentName } from "./floor.js";
+import { isByteSafeLocale, isSafeEnvironmentAssignment } from "./floor.js";
 import { isWithin, normalizeAbsolutePath } from "./paths.js";
 
 /**
@@ -74,6 +74,11 @@ export interface ShellSetupFacts {
 	 * a command name runs is picked by a file in the working folder or above (`.python-version`, `.tool-versions`).
 	 */
 	readonly versionShims?: boolean;
+	/**
+	 * True when the locale bash reads characters in (`LC_ALL`, else `LC_CTYPE`, else `LANG`, the first one set and not
+	 * empty) is not byte-safe (`zh_CN.GBK`, `ja_JP.SJIS`, `zh_TW`): see `isByteSafeLocale`.
+	 */
+	readonly multibyteLocale?: boolean;
 }
 
 /**
@@ -161,7 +166,15 @@ export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
 			}
 		}
 		const versionShims = entries.some((entry) => entry.replace(/\/+$/, "").split("/").at(-1) === "shims");
-		return { verdict: "bash", commandDirectories, cdSearchPath, ...(versionShims ? { versionShims } : {}) };
+		const locale = [environment.LC_ALL, environment.LC_CTYPE, environment.LANG].find((value) => (value ?? "") !== "");
+		const multibyteLocale = !isByteSafeLocale(locale);
+		return {
+			verdict: "bash",
+			commandDirectories,
+			cdSearchPath,
+			...(versionShims ? { versionShims } : {}),
+			...(multibyteLocale ? { multibyteLocale } : {}),
+		};
 	} catch {
 		return custom("unreadable-settings");
 	}
@@ -240,7 +253,7 @@ function isNeutralPrefix(prefix: string | undefined, roots: readonly string[], h
 				pathValueFolders(text, home)?.every((folder) => !roots.some((root) => isWithin(root, folder))) === true;
 			for (const assignment of command.assignments) {
 				if (assignment.name === "PATH" && !assignment.append && isSafePath(assignment.value.text)) continue;
-				if (!isSafeEnvironmentName(assignment.name) || assignment.value.literal === undefined) return false;
+				if (!isSafeEnvironmentAssignment(assignment.name, assignment.value.literal)) return false;
 			}
 			const [first, ...rest] = command.words;
 			if (first === undefined) continue;
@@ -249,7 +262,8 @@ function isNeutralPrefix(prefix: string | undefined, roots: readonly string[], h
 				if (word.text.startsWith("PATH=") && isSafePath(word.text.slice("PATH=".length))) continue;
 				const literal = word.literal;
 				const equals = literal?.indexOf("=") ?? -1;
-				if (literal === undefined || equals <= 0 || !isSafeEnvironmentName(literal.slice(0, equals))) return false;
+				if (literal === undefined || equals <= 0) return false;
+				if (!isSafeEnvironmentAssignment(literal.slice(0, equals), literal.slice(equals + 1))) return false;
 			}
 		}
 	}
