@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runSuiteSession, SUITE_EXTENSIONS, type SuiteExtension, type SuiteRun } from "../../demo/src/suite.ts";
+import { HOOK_COST_PACKAGES, hookCostRun, hookTimeLine, topReadmeHookSummary } from "../src/readme-hook-costs.ts";
 import { requestCostFigures } from "../src/workloads/request-cost.ts";
 
 const root = resolve(import.meta.dirname, "..", "..", "..");
@@ -82,5 +83,52 @@ describe("package READMEs: install and cost", () => {
 			expect(Math.abs(bytesOf(quoted ?? "0 B") - run.reviewerBytes)).toBeLessThanOrEqual(run.reviewerBytes * 0.1);
 			expect(costs).toContain("8,000 tokens");
 		});
+	});
+});
+
+describe("hook time: every README quotes one run", () => {
+	const top = readFileSync(join(root, "README.md"), "utf8");
+	const quoted = (text: string, pattern: RegExp) => pattern.exec(text)?.[1];
+
+	it("the five package READMEs and the top README give the same all-five ratio, noise floor and day", () => {
+		const allFive = quoted(top, /all five together took ([\d.]+)× stock's session time/);
+		const noise = quoted(top, /against itself, ([\d.]+)× in that run/);
+		const day = quoted(top, /run of (\d+ \w+ \d{4})\)/);
+		expect(allFive && noise && day).toBeTruthy();
+		for (const name of HOOK_COST_PACKAGES) {
+			const line = /^Hook time \(`pnpm bench`.*$/m.exec(readme(name))?.[0] ?? "";
+			expect(quoted(line, /all five together ([\d.]+)×/), name).toBe(allFive);
+			expect(quoted(line, /stock against itself: ([\d.]+)×/), name).toBe(noise);
+			expect(quoted(line, /run of (\d+ \w+ \d{4})/), name).toBe(day);
+		}
+	});
+
+	it("writes each line from a results file (the handlers' sum, within or beyond the noise)", () => {
+		const figures = [
+			["tool calls per session", 500],
+			["rounds (order rotated)", 7],
+			["session time, none (median of both empty sides, ms)", 9000],
+			["noise floor: none again / none (median)", 1.02],
+			...HOOK_COST_PACKAGES.map((name) => [
+				`session time ratio, ${name} alone / none (median)`,
+				name === "guardian-review" ? 1.05 : 1.01,
+			]),
+			["session time ratio, all five / none (median)", 1.015],
+			["hot-path handler time, all five, µs per tool call", 450],
+			["profile: guardian-review tool_call, µs per call (500 calls)", 300],
+			["profile: context-shunt tool_result, µs per call (500 calls)", 60],
+			["profile: context-shunt context, µs per call (501 calls)", 7],
+		].map(([name, value]) => ({ name: name as string, value: value as number, unit: "count" as const }));
+		const run = hookCostRun({ date: "2026-12-04T20:56:13.946Z", results: [{ id: "hook-overhead", figures }] });
+		expect(hookTimeLine("context-shunt", run)).toContain(
+			"run of 4 December 2026 on a shared 2-core VM, each timed session in a fresh process, medians of 7 rotated rounds): alone, 1.010× the session time of stock Pi over 500 tool calls, all five together 1.015×; both within that run's noise (stock against itself: 1.020×). Its hot-path handlers took 67 µs per tool call",
+		);
+		expect(hookTimeLine("context-shunt", run)).toContain(
+			"`tool_result` 60 µs (500 calls), `context` 7 µs (501 calls).",
+		);
+		expect(hookTimeLine("guardian-review", run)).toContain("the first beyond that run's noise, the second within it");
+		expect(topReadmeHookSummary(run)).toContain(
+			"all five handlers together take 0.5 ms (2.5%). The bench's 1.05× check passed",
+		);
 	});
 });
