@@ -6,8 +6,17 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callTool, guardianSandboxPerTest, promptsWithDenials, resultTexts } from "./helpers.ts";
+import {
+	callTool,
+	expectNoLeak,
+	guardianSandboxPerTest,
+	promptsWithDenials,
+	REVIEWER_MODEL,
+	resultTexts,
+} from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest({
 	homePrefix: "guardian-review25-home-",
@@ -17,6 +26,9 @@ const sandbox = guardianSandboxPerTest({
 		mkdirSync(join(home, ".aws"));
 		writeFileSync(join(home, ".aws", "credentials"), "aws_secret_access_key=very-secret-aws\n");
 		writeFileSync(join(home, ".bash_history"), "export TOKEN=very-secret-history\n");
+		mkdirSync(join(home, "vault"));
+		writeFileSync(join(home, "vault", "token"), "very-secret-vault-token\n");
+		writeFileSync(join(home, "vault", "xkey"), "very-secret-vault-key\n");
 	},
 });
 
@@ -112,6 +124,67 @@ describe("a twenty-fifth review, in real sessions", () => {
 	});
 });
 
+describe("a twenty-sixth review, in real sessions", () => {
+	it("reviews a brace word in grep's or rg's pattern slot, which bash splits into a pattern and a file", async () => {
+		const h = await sandbox.start({
+			files: { x: "plain\n", ".env": "API_KEY=very-secret-env\n", "a.py": "token = 1\n", "b.py": "token = 2\n" },
+		});
+		h.agent(
+			callTool("bash", { command: "grep {token,~/.kube/config} x" }),
+			callTool("bash", { command: "grep {API,.env} x" }),
+			"next",
+			callTool("bash", { command: "rg {token,~/.kube/config} x" }),
+			"next",
+			callTool("bash", { command: "grep -n token {a,b}.py" }),
+			"done",
+		);
+		expect(await promptsWithDenials(h, 3, "search", "search more", "search the sources")).toEqual([
+			"reviewer",
+			"reviewer",
+			"reviewer",
+			"floor",
+		]);
+		const texts = resultTexts(h).join("\n");
+		expect(texts).not.toContain("very-secret-");
+		expect(texts).toContain("token = 2");
+	});
+
+	it("protects what a glob with a character class or a leading ] names (~/vault/[[:alnum:]]*, ~/vault/[]x]key)", async () => {
+		const h = await sandbox.start({ guardian: { protectedPaths: ["~/vault/[[:alnum:]]*", "~/vault/[]x]key"] } });
+		h.agent(callTool("read", { path: "~/vault/token" }), callTool("read", { path: "~/vault/xkey" }), "done");
+		expect(await promptsWithDenials(h, 2, "read them")).toEqual(["reviewer", "reviewer"]);
+		expect(resultTexts(h).join("\n")).not.toContain("very-secret-");
+	});
+
+	it("the unavailable-review dialog does not name an MCP or extension tool", async () => {
+		const name = "mcp__home_alice_SECRETCLIENT__deploy_prod";
+		const tool = (pi: ExtensionAPI) => {
+			pi.registerTool({
+				name,
+				label: "deploy",
+				description: "deploys",
+				parameters: Type.Object({ target: Type.String() }),
+				async execute() {
+					return { content: [{ type: "text", text: "ok" }], details: {} };
+				},
+			});
+		};
+		const h = await sandbox.start({
+			ui: { confirm: [false] },
+			before: [tool],
+			tools: ["read", "bash", name],
+			guardian: { tools: { "mcp__*": "always" }, reviewer: { model: REVIEWER_MODEL, fallbackToSessionModel: false } },
+		});
+		h.reviewer("not json");
+		h.agent(callTool(name, { target: "SECRETARG" }), "done");
+		await h.prompt("go");
+		const shown = h.ui?.displayedText().join("\n") ?? "";
+		expect(shown).toContain("The review of the pending tool call could not finish");
+		expect(shown).not.toContain("SECRETCLIENT");
+		expectNoLeak(h, ["SECRETCLIENT", "SECRETARG"]);
+	});
+});
+
 describe("locales that read a backslash into a character (GBK), in real sessions", () => {
 	/** A GBK locale compiled for these tests (Debian ships the charmap; `LOCPATH` points bash at it). */
 	let locales: string;
@@ -145,6 +218,21 @@ describe("locales that read a backslash into a character (GBK), in real sessions
 			"done",
 		);
 		expect(await promptsWithDenials(h, 2, "go", "and this")).toEqual(["reviewer", "reviewer", "floor"]);
+		expect(existsSync(marker)).toBe(false);
+	});
+
+	it("reviews an empty locale assignment, which falls back to a GBK LANG under Pi's UTF-8 LC_ALL", async () => {
+		const marker = join(sandbox.home, "gbk-fallback-ran");
+		const h = await sandbox.start({
+			env: { HOME: sandbox.home, LOCPATH: locales, LANG: "zh_CN.GBK", LC_ALL: "C.UTF-8" },
+		});
+		h.agent(
+			callTool("bash", { command: `LC_ALL=\necho \u4e2d\\' '\ntouch ${marker}\n'` }),
+			"next",
+			callTool("bash", { command: "echo \u4e2d" }),
+			"done",
+		);
+		expect(await promptsWithDenials(h, 1, "go", "and this")).toEqual(["reviewer", "floor"]);
 		expect(existsSync(marker)).toBe(false);
 	});
 });

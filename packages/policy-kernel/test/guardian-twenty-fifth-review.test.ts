@@ -95,7 +95,7 @@ describe("a malformed protected glob drops nothing else", () => {
 				const glob = parts.join("").slice(0, 200);
 				expectDefaultsHold([glob]);
 			}),
-			{ numRuns: 300 },
+			{ numRuns: 100 },
 		);
 	});
 
@@ -107,8 +107,15 @@ describe("a malformed protected glob drops nothing else", () => {
 		expect(globMatches("a[!x]b", "a/b")).toBe(false);
 		expect(globMatches("[z-a]", "m")).toBe(false);
 		expect(globMatches("[z-am]", "m")).toBe(true);
-		expect(globMatches("[]-]", "-")).toBe(false);
-		expect(globMatches("[\\]x", "\\x")).toBe(true);
+		expect(globMatches("[]-]", "-")).toBe(true);
+		expect(globMatches("[]x]key", "xkey")).toBe(true);
+		expect(globMatches("[]x]key", "]key")).toBe(true);
+		expect(globMatches("[[:alnum:]]*", "token")).toBe(true);
+		expect(globMatches("[[:alpha:]]x", "1x")).toBe(false);
+		expect(globMatches("[[:nope:]]x", "ax")).toBe(false);
+		expect(globMatches("\\[prod\\]", "[prod]")).toBe(true);
+		expect(globMatches("[!]]x", "]x")).toBe(false);
+		expect(globMatches("[\\]x", "[]x")).toBe(true);
 		expect(readWith(["secret[0-9].txt"], "secret4.txt")).toBe("review:protected-path");
 	});
 });
@@ -181,19 +188,19 @@ describe("locales that read a backslash or quote byte as part of a character", (
 		"LANG=zh_TW sort a.txt",
 		"LC_CTYPE=ja_JP.SJIS cat a.txt",
 		"LANG=zh_CN.GB18030; cat a.txt",
+		// Empty falls back to the next setting, which may be a GBK LANG in Pi's environment (a twenty-sixth review).
+		"LC_ALL=\necho \u4e2d\\' '\ntouch /tmp/pwn\n'",
+		"LANG= cat a.txt",
 	])("%j is reviewed", (command) => {
 		expect(bash(command)).toBe("review:environment");
 	});
 
-	it.each([
-		"LC_ALL=C sort a.txt",
-		"LANG=C.UTF-8 sort a.txt",
-		"LC_ALL=en_US.utf8 cat a.txt",
-		"LANG= cat a.txt",
-		"LANGUAGE=de cat a.txt",
-	])("%j stays allowed", (command) => {
-		expect(bash(command)).toBe("allow:read-only");
-	});
+	it.each(["LC_ALL=C sort a.txt", "LANG=C.UTF-8 sort a.txt", "LC_ALL=en_US.utf8 cat a.txt", "LANGUAGE=de cat a.txt"])(
+		"%j stays allowed",
+		(command) => {
+			expect(bash(command)).toBe("allow:read-only");
+		},
+	);
 
 	it("a session whose own locale is GBK reviews any command with a byte above ASCII", () => {
 		const gbk = judgeShellSetup({ environment: { LANG: "zh_CN.GBK", PATH: "/usr/bin" }, workspace: CWD, home: HOME });
@@ -225,6 +232,39 @@ describe("locales that read a backslash or quote byte as part of a character", (
 	});
 });
 
+describe("what a twenty-sixth review got past the twenty-fifth round's fixes", () => {
+	it.each([
+		"grep {token,/home/dev/.kube/config} x",
+		"grep {token,~/.kube/config} x",
+		"grep {API,.env} x",
+		"rg {BEGIN,/home/dev/.ssh/id_ed25519} x",
+		"grep -r {s..t} x",
+		"grep -r {s,t} x",
+		"rg {s..t} x",
+		"grep -e {s..t} x",
+		"grep -m {1,f} x",
+		"grep -f {s..t} x",
+	])("a brace word outside grep's or rg's file operands: %s", (command) => {
+		expect(bash(command)).toBe("review:dynamic");
+	});
+
+	it("grep's file operands may still be brace words, each judged", () => {
+		expect(bash("grep -n x {a,b}.py")).toBe("allow:read-only");
+		expect(bash("grep -n x {a,.env}")).toBe("review:protected-path");
+	});
+
+	it.each([
+		["~/vault/[[:alnum:]]*", "~/vault/token"],
+		["~/vault/[]x]key", "~/vault/xkey"],
+		["secrets/[[:alpha:]]*", "secrets/db"],
+		["conf/[]]*", "conf/]x"],
+		["deploy/\\[prod\\].txt", "deploy/[prod].txt"],
+	])("a protected glob with a class, a leading ] or an escape (%s) protects %s", (glob, path) => {
+		expect(readWith([glob], path)).toBe("review:protected-path");
+		expect(readWith([], path)).toMatch(/^allow:/);
+	});
+});
+
 describe("test and printf with a glob that may expand to -v", () => {
 	it.each([
 		"test ?v 'a[$(touch /tmp/m)]'",
@@ -237,7 +277,14 @@ describe("test and printf with a glob that may expand to -v", () => {
 		expect(bash(command)).toMatch(/^review:/);
 	});
 
-	it.each(["test -f setup.py", "test -d src", "printf '%s\\n' x y", "test -n x"])("%s stays allowed", (command) => {
+	it.each([
+		"test -f setup.py",
+		"test -d src",
+		"[ -d src ]",
+		"[ -f setup.py ] && echo yes",
+		"printf '%s\\n' x y",
+		"test -n x",
+	])("%s stays allowed", (command) => {
 		expect(bash(command)).toBe("allow:read-only");
 	});
 });

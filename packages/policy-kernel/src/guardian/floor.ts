@@ -1848,14 +1848,16 @@ function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge)
 	const words = unwrap(command.words);
 	const first = words[0];
 	if (first === undefined) throw new Review("not-read-only");
-	if (first.literal === undefined) throw new Review("dynamic");
-	const name = commandName(first.literal);
+	// A lone `[` is no glob (no `]` closes it in the word): it names the `test` builtin (`[ -f setup.py ]`).
+	const firstLiteral = first.literal ?? (first.text === "[" ? "[" : undefined);
+	if (firstLiteral === undefined) throw new Review("dynamic");
+	const name = commandName(firstLiteral);
 	if (name === undefined) {
 		if (matchTrusted(words, state, judge)) return;
 		throw new Review("not-read-only");
 	}
 	// `/usr/bin/cd` (Fedora, macOS) or `nice cd` runs a program that cannot change the shell.
-	if (SHELL_STATE_BUILTINS.has(name) && (first.literal.includes("/") || runsAsProgram(command.words, words))) {
+	if (SHELL_STATE_BUILTINS.has(name) && (firstLiteral.includes("/") || runsAsProgram(command.words, words))) {
 		throw new Review("not-read-only");
 	}
 	if (loadsCode) {
@@ -1987,10 +1989,12 @@ export function isByteSafeLocale(value: string | undefined): boolean {
 
 /**
  * True for an assignment the floor allows as a prefix or a statement: a {@link isSafeEnvironmentName} name, and for
- * a locale name a {@link isByteSafeLocale} literal value.
+ * a locale name a non-empty {@link isByteSafeLocale} literal value (an empty one falls back to the next setting,
+ * which may be a GBK `LANG` in Pi's environment: a twenty-sixth review).
  */
 export function isSafeEnvironmentAssignment(name: string, value: string | undefined): boolean {
-	return isSafeEnvironmentName(name) && (!isLocaleName(name) || (value !== undefined && isByteSafeLocale(value)));
+	if (!isSafeEnvironmentName(name)) return false;
+	return !isLocaleName(name) || (value !== undefined && value !== "" && isByteSafeLocale(value));
 }
 
 /** True when bash looks `cd DIR` up in `CDPATH`: a name not starting with `/`, `./`, `../`, or `.`/`..` itself. */
@@ -3057,9 +3061,16 @@ function judgeSearch(
 	noDynamic(args);
 	const scan = scanSearchWords(args, ripgrep);
 	// A glob in the pattern slot or an option's value expands to several words: the first is the pattern, the others
-	// files the floor never judged (`grep ''*` reads every file here).
+	// files the floor never judged (`grep ''*` reads every file here). So does a brace word, option-shaped or not
+	// (`grep {token,~/.kube/config} x`, `grep -r {s..t} x`, `grep -m {1,f} x`: a twenty-sixth review).
 	const operands = new Set(scan.operands);
-	if (args.some((arg) => arg.expansions.includes("glob") && !operands.has(arg) && !arg.value.startsWith("-"))) {
+	if (
+		args.some(
+			(arg) =>
+				!operands.has(arg) &&
+				(arg.expansions.includes("brace") || (arg.expansions.includes("glob") && !arg.value.startsWith("-"))),
+		)
+	) {
 		throw new Review("dynamic");
 	}
 	for (const file of scan.files) judgeReadPath(file, state, judge, true);

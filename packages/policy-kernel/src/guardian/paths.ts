@@ -259,26 +259,40 @@ export function isWithin(parent: string, child: string): boolean {
 	return child === parent || child.startsWith(`${parent}/`);
 }
 
-/** Converts one glob segment (no `/`) or a whole glob into a RegExp source. `**` crosses `/`, `*` and `?` do not. */
+/**
+ * Converts one glob segment (no `/`) or a whole glob into a RegExp source, as bash matches it: `**` crosses `/`, `*`
+ * and `?` do not, `\x` is a literal `x`, and a bracket expression is read by {@link bracketExpression} (a `[` with no
+ * closing `]` is a literal `[`). The source always compiles.
+ */
 function globToRegExpSource(glob: string): string {
+	const chars = [...glob];
 	let source = "";
-	for (let i = 0; i < glob.length; i++) {
-		const c = glob[i] as string;
+	for (let i = 0; i < chars.length; i++) {
+		const c = chars[i] as string;
 		if (c === "*") {
-			if (glob[i + 1] === "*") {
+			if (chars[i + 1] === "*") {
 				source += ".*";
 				i++;
 			} else source += "[^/]*";
 		} else if (c === "?") source += "[^/]";
 		else if (c === "[") {
-			const close = glob.indexOf("]", i + 1);
-			if (close > i + 1) {
-				source += bracketClassSource(glob.slice(i + 1, close));
-				i = close;
-			} else source += "\\[";
-		} else source += c.replace(/[.+^${}()|\\]/g, "\\$&");
+			const bracket = bracketExpression(chars, i);
+			if (bracket === undefined) source += "\\[";
+			else {
+				source += bracket.source;
+				i = bracket.end;
+			}
+		} else if (c === "\\" && i + 1 < chars.length) {
+			i++;
+			source += literalSource(chars[i] as string);
+		} else source += literalSource(c);
 	}
 	return source;
+}
+
+/** A character as a RegExp source that matches only itself. */
+function literalSource(c: string): string {
+	return c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
 /** A character as a member of a regular-expression class: `\`, `]`, `[`, `^` and `-` escaped. */
@@ -286,29 +300,69 @@ function classMember(c: string): string {
 	return /[\\\][^-]/.test(c) ? `\\${c}` : c;
 }
 
+/** The members of bash's character classes (`[:alpha:]`), in the C locale. */
+const POSIX_CLASS_MEMBERS: Readonly<Record<string, string>> = {
+	alnum: "a-zA-Z0-9",
+	alpha: "a-zA-Z",
+	blank: " \\t",
+	cntrl: "\\x00-\\x1f\\x7f",
+	digit: "0-9",
+	graph: "!-~",
+	lower: "a-z",
+	print: " -~",
+	punct: "!-\\/:-@\\[-`{-~",
+	space: " \\t\\n\\r\\f\\v",
+	upper: "A-Z",
+	word: "a-zA-Z0-9_",
+	xdigit: "0-9A-Fa-f",
+};
+
 /**
- * The regular-expression class of a glob bracket body (the text between `[` and `]`), which always compiles: every
- * character is escaped, `!` or `^` first negates (never matching `/`), a range in order is kept, and a range written
- * backwards (`z-a`, `a-Z`), which bash matches nothing with, or one between characters outside the BMP, adds nothing.
- * An empty class matches nothing. (A class such as `[z-a]` once made the whole alternation of one kind of protected
- * glob fail to compile, and so silently dropped every default of that kind: a twenty-fifth review.)
+ * The bracket expression that opens at `chars[start]` (a `[`), read as bash reads it: `!` or `^` first negates (never
+ * matching `/`), a `]` first is a member, `[:name:]` is a character class, `\x` is a literal `x`, a range in order
+ * is kept, and a range written backwards (`z-a`, `a-Z`; bash matches nothing with it), between characters outside
+ * the BMP, or an unknown class adds nothing. Undefined when no `]` closes it (the `[` is then literal). The source
+ * always compiles; an empty class matches nothing. (A class such as `[z-a]` once made the whole alternation of one
+ * kind of protected glob fail to compile, which dropped every default of that kind, and `[[:alnum:]]` or `[]x]` were
+ * cut at their first `]`: a twenty-fifth and a twenty-sixth review.)
  */
-function bracketClassSource(body: string): string {
-	const negated = body.startsWith("!") || body.startsWith("^");
-	const chars = [...(negated ? body.slice(1) : body)];
+function bracketExpression(chars: readonly string[], start: number): { source: string; end: number } | undefined {
+	let j = start + 1;
+	const negated = chars[j] === "!" || chars[j] === "^";
+	if (negated) j++;
+	const first = j;
 	let members = "";
-	for (let k = 0; k < chars.length; k++) {
-		const from = chars[k] as string;
-		const to = chars[k + 2];
-		if (chars[k + 1] === "-" && to !== undefined) {
+	while (j < chars.length) {
+		const c = chars[j] as string;
+		if (c === "]" && j > first) {
+			if (negated) return { source: `[^/${members}]`, end: j };
+			return { source: members === "" ? "(?!)" : `[${members}]`, end: j };
+		}
+		if (c === "[" && chars[j + 1] === ":") {
+			const close = chars.indexOf(":", j + 2);
+			if (close > j + 1 && chars[close + 1] === "]") {
+				members += POSIX_CLASS_MEMBERS[chars.slice(j + 2, close).join("")] ?? "";
+				j = close + 2;
+				continue;
+			}
+		}
+		let from = c;
+		if (c === "\\" && j + 1 < chars.length) {
+			j++;
+			from = chars[j] as string;
+		}
+		const to = chars[j + 2];
+		if (chars[j + 1] === "-" && to !== undefined && to !== "]") {
 			const low = from.codePointAt(0) as number;
 			const high = to.codePointAt(0) as number;
 			if (low <= high && high <= 0xffff) members += `${classMember(from)}-${classMember(to)}`;
-			k += 2;
-		} else members += classMember(from);
+			j += 3;
+			continue;
+		}
+		members += classMember(from);
+		j++;
 	}
-	if (negated) return `[^/${members}]`;
-	return members === "" ? "(?!)" : `[${members}]`;
+	return undefined;
 }
 
 const compiledGlobs = new Map<string, RegExp | null>();

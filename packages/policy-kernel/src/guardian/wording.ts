@@ -80,7 +80,7 @@ export const UNAVAILABLE_DIALOG_TITLE = "Guardian review unavailable";
 
 /** The message of the unavailable-review dialog (tool name and reason only). */
 export function unavailableDialogMessage(toolName: string, reason: ReviewFailureReason): string {
-	return `The review of the pending ${toolName} call could not finish: ${describeReviewFailure(reason)}. This does not mean the call is unsafe. Allow it once? (No denies it.)`;
+	return `The review of the pending ${shownToolName(toolName)} call could not finish: ${describeReviewFailure(reason)}. This does not mean the call is unsafe. Allow it once? (No denies it.)`;
 }
 
 /** The notification when the breaker trips. */
@@ -111,11 +111,19 @@ const SOURCE_TEXT: Record<DecisionSource, string> = {
 };
 
 /**
+ * A tool's name as notifications and dialogs show it: `bash`, `write` or `edit`, else `tool` (an MCP or extension
+ * tool's name may carry a server, account or project name: a twenty-sixth review found it in the dialog).
+ */
+function shownToolName(toolName: string): string {
+	return toolName === "bash" || toolName === "write" || toolName === "edit" ? toolName : "tool";
+}
+
+/**
  * The notification of a denial. It names the source (floor rule, reviewer, user, the unavailable-review fallback
  * or the breaker) and an enum detail such as the rule or risk level; never the command, path or rationale.
  */
 export function denialNotification(toolName: string, source: DecisionSource, detail: string | undefined): string {
-	const tool = toolName === "bash" || toolName === "write" || toolName === "edit" ? toolName : "tool";
+	const tool = shownToolName(toolName);
 	const by = detail ?? SOURCE_TEXT[source] ?? source;
 	return `guardian-review denied a ${tool} call (source: ${by}).`;
 }
