@@ -246,7 +246,23 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 
 	pi.registerCommand(NAME, {
 		description: "context-shunt: off | observe | enforce | status | reset | allow <token> <maxLines> <maxBytes>",
-		handler: async (args, ctx) => runCommand(args, ctx),
+		handler: async (args, ctx) => {
+			const before = state;
+			try {
+				await runCommand(args, ctx);
+			} catch {
+				// A failed effect (a session file that cannot be written) must not leave a mode the session did not
+				// record, nor show the host's raw error, which names the session file.
+				state = before;
+				try {
+					performOne({ type: "sync-tools" }, ctx);
+					performOne({ type: "show-footer" }, ctx);
+				} catch {
+					// Nothing more to restore.
+				}
+				notify(ctx, "context-shunt command failed: internal error; nothing was changed.", "warning");
+			}
+		},
 	});
 
 	pi.on(
@@ -326,6 +342,7 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 					toolCallId: event.toolCallId,
 					input: event.input,
 					builtin: isBuiltin(event.toolName),
+					parentToolCallId: (event as { parentToolCallId?: string }).parentToolCallId,
 					config,
 					now: now(),
 					fingerprint,

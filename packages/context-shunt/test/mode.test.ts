@@ -153,3 +153,31 @@ describe("config", () => {
 		);
 	});
 });
+
+describe("a mode command whose session entry cannot be written", () => {
+	it("keeps the recorded mode, footer and tools, and shows no raw error (which names the session file)", async () => {
+		session = await startShunt({ mode: "enforce" });
+		const h = session.harness;
+		const errors: unknown[] = [];
+		h.session.extensionRunner.onError((error) => errors.push(error));
+		h.script("ok");
+		await h.prompt("hi");
+		// The disk refuses the append, as a read-only or full disk would; the host's error names the file.
+		const manager = h.session.sessionManager as unknown as { appendCustomEntry: (...args: unknown[]) => unknown };
+		const original = manager.appendCustomEntry;
+		manager.appendCustomEntry = () => {
+			throw new Error(`EROFS: read-only file system, open '${h.agentDir}/sessions/x.jsonl'`);
+		};
+		await h.command("/context-shunt observe");
+		manager.appendCustomEntry = original;
+		const shown = h.ui?.displayedText().join("\n") ?? "";
+		expect(h.ui?.notifications().at(-1)?.message).toBe(
+			"context-shunt command failed: internal error; nothing was changed.",
+		);
+		expect(shown).not.toContain(h.agentDir);
+		expect(JSON.stringify(errors)).not.toContain(h.agentDir);
+		expect(h.ui?.statuses.get("context-shunt")).toBe("shunt:enforce");
+		await h.command("/context-shunt status");
+		expect(h.ui?.notifications().at(-1)?.message).toMatch(/^context-shunt: mode enforce\n/);
+	});
+});

@@ -88,6 +88,14 @@ describe("sliceRecoveredRange", () => {
 		});
 	});
 
+	it("takes one whole character where the window is narrower than it, so paging by byteEnd advances", () => {
+		const s = "\u4e2d\u6587"; // two 3-byte characters
+		const first = sliceRecoveredRange(s, { artifactId: ID, mode: "bytes", byteOffset: 0, maxBytes: 2 }, CAP);
+		expect(first).toMatchObject({ ok: true, value: { text: "\u4e2d", byteStart: 0, byteEnd: 3 } });
+		const next = sliceRecoveredRange(s, { artifactId: ID, mode: "bytes", byteOffset: 3, maxBytes: 1 }, CAP);
+		expect(next).toMatchObject({ ok: true, value: { text: "\u6587", byteStart: 3, byteEnd: 6 } });
+	});
+
 	it("snaps byte ranges inward to code point boundaries", () => {
 		const s = "a€b"; // bytes: a(0) €(1..3) b(4)
 		expect(sliceRecoveredRange(s, { artifactId: ID, mode: "bytes", byteOffset: 2, maxBytes: 3 }, CAP)).toMatchObject({

@@ -177,7 +177,12 @@ export function sliceRecoveredRange(
 			return err(shuntError("invalid-request", "byteOffset is past the end"));
 		}
 		const size = Math.min(request.maxBytes, maxRangeBytes);
-		const slice = sliceBytes(snapshot, request.byteOffset, request.byteOffset + size);
+		let slice = sliceBytes(snapshot, request.byteOffset, request.byteOffset + size);
+		// A window narrower than the character there (2 bytes of CJK text) would return nothing and never advance:
+		// it takes that one whole character (at most 3 bytes more; a twenty-sixth review).
+		for (let extra = 1; slice.text === "" && extra <= 3 && request.byteOffset + size < totalBytes; extra++) {
+			slice = sliceBytes(snapshot, request.byteOffset, request.byteOffset + size + extra);
+		}
 		return ok({
 			text: slice.text,
 			mode: "bytes",

@@ -147,6 +147,8 @@ export interface ShuntToolCallInput {
 	readonly input: unknown;
 	/** Provenance `builtin:<name>`. */
 	readonly builtin: boolean;
+	/** Set for nested calls (codemode): they feed a script, not the model, and are never blocked. */
+	readonly parentToolCallId?: string | undefined;
 	readonly config: Pick<ContextShuntConfig, "limits">;
 	readonly now: number;
 	/** The fingerprint of a call (the shell hashes {@link canonicalToolCall}). */
@@ -163,14 +165,15 @@ export type ShuntToolCallResult =
 /**
  * tool_call: admission in the current mode. Off: allow. A same-named non-built-in over the cap is counted as
  * uncovered. An oversized built-in call is counted as would-block in observe; in enforce it consumes a matching user
- * grant (narrowed to it, when the grant is smaller) or is blocked with a fresh token. Never throws.
+ * grant (narrowed to it, when the grant is smaller) or is blocked with a fresh token. A call made inside a codemode
+ * script is always allowed. Never throws.
  */
 export function reduceShuntToolCall(
 	state: ShuntSessionState,
 	call: ShuntToolCallInput,
 ): ShuntStep<ShuntToolCallResult> {
 	const allow: ShuntToolCallResult = { kind: "allow" };
-	if (state.mode === "off") return { state, effects: [], result: allow };
+	if (state.mode === "off" || call.parentToolCallId !== undefined) return { state, effects: [], result: allow };
 	const decision: PreCallDecision = decidePreCall({
 		toolName: call.toolName,
 		input: call.input,
@@ -275,13 +278,15 @@ export type ShuntPreserveRequest = Extract<SettlementDecision, { kind: "preserve
 
 /**
  * tool_result, before any I/O: forgets the call's would-block mark, applies a consumed grant (enforce), settles the
- * result and, in observe, simulates the reservation. Returns the result to preserve, if any. Never throws.
+ * result and, in observe, simulates the reservation. Returns the result to preserve, if any. A result of a call made
+ * inside a codemode script passes whole and uncounted: it feeds the script, and no artifact or quota is spent on it
+ * (built-ins included: a twenty-sixth review found a script's `grep` answered with a receipt). Never throws.
  */
 export function reduceShuntToolResult(
 	state: ShuntSessionState,
 	result: ShuntToolResultInput,
 ): ShuntStep<ShuntPreserveRequest | undefined> {
-	if (state.mode === "off") return { state, effects: [], result: undefined };
+	if (state.mode === "off" || result.parentToolCallId !== undefined) return { state, effects: [], result: undefined };
 	const wasWouldBlocked = state.wouldBlockCalls.has(result.toolCallId);
 	let next: ShuntSessionState = { ...state, wouldBlockCalls: withoutCall(state.wouldBlockCalls, result.toolCallId) };
 	const effects: ShuntEffect[] = [];
@@ -302,10 +307,7 @@ export function reduceShuntToolResult(
 			grant = { maxLines: applied.maxLines, maxBytes: applied.maxBytes, admittedLines: applied.admittedLines };
 		}
 	}
-	const policy =
-		result.builtin || result.parentToolCallId !== undefined
-			? "intact"
-			: resolveToolPolicy(result.config.tools, result.toolName, result.builtin);
+	const policy = result.builtin ? "intact" : resolveToolPolicy(result.config.tools, result.toolName, result.builtin);
 	const decision = settleToolResult({
 		mode: next.mode,
 		toolName: result.toolName,
