@@ -112,6 +112,17 @@ export function registerOutputMinimizer(pi: ExtensionAPI): void {
 		),
 	);
 
+	// `/tree` moves to another branch: the running totals the next audit entry carries are that branch's.
+	pi.on(
+		"session_tree",
+		wrapHandler(
+			async (_event, ctx) => {
+				seedTotals(ctx);
+			},
+			{ failure: "open", name: "output-minimizer session_tree", reported },
+		),
+	);
+
 	pi.registerCommand(NAME, {
 		description: "Show output-minimizer counters: /output-minimizer status",
 		handler: async (args, ctx) => {

@@ -2,7 +2,7 @@
 // /output-minimizer status, privacy of everything persisted or displayed, and the fail-open handler.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { callTool, type Harness, type HarnessOptions, realText } from "@pi-policy/pi-harness";
+import { callTool, createHarness, type Harness, type HarnessOptions, realText } from "@pi-policy/pi-harness";
 import { sessionPerTest } from "@pi-policy/pi-harness/vitest";
 import { validateAuditEntry } from "@pi-policy/policy-kernel/audit";
 import { describe, expect, it } from "vitest";
@@ -204,5 +204,36 @@ describe("/output-minimizer status and privacy", () => {
 			{ message: "output-minimizer: internal error; the result was left unchanged.", level: "warning" },
 		]);
 		expect(h.entries("pi-policy.audit")).toEqual([{ v: 1, ext: "output-minimizer", event: "handler-error" }]);
+	});
+});
+
+describe("status after /tree", () => {
+	it("counts the branch /tree moved to, not the abandoned one", async () => {
+		const stock = createStockSubagent();
+		stock.queue(
+			{ kind: "single", child: { agent: "scout", output: realText(100_000, 1) } },
+			{ kind: "single", child: { agent: "scout", output: realText(5_000, 2) } },
+		);
+		const h = await createHarness({
+			extensions: [stock.extension, outputMinimizer],
+			tools: ["read", "bash", "subagent"],
+		});
+		try {
+			h.script("ok");
+			await h.prompt("hello");
+			const before = h.session.sessionManager.getLeafId();
+			h.script(callTool("subagent", { agent: "scout", task: "one" }), "done");
+			await h.prompt("Delegate one.");
+			await h.session.navigateTree(before as string, { summarize: false });
+			h.script(callTool("subagent", { agent: "scout", task: "two" }), "done");
+			await h.prompt("Delegate two.");
+			await h.command("/output-minimizer status");
+			const status = h.ui?.notifications().at(-1)?.message ?? "";
+			expect(status).toContain("results minimized: 1");
+			expect(status).toMatch(/outputs referenced: 1\b/);
+			expect(status).not.toContain("104");
+		} finally {
+			await h.dispose();
+		}
 	});
 });

@@ -54,7 +54,7 @@ export interface ToolResultFacts {
 }
 
 /** Why a result is left alone without being counted. */
-export type IgnoreReason = "mode-off" | "other-tool" | "management" | "launch-receipt";
+export type IgnoreReason = "mode-off" | "other-tool" | "management" | "launch-receipt" | "shunted";
 
 /** What to do with one tool result. */
 export type ToolResultPlan =
@@ -229,6 +229,9 @@ export function planToolResult(facts: ToolResultFacts, config: OutputMinimizerCo
 	const results = detailResults(facts.details);
 	if (isManagement(input, details)) return { action: "ignore", reason: "management" };
 	if (isLaunchReceipt(details, results)) return { action: "ignore", reason: "launch-receipt" };
+	// context-shunt already replaced the result with its receipt: saving that receipt as the child's output would
+	// claim a durable copy of text this extension never saw (a twenty-sixth review).
+	if (isPlainObject(details?.contextShunt)) return { action: "ignore", reason: "shunted" };
 	const isError = facts.isError === true;
 	const contentText = contentToText(facts.content);
 	const rawBytes = textBytes(contentText);

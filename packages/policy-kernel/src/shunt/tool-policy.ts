@@ -24,9 +24,15 @@ export function matchToolGlob(pattern: string, name: string): boolean {
 }
 
 /**
- * The policy of a tool that is not a built-in: an exact key wins, then the first glob in file order; a tool no key
- * names is `intact`. Built-ins (`builtin: true`) and context-shunt's own tools are always `intact` here, because the
- * built-ins keep their own contract. Never throws.
+ * Delegation tools a glob never covers: output-minimizer keeps their children's whole output durable, and a receipt
+ * in its place would leave only a 30-minute artifact (a twenty-sixth review). An exact key still names them.
+ */
+export const GLOB_EXEMPT_TOOLS = ["subagent"] as const;
+
+/**
+ * The policy of a tool that is not a built-in: an exact key wins, then the first glob in file order (never for
+ * {@link GLOB_EXEMPT_TOOLS}); a tool no key names is `intact`. Built-ins (`builtin: true`) and context-shunt's own
+ * tools are always `intact` here, because the built-ins keep their own contract. Never throws.
  */
 export function resolveToolPolicy(
 	tools: readonly (readonly [string, ToolPolicy])[],
@@ -35,6 +41,7 @@ export function resolveToolPolicy(
 ): ToolPolicy {
 	if (builtin || (SHUNT_OWN_TOOLS as readonly string[]).includes(toolName)) return "intact";
 	for (const [pattern, policy] of tools) if (pattern === toolName) return policy;
+	if ((GLOB_EXEMPT_TOOLS as readonly string[]).includes(toolName)) return "intact";
 	for (const [pattern, policy] of tools) if (pattern.includes("*") && matchToolGlob(pattern, toolName)) return policy;
 	return "intact";
 }
