@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
 	type BroadExplorationClassification,
+	classifyBashExplorationCommand,
 	classifyBroadExplorationCall,
 	classifyDelegationCall,
 } from "../src/exploration/index.js";
@@ -248,4 +249,23 @@ describe("classifyDelegationCall", () => {
 	])("%j → %s", (input, expected) => {
 		expect(classifyDelegationCall(input)).toBe(expected);
 	});
+});
+
+describe("head with a negative count (every line but the last few)", () => {
+	it.each([
+		"head -n -1 src/big.ts",
+		"head --lines=-5 src/big.ts",
+		"head -c -10 src/big.ts",
+		"cat src/big.ts | head -n -1",
+	])("%s is a broad read like cat, not a small window (a twenty-sixth review)", (command) => {
+		expect(classifyBashExplorationCommand("cat src/big.ts", "/w", 400).kind).toBe("broad");
+		expect(classifyBashExplorationCommand(command, "/w", 400).kind).toBe("broad");
+	});
+
+	it.each(["head -n 20 src/big.ts", "tail -n -20 src/big.ts", "tail -n 20 src/big.ts"])(
+		"%s stays a small read",
+		(command) => {
+			expect(classifyBashExplorationCommand(command, "/w", 400).kind).toBe("exempt");
+		},
+	);
 });

@@ -607,32 +607,32 @@ function classifyBat(args: readonly string[], env: Env): Part {
 
 /** The window `head`/`tail` prints in lines (or `undefined` when unbounded, such as `tail -n +5` or `-f`). */
 function headTailWindow(
+	name: "head" | "tail",
 	args: readonly string[],
 	env: Env,
 ): { lines: number | undefined; files: string[]; follow: boolean } {
 	const { options, operands } = splitArgs(args, "nc", new Set(["--lines", "--bytes"]));
 	let lines: number | undefined = DEFAULT_HEAD_LINES;
 	let follow = false;
-	for (const [name, value] of options) {
-		if (/^-\d+$/.test(name)) lines = Number(name.slice(1));
-		else if (name === "-n" || name === "--lines") {
-			if (value?.startsWith("+")) lines = undefined;
-			else {
-				const n = integer(value?.replace(/^-/, ""));
-				lines = n;
-			}
-		} else if (name === "-c" || name === "--bytes") {
+	const command = name;
+	for (const [option, value] of options) {
+		if (/^-\d+$/.test(option)) lines = Number(option.slice(1));
+		else if (option === "-n" || option === "--lines") {
+			// `tail -n +N` and `head -n -N` print all but a few lines: no window (a twenty-sixth review).
+			if (value?.startsWith("+") || (command === "head" && value?.startsWith("-"))) lines = undefined;
+			else lines = integer(value?.replace(/^-/, ""));
+		} else if (option === "-c" || option === "--bytes") {
 			const n = integer(value?.replace(/^[-+]/, ""));
 			lines = n === undefined ? undefined : Math.ceil(n / BYTES_PER_LINE);
-			if (value?.startsWith("+")) lines = undefined;
-		} else if (name === "-f" || name === "-F" || name === "--follow") follow = true;
+			if (value?.startsWith("+") || (command === "head" && value?.startsWith("-"))) lines = undefined;
+		} else if (option === "-f" || option === "-F" || option === "--follow") follow = true;
 	}
 	void env;
 	return { lines, files: operands.filter((file) => file !== "-"), follow };
 }
 
-function classifyHeadTail(args: readonly string[], env: Env, inPipe: boolean): Part {
-	const { lines, files, follow } = headTailWindow(args, env);
+function classifyHeadTail(name: "head" | "tail", args: readonly string[], env: Env, inPipe: boolean): Part {
+	const { lines, files, follow } = headTailWindow(name, args, env);
 	if (follow) return OTHER("not-exploration");
 	if (files.length === 0) return inPipe ? { kind: "neutral" } : OTHER("not-exploration");
 	const outcome = readOutcome(excludedFiles(files, env));
@@ -764,7 +764,7 @@ function classifyCommand(command: SimpleCommand, env: Env, inPipe: boolean): Par
 			return classifyBat(args, env);
 		case "head":
 		case "tail":
-			return classifyHeadTail(args, env, inPipe);
+			return classifyHeadTail(name, args, env, inPipe);
 		case "sed":
 			return classifySed(args, env, inPipe);
 		case "cd":
@@ -797,7 +797,7 @@ function filterWindow(command: SimpleCommand, env: Env): number | undefined {
 	const name = baseName(words[0] ?? "");
 	const args = words.slice(1);
 	if (name === "head" || name === "tail") {
-		const { lines, files } = headTailWindow(args, env);
+		const { lines, files } = headTailWindow(name, args, env);
 		return files.length === 0 ? lines : undefined;
 	}
 	if (name === "wc") return 1;
