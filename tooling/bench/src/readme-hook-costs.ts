@@ -4,16 +4,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { SUITE_EXTENSIONS } from "../../demo/src/suite.ts";
 import type { BenchFigure } from "./types.ts";
 
-/** The five extensions whose READMEs quote hook time, by package folder. */
-export const HOOK_COST_PACKAGES = [
-	"delegation-policy",
-	"exploration-guard",
-	"output-minimizer",
-	"context-shunt",
-	"guardian-review",
-] as const;
+/** The five extensions whose READMEs quote hook time, by package folder: the demo suite's. */
+export const HOOK_COST_PACKAGES = SUITE_EXTENSIONS;
 
 /** What one run of the `hook-overhead` workload measured, as the READMEs quote it. */
 export interface HookCostRun {
