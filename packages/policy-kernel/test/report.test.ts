@@ -394,7 +394,7 @@ describe("session view and renderings", () => {
 		expect(row("exploration-guard")).toMatchObject({ loaded: true, active: true, mode: "warn" });
 		expect(row("exploration-guard")?.facts.find((f) => f.label === "nudges")?.value).toBe(2);
 		expect(row("context-shunt")).toMatchObject({ loaded: true, active: false, mode: "off" });
-		expect(row("output-minimizer")).toMatchObject({ loaded: true, active: true, entries: 0 });
+		expect(row("output-minimizer")).toMatchObject({ loaded: true, active: false, entries: 0 });
 		expect(row("delegation-policy")).toMatchObject({ loaded: false, active: false });
 		const guardian = row("guardian-review")?.facts ?? [];
 		expect(guardian.find((f) => f.label === "denied by floor")?.value).toBe(1);
@@ -402,6 +402,8 @@ describe("session view and renderings", () => {
 		const text = formatSessionView(view).join("\n");
 		expect(text).toContain("delegation-policy: not loaded");
 		expect(text).toContain("context-shunt: inactive (mode off)");
+		// Loaded with no entry and no mode: off until configured, or idle; not called active (a twenty-seventh review).
+		expect(text).toContain("output-minimizer: loaded, no activity yet · 0 entries");
 		expect(text).toContain("artifacts 1");
 		expect(text).toContain("3 live events");
 	});

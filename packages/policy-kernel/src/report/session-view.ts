@@ -166,7 +166,11 @@ export function buildSessionView(input: SessionViewInput): SessionView {
 		const mode = lastMode.get(ext);
 		const isLoaded = loaded.has(ext) || (s?.entries ?? 0) > 0;
 		const facts = extensionFacts(ext, s, shuntBytes);
-		return { ext, loaded: isLoaded, active: isLoaded && mode !== "off", mode, entries: s?.entries ?? 0, facts };
+		// An extension that is off or idle writes nothing: with no entry and no mode, it is loaded but not known to be
+		// active (exploration-guard, guardian-review and context-shunt are off until configured; a twenty-seventh review).
+		const entryCount = s?.entries ?? 0;
+		const active = isLoaded && mode !== "off" && (entryCount > 0 || mode !== undefined);
+		return { ext, loaded: isLoaded, active, mode, entries: entryCount, facts };
 	});
 	return {
 		extensions,
@@ -191,7 +195,13 @@ export function formatSessionView(view: SessionView): string[] {
 			` · ${view.liveEvents} live events`,
 	];
 	for (const ext of view.extensions) {
-		const state = !ext.loaded ? "not loaded" : ext.active ? "active" : "inactive";
+		const state = !ext.loaded
+			? "not loaded"
+			: ext.active
+				? "active"
+				: ext.mode === "off"
+					? "inactive"
+					: "loaded, no activity yet";
 		lines.push(`${ext.ext}: ${state}${ext.mode !== undefined ? ` (mode ${ext.mode})` : ""} · ${ext.entries} entries`);
 		const shown = ext.facts.filter((fact) => fact.value > 0);
 		if (ext.loaded && shown.length > 0) lines.push(`  ${shown.map((f) => `${f.label} ${f.value}`).join(" · ")}`);
