@@ -241,6 +241,8 @@ export function createDelegationController(pi: ExtensionAPI, policy: PolicyConfi
 			if (saved) {
 				globalSettings = settings;
 				audit.write({ event: "defaults-saved" });
+				// The file now holds a valid document: read it again, so a failed-closed line about the old one goes.
+				await policy.load(ctx);
 				refresh(ctx);
 			} else keepWarning("delegation-policy: the global defaults could not be saved.", ctx);
 			return saved;

@@ -1,6 +1,6 @@
 // Global defaults: read `<agentDir>/policy/delegation-policy.json` and write it atomically (temp file + rename).
 import { randomBytes } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { isPlainObject, parseConfigJson } from "@pi-policy/policy-kernel/config";
 import { err, ok, type Result } from "@pi-policy/policy-kernel/decision";
@@ -63,9 +63,13 @@ async function currentSchemaHint(target: string): Promise<string | undefined> {
  * Returns false on any failure.
  */
 export async function saveGlobalDefaults(cwd: string, settings: DelegationPolicySettings): Promise<boolean> {
-	const target = globalDefaultsPath(cwd);
-	const temp = `${target}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+	let target = globalDefaultsPath(cwd);
+	let temp: string | undefined;
 	try {
+		// A file linked from a dotfiles folder is written where the link leads, not replaced by a plain file (a
+		// twenty-seventh review); a link that leads nowhere is not saved over.
+		if ((await lstat(target).catch(() => undefined))?.isSymbolicLink() === true) target = await realpath(target);
+		temp = `${target}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
 		await mkdir(dirname(target), { recursive: true });
 		const hint = await currentSchemaHint(target);
 		const document = { ...(hint === undefined ? {} : { $schema: hint }), ...createGlobalDocument(settings) };
@@ -73,7 +77,7 @@ export async function saveGlobalDefaults(cwd: string, settings: DelegationPolicy
 		await rename(temp, target);
 		return true;
 	} catch {
-		await rm(temp, { force: true }).catch(() => undefined);
+		if (temp !== undefined) await rm(temp, { force: true }).catch(() => undefined);
 		return false;
 	}
 }
