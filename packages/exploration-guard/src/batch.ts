@@ -33,7 +33,8 @@ export function readBatch(
 				if (block.id === toolCallId) index = size;
 				size++;
 			}
-			return index >= 0 ? { size, position, index } : undefined;
+			const entryId = typeof entry.id === "string" ? entry.id : undefined;
+			return index >= 0 ? { size, position, index, ...(entryId === undefined ? {} : { entryId }) } : undefined;
 		}
 		return undefined;
 	} catch {

@@ -227,10 +227,13 @@ export function registerExplorationGuard(
 		if (command.action === "status") {
 			say(ctx, renderExplorationGuardStatus(current.state));
 		} else if (command.action === "allow") {
+			const before = current.state.allowance;
 			dispatch({ type: "user-allow", count: command.count }, ctx);
+			// The bank has a cap: say what was added, not what was asked for (a twenty-seventh review).
+			const added = Math.max(0, current.state.allowance - before);
 			say(
 				ctx,
-				`Exploration guard: ${command.count} more otherwise-blocked broad operation(s) allowed this session (${current.state.allowance} banked).`,
+				`Exploration guard: ${added} more otherwise-blocked broad operation(s) allowed this session (${current.state.allowance} banked${added < command.count ? ", the most it holds" : ""}).`,
 			);
 		} else {
 			dispatch({ type: "user-off" }, ctx);

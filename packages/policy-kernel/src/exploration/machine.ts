@@ -79,6 +79,8 @@ export interface ExplorationBatch {
 	readonly size: number;
 	readonly position: number;
 	readonly index?: number;
+	/** The assistant message's session entry id: unlike its position, never repeated after `/tree`. */
+	readonly entryId?: string;
 }
 
 /**
@@ -291,8 +293,13 @@ function nudgeWording(
 	};
 }
 
-function batchKey(batch: ExplorationBatch, source: ExplorationSource): string {
-	return source === "nested" ? `${batch.position}:${batch.index ?? 0}` : `${batch.position}`;
+/**
+ * The assistant message a batch belongs to. Every call of one message shares it, nested calls of any of its
+ * `codemode` calls included: two scripts run side by side alternate their calls, and a message mixing a script with
+ * direct broad calls is still one batch (a twenty-seventh review counted such a message 6 times).
+ */
+function batchKey(batch: ExplorationBatch): string {
+	return batch.entryId ?? `${batch.position}`;
 }
 
 function onBroadCall(
@@ -307,7 +314,7 @@ function onBroadCall(
 	// A code-mode parent counts once; with no readable parent there is no way to count it once: not counted.
 	if (source === "nested" && batch === undefined) return { state, effects: [] };
 	const grouped = batch !== undefined && (batch.size > 1 || source === "nested");
-	const key = grouped ? batchKey(batch, source) : undefined;
+	const key = grouped ? batchKey(batch) : undefined;
 	if (key !== undefined && state.countedBatch === key) return { state, effects: [] };
 	const isolated = batch !== undefined && batch.size <= 1 && source !== "nested";
 	const blockable = source === "tool" || (source === "bash" && state.config.bashBlock);
