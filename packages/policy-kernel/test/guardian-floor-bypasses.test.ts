@@ -964,8 +964,8 @@ describe("recursive reads are judged by what the shell found in the tree, not by
 describe("what a fourteenth review got past the vocabulary", () => {
 	it.each<[string, string]>([
 		// uniq's second operand is its output: a brace word is two operands.
-		["uniq {src/payload.ts,.pi/extensions/evil.ts}", "review:writes"],
-		["uniq src/{inj.md,../AGENTS.md}", "review:writes"],
+		["uniq {src/payload.ts,.pi/extensions/evil.ts}", "review:dynamic"],
+		["uniq src/{inj.md,../AGENTS.md}", "review:dynamic"],
 		["uniq -c src/a.txt", "allow:read-only"],
 		// jq loads `--argfile` too, also after `--args`; an option it does not know is not judged.
 		["jq -n '$a' --args --argfile a ~/.pi/agent/auth.json", "review:protected-path"],

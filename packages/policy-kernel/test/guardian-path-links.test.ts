@@ -555,12 +555,14 @@ describe("what a nineteenth review found in cd through a link", () => {
 
 describe("what a nineteenth review found in brace words, version shims and home as the workspace", () => {
 	it("reviews strings and jq where a brace word or a leading wildcard hides `@FILE` or `env`", () => {
-		expect(decide("strings {@.env,README.md}")).toBe("review:not-read-only");
+		expect(decide("strings {@.env,README.md}")).toBe("review:dynamic");
 		expect(decide("strings -- *")).toBe("review:not-read-only");
 		expect(decide("strings README.md")).toBe("allow:read-only");
 		expect(decide("jq -n e{nv,}")).toBe("review:dynamic");
 		expect(decide("jq -n {e,}nv")).toBe("review:dynamic");
-		expect(decide("jq .name {a,b}.json")).toBe("allow:read-only");
+		// A brace word shifts jq's slots (`jq --rawfile x {a.txt,.} f` makes f an input): reviewed (a twenty-seventh review).
+		expect(decide("jq .name {a,b}.json")).toBe("review:dynamic");
+		expect(decide("jq .name a.json b.json")).toBe("allow:read-only");
 	});
 
 	it("reviews version probes through a version manager's shims, which read .python-version up the tree", () => {

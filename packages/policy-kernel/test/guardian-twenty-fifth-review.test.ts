@@ -265,6 +265,43 @@ describe("what a twenty-sixth review got past the twenty-fifth round's fixes", (
 	});
 });
 
+describe("what a twenty-seventh review got past: brace words that shift an option's value or a slot", () => {
+	it.each([
+		"sed -l {5,~/.ssh/id_rsa} -e p",
+		"find -D {tree,~/.ssh} -type f",
+		"find src -name a.txt | xargs -I {R,cat,~/.ssh/id_rsa} echo R",
+		"nice -n {5,cat,~/.ssh/id_rsa} echo",
+		"timeout -s {KILL,5,touch,/tmp/x} 5 echo",
+		"timeout -k {1,touch,/tmp/x} 5 echo",
+		"git log -p -- {src,.}",
+		"git grep -h SECRET -- {src,.}",
+		"git show {HEAD,abc1234^3}",
+		"jq -R --rawfile x {a.txt,.} ~/.ssh/id_rsa",
+		"jq -n --rawfile x {a.txt,env}",
+	])("%s is reviewed", (command) => {
+		expect(bash(command)).toMatch(/^review:/);
+	});
+
+	it.each(["cat {a,b}.py", "head -n 5 {a,b}.py", "grep -n x {a,b}.py", "nice -n 5 cat a.py", "timeout 5 cat a.py"])(
+		"%s stays allowed",
+		(command) => {
+			expect(bash(command)).toBe("allow:read-only");
+		},
+	);
+
+	it("a trusted command's glob is listed where links are followed (pytest -q t? meeting tl -> ~/other)", () => {
+		const trusted = applyGuardianDefaults({ mode: "enforce", trustedCommands: ["pytest"] });
+		const command = "pytest -q t?";
+		const context = floorContextFor(trusted, CWD, HOME, CLEAN_GIT);
+		const requested = floorFactRequestsOf(command, context).linkPaths;
+		const base = { ...context, pathLinks: new Map(requested.map((path) => [path, normalizeAbsolutePath(path)])) };
+		const decide = (verdict: "none" | "unknown") =>
+			outcome(decideBashFloor(command, "always", withCleanTrees(command, base, verdict)));
+		expect(decide("unknown")).toMatch(/^review:/);
+		expect(decide("none")).toBe("allow:trusted-command");
+	});
+});
+
 describe("test and printf with a glob that may expand to -v", () => {
 	it.each([
 		"test ?v 'a[$(touch /tmp/m)]'",

@@ -1846,6 +1846,12 @@ function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge)
 		return;
 	}
 	const words = unwrap(command.words);
+	// A wrapper's own values (`nice -n X`, `timeout -s X`) are skipped unjudged: a brace or glob there expands to the
+	// value plus words the wrapped command then reads or runs (`nice -n {5,cat,~/.ssh/id_rsa} echo`; a
+	// twenty-seventh review).
+	for (const word of command.words.slice(0, command.words.length - words.length)) {
+		if (word.expansions.includes("brace") || word.expansions.includes("glob")) throw new Review("dynamic");
+	}
 	const first = words[0];
 	if (first === undefined) throw new Review("not-read-only");
 	// A lone `[` is no glob (no `]` closes it in the word): it names the `test` builtin (`[ -f setup.py ]`).
@@ -2054,6 +2060,46 @@ function unwrap(words: readonly BashWord[]): readonly BashWord[] {
 	}
 	return rest;
 }
+
+/**
+ * Commands of the vocabulary whose brace words (`cat {a,b}.py`, `head -n 5 {1..3}`, `grep -n x {a,b}.py`) are each
+ * judged word by word as paths, wherever they stand; any other command's brace word is reviewed (see
+ * `judgeVocabulary`). grep and rg judge their own pattern slot (`judgeSearch`).
+ */
+const BRACE_WORD_COMMANDS = new Set([
+	"cat",
+	"head",
+	"tail",
+	"wc",
+	"nl",
+	"cut",
+	"sort",
+	"column",
+	"diff",
+	"cmp",
+	"comm",
+	"paste",
+	"od",
+	"stat",
+	"base64",
+	"md5sum",
+	"sha1sum",
+	"sha256sum",
+	"sha512sum",
+	"rev",
+	"tac",
+	"ls",
+	"du",
+	"tree",
+	"file",
+	"echo",
+	"basename",
+	"dirname",
+	"realpath",
+	"readlink",
+	"grep",
+	"rg",
+]);
 
 /** The most words a brace sequence operand may expand to and still be judged word by word. */
 const MAX_SEQUENCE_WORDS = 256;
@@ -2271,10 +2317,12 @@ function judgeReadPath(path: string, state: WalkState, judge: Judge, read: boole
 		throw new Review("outside-workspace");
 	// `glob`: the shell may expand it (a quoted `'a*b'` is one literal name). When its parts could meet a protected
 	// glob (`src/*.py` meets `id_*`), the shell lists what it can expand to (decision 0020).
-	// With links followed (decision 0023), any glob is listed: it may expand through a link (`cat ?conf`).
+	// With links followed (decision 0023), any glob is listed: it may expand through a link (`cat ?conf`), a trusted
+	// command's too (`pytest -q t?` meeting `tl -> ~/other`; a twenty-seventh review).
 	const linksFollowed = judge.requests !== undefined || judge.context.pathLinks !== undefined;
-	if (glob && hasGlobCharacter(path) && (mayMatchProtected(path, judge) || (!strict && linksFollowed))) {
-		const reach = strict ? undefined : globReachOf(path);
+	if (glob && hasGlobCharacter(path) && (mayMatchProtected(path, judge) || linksFollowed)) {
+		// A trusted command's glob that may meet a protected name stays reviewed: it may write what it names.
+		const reach = strict && mayMatchProtected(path, judge) ? undefined : globReachOf(path);
 		if (reach === undefined) throw new Review("protected-path");
 		judgeSearchTree(reach.folder, true, true, state, judge, reach.pattern);
 	}
@@ -2605,13 +2653,19 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 	const { options, operands } = optionsAndOperands(args);
 	if (options.some((option) => option.literal === undefined)) return "dynamic";
 	// A brace word can expand to an option (`{-o,out}` is `-o out`, `{,}--pre=sh` is `--pre=sh`), wherever it stands
-	// (a pattern slot included): the option rules cannot see it.
+	// (a pattern slot included): the option rules cannot see it. And it shifts every word after it: an option's
+	// value the rules skip, a script or filter slot, becomes that value plus words the command reads or runs
+	// (`sed -l {5,~/.ssh/id_rsa} -e p`, `find -D {tree,~/.ssh} …`, `xargs -I {R,cat,f}`, `jq --rawfile x {a,.} f`,
+	// `git log -p -- {src,.}`; a twenty-seventh review). Only commands whose every word is judged as a path when it
+	// is a brace word take one.
 	if (
 		args.some(
 			(arg) =>
 				arg.expansions.includes("brace") &&
-				!BRACE_SEQUENCE.test(arg.text) &&
-				(arg.value.includes("{-") || arg.value.includes(",-") || expandSimpleBraces(arg.value) === undefined),
+				(!BRACE_WORD_COMMANDS.has(name) ||
+					(BRACE_SEQUENCE.test(arg.text)
+						? expandBraceSequence(arg.text) === undefined
+						: arg.value.includes("{-") || arg.value.includes(",-") || expandSimpleBraces(arg.value) === undefined)),
 		)
 	)
 		return "dynamic";
