@@ -103,7 +103,20 @@ const CASES: ReadonlyArray<readonly [string, string]> = [
 	["find /memory -type f -name '*.md' 2>/dev/null", "exempt:find:outside-cwd"],
 	["find .. -name x", "broad:find"],
 	["find -L . -name x", "broad:find"],
-	["find . -maxdepth 1", "broad:find"],
+	// One level down is a listing, like `ls -a` (a twenty-seventh review); deeper, or with -exec, it is a search.
+	["find . -maxdepth 1", "exempt:find:shallow-listing"],
+	["find . -maxdepth 1 -type f -name '*.md'", "exempt:find:shallow-listing"],
+	["find . -maxdepth 2", "broad:find"],
+	["find . -maxdepth 1 -exec grep -l foo {} +", "broad:find"],
+	// A glob reaches the folder above its first wildcard: `*` is the working directory.
+	["grep -rn foo *", "broad:grep"],
+	["rg -n foo *", "broad:grep"],
+	["find * -name '*.ts'", "broad:find"],
+	["grep -rn foo src/*", "exempt:grep:narrow-scope"],
+	// A revision before `--` is the whole tree at that commit, not a path.
+	["git grep foo HEAD", "broad:grep"],
+	["git grep foo HEAD~2", "broad:grep"],
+	["git grep foo HEAD -- src", "exempt:grep:narrow-scope"],
 	["find . -name x -delete", "never:writes"],
 	["find . -name '*.pyc' -exec rm {} \\;", "never:writes"],
 	["find . -name '*.py' -exec grep -l foo {} +", "broad:find"],

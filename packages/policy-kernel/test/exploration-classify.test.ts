@@ -6,6 +6,7 @@ import {
 	classifyBashExplorationCommand,
 	classifyBroadExplorationCall,
 	classifyDelegationCall,
+	EXPLORATION_NOTICES,
 } from "../src/exploration/index.js";
 import { jsonValue } from "./arbitraries.js";
 
@@ -268,4 +269,12 @@ describe("head with a negative count (every line but the last few)", () => {
 			expect(classifyBashExplorationCommand(command, "/w", 400).kind).toBe("exempt");
 		},
 	);
+});
+
+describe("the user's notice when the agent is nudged", () => {
+	it("does not claim a delegation that stock Pi cannot make (a twenty-seventh review)", () => {
+		expect(EXPLORATION_NOTICES.warned).toBe(
+			"Exploration guard: repeated broad exploration; the agent was nudged to narrow it or delegate it.",
+		);
+	});
 });

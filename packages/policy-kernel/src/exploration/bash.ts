@@ -282,7 +282,12 @@ function joinDir(dir: string, target: string): string {
 /** The scope of a path argument resolved against the current directory, compared with the root cwd. */
 function scopeOf(path: string, env: Env): "cwd" | "ancestor" | "inside" | "outside" {
 	if (path.startsWith("~")) return "outside";
-	return explorationPathScope(joinDir(env.dir, path), env.root);
+	// A glob reaches the folder above its first wildcard part: `grep -rn X *` searches the working directory (a
+	// twenty-seventh review counted it narrow), `src/*` searches `src`.
+	const parts = path.split("/");
+	const wild = parts.findIndex((part) => /[*?[]/.test(part));
+	const reach = wild < 0 ? path : parts.slice(0, wild).join("/") || (path.startsWith("/") ? "/" : ".");
+	return explorationPathScope(joinDir(env.dir, reach), env.root);
 }
 
 /** The seed's search rule over the scopes of the path arguments (none means the current directory). */
@@ -441,13 +446,21 @@ function classifyGrep(args: readonly string[], env: Env, inPipe: boolean): Part 
 	return { kind: "explore", category: "grep", outcome: searchOutcome(paths, env) };
 }
 
+/** A word git reads as a revision: `HEAD`-like names with `~`/`^` steps, a hash, or a range of them. */
+const GIT_REVISION =
+	/^(?:(?:HEAD|ORIG_HEAD|FETCH_HEAD|MERGE_HEAD|[0-9a-f]{7,40})(?:[~^]\d*)*)(?:\.\.\.?(?:(?:HEAD|ORIG_HEAD|FETCH_HEAD|MERGE_HEAD|[0-9a-f]{7,40})(?:[~^]\d*)*)?)?$/;
+
 function classifyGitGrep(args: readonly string[], env: Env): Part {
 	const { options, operands } = splitArgs(args, "efABCm", new Set(["--max-count", "--context", "--threads"]));
 	const names = new Set(options.map(([name]) => name));
 	const patternGiven = names.has("-e") || names.has("-f");
 	// Pathspecs follow the pattern (or `--`); a glob pathspec without a directory matches the whole tree.
 	const dash = args.indexOf("--");
-	const specs = dash >= 0 ? args.slice(dash + 1) : patternGiven ? operands : operands.slice(1);
+	// Before `--`, a revision (`git grep X HEAD`) names the whole tree at that commit, not a path (a twenty-seventh
+	// review): only `HEAD`-like names, hashes and ranges are told apart; a branch name still reads as a path.
+	const specs = (dash >= 0 ? args.slice(dash + 1) : patternGiven ? operands : operands.slice(1)).filter(
+		(spec) => dash >= 0 || !GIT_REVISION.test(spec),
+	);
 	const scoped = specs.map((spec) => (/[*?[]/.test(spec) && !spec.includes("/") ? "." : spec));
 	return { kind: "explore", category: "grep", outcome: searchOutcome(scoped, env) };
 }
@@ -503,16 +516,21 @@ function classifyFind(args: readonly string[], env: Env): Part {
 		paths.push(word);
 		i++;
 	}
+	let depth: number | undefined;
 	for (; i < args.length; i++) {
 		const word = args[i] as string;
+		if (word === "-maxdepth") depth = integer(args[i + 1]);
 		if (FIND_WRITE_ACTIONS.has(word)) return OTHER("writes");
 		if (FIND_EXEC_ACTIONS.has(word)) {
+			depth = undefined;
 			const program = args[i + 1];
 			if (program === undefined || !READ_ONLY_EXEC.has(baseName(program))) return OTHER("writes");
 			// Skip to the end of the -exec clause.
 			while (i < args.length && args[i] !== ";" && args[i] !== "+") i++;
 		}
 	}
+	// One level down with no `-exec` is a listing, like `ls` (a twenty-seventh review nudged on `find . -maxdepth 1`).
+	if (depth !== undefined && depth <= 1) return { kind: "explore", category: "find", outcome: "shallow-listing" };
 	return { kind: "explore", category: "find", outcome: searchOutcome(paths, env) };
 }
 

@@ -74,7 +74,8 @@ export function explorationNudgeText(state: ExplorationNudgeState): string {
 
 /** The UI notices, fixed strings. */
 export const EXPLORATION_NOTICES: Readonly<Record<ExplorationNotice, string>> = Object.freeze({
-	warned: "Exploration guard: repeated broad exploration; the agent was nudged to delegate.",
+	// The nudge itself says whether delegation is possible (on stock Pi it is not: a twenty-seventh review).
+	warned: "Exploration guard: repeated broad exploration; the agent was nudged to narrow it or delegate it.",
 	blocked: `Exploration guard paused a broad exploration call. Run /${EXPLORATION_GUARD_COMMAND} allow [n] or /${EXPLORATION_GUARD_COMMAND} off to permit more.`,
 	"fallback-unavailable":
 		"Exploration guard: the delegation tool is not active; warn-only for the rest of this session.",
