@@ -176,14 +176,17 @@ export function registerOutputMinimizer(pi: ExtensionAPI): void {
 	}
 
 	function writeOutcome(category: Category, rawBytes: number, text: string, referenced: number, reused: number): void {
-		totals.bytesKeptOutTotal += Math.max(0, rawBytes - textBytes(text));
+		const bytesKeptOut = Math.max(0, rawBytes - textBytes(text));
+		totals.bytesKeptOutTotal += bytesKeptOut;
 		totals.referencesTotal += referenced;
 		totals.reusedTotal += reused;
+		// The entry's own bytes beside the branch's running totals: a report over a file that holds several branches
+		// (`/tree`), or an exporter that starts after `/reload`, sums these instead of following one running total.
 		audit.write({
 			event: "minimized",
 			mode: "reference",
 			category,
-			counters: { outputs: referenced, ...totals },
+			counters: { outputs: referenced, bytesKeptOut, ...totals },
 		});
 	}
 

@@ -131,10 +131,11 @@ export async function scanFiles(
 	onProgress?: OnProgress,
 ): Promise<number> {
 	const otlpSessions = new Map<string, ReportRecord[]>();
+	const seen = new Set<string>();
 	let done = 0;
 	let unreadable = 0;
 	for (const file of files) {
-		if (!(await scanFile(state, file, otlpSessions, (bytes) => onProgress?.(done + bytes)))) unreadable++;
+		if (!(await scanFile(state, file, otlpSessions, seen, (bytes) => onProgress?.(done + bytes)))) unreadable++;
 		done += file.bytes;
 		onProgress?.(done);
 	}
@@ -187,10 +188,14 @@ export async function forEachLine(
 	return true;
 }
 
+/** The most audit entries a scan remembers to count forked copies once (about 100 MB); past it, copies count again. */
+const MAX_COPY_KEYS = 1_000_000;
+
 async function scanFile(
 	state: ReportState,
 	file: InputFile,
 	otlpSessions: Map<string, ReportRecord[]>,
+	seen: Set<string>,
 	onProgress: (bytes: number) => void,
 ): Promise<boolean> {
 	let sessionId: string | undefined;
@@ -247,6 +252,12 @@ async function scanFile(
 				}
 				break;
 			case "audit":
+				// A forked session's file repeats its parent's entries (same id and timestamp): each counts once, or a
+				// fork would double the gate's opportunities and sessions (a twenty-seventh review).
+				if (classified.copyKey !== undefined) {
+					if (seen.has(classified.copyKey)) break;
+					if (seen.size < MAX_COPY_KEYS) seen.add(classified.copyKey);
+				}
 				records.push({ entry: classified.entry, time: classified.time });
 				break;
 			case "skip":

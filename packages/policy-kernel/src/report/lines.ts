@@ -12,7 +12,16 @@ export const KNOWN_AUDIT_VERSIONS = [1] as const;
 /** A classified session-file line. */
 export type SessionLine =
 	| { readonly kind: "header"; readonly sessionId: string | undefined; readonly known: boolean }
-	| { readonly kind: "audit"; readonly entry: AuditEntryV1; readonly time: number | undefined }
+	| {
+			readonly kind: "audit";
+			readonly entry: AuditEntryV1;
+			readonly time: number | undefined;
+			/**
+			 * The session entry's id and timestamp, which a forked session's copy of the entry keeps: a scan over many
+			 * files counts each such entry once. Absent when the line lacks either.
+			 */
+			readonly copyKey?: string;
+	  }
 	| { readonly kind: "skip"; readonly reason: "invalid-entry" | "unknown-version" }
 	| { readonly kind: "other" };
 
@@ -44,5 +53,12 @@ export function classifySessionLine(value: unknown): SessionLine {
 	}
 	const result = validateAuditEntry(data);
 	if (!result.ok) return { kind: "skip", reason: "invalid-entry" };
-	return { kind: "audit", entry: result.value, time: parseTime(value.timestamp) };
+	const copyKey =
+		typeof value.id === "string" && typeof value.timestamp === "string" ? `${value.id}\u0000${value.timestamp}` : undefined;
+	return {
+		kind: "audit",
+		entry: result.value,
+		time: parseTime(value.timestamp),
+		...(copyKey === undefined ? {} : { copyKey }),
+	};
 }

@@ -28,13 +28,19 @@ function counter(entry: AuditEntryV1, key: string): number {
 
 /**
  * Bytes that `entry` kept out of the context, given the session's cursor (updated in place):
- * - output-minimizer carries a running total (`bytesKeptOutTotal`); the entry's share is its rise over the last one;
+ * - output-minimizer's entry carries its own `bytesKeptOut` (since a twenty-seventh review: a file with several
+ *   branches, or an exporter started after `/reload`, lost or doubled bytes by following the running total); an older
+ *   entry carries only the running total (`bytesKeptOutTotal`), and its share is its rise over the last one;
  * - context-shunt's `bounded` carries the replaced result's `bytes` (a receipt of at most 2 KiB took its place).
  * Every other entry gives 0.
  */
 export function bytesKeptOutBy(entry: AuditEntryV1, cursor: SavingsCursor): number {
 	if (entry.ext === "output-minimizer") {
 		const total = counter(entry, "bytesKeptOutTotal");
+		if (entry.counters !== undefined && Object.hasOwn(entry.counters, "bytesKeptOut")) {
+			cursor.minimizerTotal = Math.max(cursor.minimizerTotal, total);
+			return counter(entry, "bytesKeptOut");
+		}
 		if (total <= cursor.minimizerTotal) return 0;
 		const rise = total - cursor.minimizerTotal;
 		cursor.minimizerTotal = total;
