@@ -8,6 +8,11 @@ import { hashSessionId } from "../../src/session-hash.js";
 
 /** How the generated corpus looks; the defaults pass the exploration gate. */
 export interface GateCorpusOptions {
+	/**
+	 * Put before every entry id. Corpora written again under other folders need their own: entries with the same id
+	 * and timestamp are a fork's copies, which the report counts once.
+	 */
+	idPrefix?: string;
 	/** Days the sessions are spread over (the first on day 0, the last on day `days - 1`). Default 15. */
 	days?: number;
 	users?: number;
@@ -126,7 +131,7 @@ function filler(bytes: number, seed: number, time: string): string[] {
 }
 
 /** One session as Pi session-file lines: a version-3 header, then custom entries (and filler). */
-export function sessionFileLines(session: GeneratedSession, fillerBytes = 0): string[] {
+export function sessionFileLines(session: GeneratedSession, fillerBytes = 0, idPrefix = ""): string[] {
 	const first = session.records[0]?.time ?? 0;
 	const lines = [
 		JSON.stringify({
@@ -145,8 +150,8 @@ export function sessionFileLines(session: GeneratedSession, fillerBytes = 0): st
 				type: "custom",
 				customType: "pi-policy.audit",
 				data: entry,
-				id: `e${i}`,
-				parentId: i === 0 ? null : `e${i - 1}`,
+				id: `${idPrefix}e${i}`,
+				parentId: i === 0 ? null : `${idPrefix}e${i - 1}`,
 				timestamp: new Date(time).toISOString(),
 			}),
 		);
@@ -161,7 +166,7 @@ export async function writeGateCorpus(dir: string, options: GateCorpusOptions = 
 		const folder = join(dir, `--user-${session.user}--`);
 		await mkdir(folder, { recursive: true });
 		const path = join(folder, `${session.id}.jsonl`);
-		await writeFile(path, `${sessionFileLines(session, options.fillerBytes ?? 0).join("\n")}\n`);
+		await writeFile(path, `${sessionFileLines(session, options.fillerBytes ?? 0, options.idPrefix).join("\n")}\n`);
 		paths.push(path);
 	}
 	return paths;

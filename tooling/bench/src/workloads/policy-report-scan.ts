@@ -64,6 +64,7 @@ export function policyReportScanWorkload(files = 2000, fillerBytesPerFile = 264_
 						...(await writeGateCorpus(join(dir, `batch-${batch}`), {
 							sessions: count,
 							fillerBytes: fillerBytesPerFile,
+							idPrefix: `b${batch}-`,
 						})),
 					);
 				}
