@@ -247,6 +247,34 @@ export async function startInGitRepo(sandbox: GuardianSandbox): Promise<Guardian
 }
 
 /**
+ * Runs each bash command of `reviewed` (two per prompt; the reviewer denies them) and then those of `allowed` (one
+ * prompt), and expects the reviewer to have judged the first and the floor to have allowed the rest.
+ */
+export async function expectBashVerdicts(
+	h: GuardianHarness,
+	reviewed: readonly string[],
+	allowed: readonly string[],
+): Promise<void> {
+	const steps: Step[] = [];
+	const prompts: string[] = [];
+	const bash = (command: string) => callTool("bash", { command });
+	for (let i = 0; i < reviewed.length; i += 2) {
+		steps.push(...reviewed.slice(i, i + 2).map(bash), "next");
+		prompts.push(`run the commands of group ${i / 2 + 1}`);
+	}
+	if (allowed.length > 0) {
+		steps.push(...allowed.map(bash));
+		prompts.push("run the last commands");
+	}
+	steps.push("done");
+	h.agent(...steps);
+	expect(await promptsWithDenials(h, reviewed.length, ...prompts)).toEqual([
+		...reviewed.map(() => "reviewer"),
+		...allowed.map(() => "floor"),
+	]);
+}
+
+/**
  * Queues `denials` reviewer denials (high risk), then sends each prompt in turn (three denials in a row stop a turn,
  * so a test spreads them over prompts); answers the verdict sources of every call.
  */

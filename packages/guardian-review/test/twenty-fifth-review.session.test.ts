@@ -11,6 +11,7 @@ import { Type } from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
 	callTool,
+	expectBashVerdicts,
 	expectNoLeak,
 	guardianSandboxPerTest,
 	initWithFiles,
@@ -96,21 +97,7 @@ describe("a twenty-fifth review, in real sessions", () => {
 		const h = await sandbox.start({ files: { b: "bee\n", 2: "two\n", c: "sea\n", d: "dee\n" } });
 		symlinkSync(join(sandbox.home, ".kube", "config"), join(h.cwd, "a"));
 		symlinkSync(join(sandbox.home, ".kube", "config"), join(h.cwd, "1"));
-		h.agent(
-			callTool("bash", { command: "cat {a..b}" }),
-			callTool("bash", { command: "head -n 5 {1..2}" }),
-			"next",
-			callTool("bash", { command: "grep token {a..a}" }),
-			"next",
-			callTool("bash", { command: "cat {c..d}" }),
-			"done",
-		);
-		expect(await promptsWithDenials(h, 3, "read", "search", "read more")).toEqual([
-			"reviewer",
-			"reviewer",
-			"reviewer",
-			"floor",
-		]);
+		await expectBashVerdicts(h, ["cat {a..b}", "head -n 5 {1..2}", "grep token {a..a}"], ["cat {c..d}"]);
 		const texts = resultTexts(h).join("\n");
 		expect(texts).not.toContain("very-secret-kube-token");
 		expect(texts).toContain("sea\ndee");
@@ -137,21 +124,11 @@ describe("a twenty-sixth review, in real sessions", () => {
 		const h = await sandbox.start({
 			files: { x: "plain\n", ".env": "API_KEY=very-secret-env\n", "a.py": "token = 1\n", "b.py": "token = 2\n" },
 		});
-		h.agent(
-			callTool("bash", { command: "grep {token,~/.kube/config} x" }),
-			callTool("bash", { command: "grep {API,.env} x" }),
-			"next",
-			callTool("bash", { command: "rg {token,~/.kube/config} x" }),
-			"next",
-			callTool("bash", { command: "grep -n token {a,b}.py" }),
-			"done",
+		await expectBashVerdicts(
+			h,
+			["grep {token,~/.kube/config} x", "grep {API,.env} x", "rg {token,~/.kube/config} x"],
+			["grep -n token {a,b}.py"],
 		);
-		expect(await promptsWithDenials(h, 3, "search", "search more", "search the sources")).toEqual([
-			"reviewer",
-			"reviewer",
-			"reviewer",
-			"floor",
-		]);
 		const texts = resultTexts(h).join("\n");
 		expect(texts).not.toContain("very-secret-");
 		expect(texts).toContain("token = 2");
@@ -197,23 +174,16 @@ describe("a twenty-seventh review, in real sessions", () => {
 	it("reviews brace words that shift an option's value into a file or a program (sed -l, xargs -I, nice -n, jq --rawfile)", async () => {
 		const marker = join(sandbox.home, "xargs-ran");
 		const h = await sandbox.start({ files: { "src/a.txt": "plain\n", "a.txt": "plain\n", "b.py": "x = 1\n" } });
-		h.agent(
-			callTool("bash", { command: "sed -l {5,~/.ssh/id_rsa} -e p" }),
-			callTool("bash", { command: `find src -name a.txt | xargs -I {Q,touch,${marker}} echo Q` }),
-			"next",
-			callTool("bash", { command: "nice -n {5,cat,~/.ssh/id_rsa} echo" }),
-			callTool("bash", { command: "jq -n --rawfile x {a.txt,env}" }),
-			"next",
-			callTool("bash", { command: "cat {a.txt,b.py}" }),
-			"done",
+		await expectBashVerdicts(
+			h,
+			[
+				"sed -l {5,~/.ssh/id_rsa} -e p",
+				`find src -name a.txt | xargs -I {Q,touch,${marker}} echo Q`,
+				"nice -n {5,cat,~/.ssh/id_rsa} echo",
+				"jq -n --rawfile x {a.txt,env}",
+			],
+			["cat {a.txt,b.py}"],
 		);
-		expect(await promptsWithDenials(h, 4, "go", "and these", "and read")).toEqual([
-			"reviewer",
-			"reviewer",
-			"reviewer",
-			"reviewer",
-			"floor",
-		]);
 		expect(resultTexts(h).join("\n")).not.toContain("very-secret-");
 		expect(existsSync(marker)).toBe(false);
 		expect(resultTexts(h).join("\n")).toContain("x = 1");
