@@ -54,7 +54,9 @@ export function classifySessionLine(value: unknown): SessionLine {
 	const result = validateAuditEntry(data);
 	if (!result.ok) return { kind: "skip", reason: "invalid-entry" };
 	const copyKey =
-		typeof value.id === "string" && typeof value.timestamp === "string" ? `${value.id}\u0000${value.timestamp}` : undefined;
+		typeof value.id === "string" && typeof value.timestamp === "string"
+			? `${value.id}\u0000${value.timestamp}`
+			: undefined;
 	return {
 		kind: "audit",
 		entry: result.value,
