@@ -113,6 +113,16 @@ const CASES: ReadonlyArray<readonly [string, string]> = [
 	["rg -n foo *", "broad:grep"],
 	["find * -name '*.ts'", "broad:find"],
 	["grep -rn foo src/*", "exempt:grep:narrow-scope"],
+	// Bulk reads: a window per file adds up, and a listing fed to a whole-file reader reads every file it names.
+	["head -n 400 src/*.ts docs/*.md README.md", "broad:read"],
+	["head -n 100 a.ts b.ts c.ts d.ts e.ts", "broad:read"],
+	["head -n 50 a.ts b.ts", "exempt:read:small-read"],
+	["head -n 20 src/*.ts", "exempt:read:small-read"],
+	["find src -type f | xargs cat", "broad:read"],
+	["find src -type f -exec cat {} +", "broad:read"],
+	["git ls-files src | xargs cat", "broad:read"],
+	["find src -type f | xargs cat | head -50", "exempt:read:small-read"],
+	["find src -name '*.py' | xargs grep -l foo", "exempt:find:narrow-scope"],
 	// A revision before `--` is the whole tree at that commit, not a path.
 	["git grep foo HEAD", "broad:grep"],
 	["git grep foo HEAD~2", "broad:grep"],

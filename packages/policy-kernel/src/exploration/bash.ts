@@ -255,6 +255,15 @@ const FILTERS = new Set([
 	"more",
 ]);
 
+/**
+ * Readers that print whole files: run by `xargs` or `find -exec` over a listing, they read every file it names (a
+ * bulk read, counted like `cat` of them; a twenty-seventh review found them uncounted).
+ */
+const WHOLE_FILE_READERS = new Set(["cat", "tac", "nl", "bat", "batcat", "less", "more"]);
+
+/** A glob operand of `head`/`tail` counts as this many files when their windows add up. */
+const GLOB_OPERAND_FILES = 10;
+
 /** Commands `xargs`, `find -exec` and `fd -x` may run while the pipeline still only explores. */
 const READ_ONLY_EXEC = new Set([
 	"grep",
@@ -517,6 +526,7 @@ function classifyFind(args: readonly string[], env: Env): Part {
 		i++;
 	}
 	let depth: number | undefined;
+	let bulkRead = false;
 	for (; i < args.length; i++) {
 		const word = args[i] as string;
 		if (word === "-maxdepth") depth = integer(args[i + 1]);
@@ -525,10 +535,12 @@ function classifyFind(args: readonly string[], env: Env): Part {
 			depth = undefined;
 			const program = args[i + 1];
 			if (program === undefined || !READ_ONLY_EXEC.has(baseName(program))) return OTHER("writes");
+			if (WHOLE_FILE_READERS.has(baseName(program))) bulkRead = true;
 			// Skip to the end of the -exec clause.
 			while (i < args.length && args[i] !== ";" && args[i] !== "+") i++;
 		}
 	}
+	if (bulkRead) return { kind: "explore", category: "read", outcome: "broad" };
 	// One level down with no `-exec` is a listing, like `ls` (a twenty-seventh review nudged on `find . -maxdepth 1`).
 	if (depth !== undefined && depth <= 1) return { kind: "explore", category: "find", outcome: "shallow-listing" };
 	return { kind: "explore", category: "find", outcome: searchOutcome(paths, env) };
@@ -655,7 +667,9 @@ function classifyHeadTail(name: "head" | "tail", args: readonly string[], env: E
 	if (files.length === 0) return inPipe ? { kind: "neutral" } : OTHER("not-exploration");
 	const outcome = readOutcome(excludedFiles(files, env));
 	if (outcome !== "broad") return { kind: "explore", category: "read", outcome };
-	if (lines !== undefined && lines <= env.smallReadMaxLines) {
+	// The window is per file: over several files (a glob counts as several) the lines add up.
+	const fileCount = files.reduce((sum, file) => sum + (/[*?[]/.test(file) ? GLOB_OPERAND_FILES : 1), 0);
+	if (lines !== undefined && lines * fileCount <= env.smallReadMaxLines) {
 		return { kind: "explore", category: "read", outcome: "small-read" };
 	}
 	return { kind: "explore", category: "read", outcome: "broad" };
@@ -853,26 +867,38 @@ function classifyPipeline(pipeline: readonly SimpleCommand[], env: Env): Part {
 	}
 	let window: number | undefined;
 	let searched = false;
+	let bulkRead = false;
 	for (const command of rest) {
 		const part = classifyCommand(command, env, true);
 		if (part.kind === "other") return part;
 		if (part.kind === "cd") return OTHER("not-exploration");
+		if (xargsProgram(command) !== undefined && WHOLE_FILE_READERS.has(xargsProgram(command) as string)) bulkRead = true;
 		const lines = filterWindow(command, env);
 		if (lines !== undefined) window = window === undefined ? lines : Math.min(window, lines);
 		if (filtersByContent(command)) searched = true;
 	}
-	if (head.kind !== "explore" || head.outcome !== "broad") return head;
-	if (head.category === "read") {
+	// `… | xargs cat` reads every file the listing names: a broad read, unless a window after it bounds the output.
+	const reading: Part = bulkRead ? { kind: "explore", category: "read", outcome: "broad" } : head;
+	if (reading.kind !== "explore" || reading.outcome !== "broad") return reading;
+	if (reading.category === "read") {
 		if (window !== undefined && window <= env.smallReadMaxLines) {
 			return { kind: "explore", category: "read", outcome: "small-read" };
 		}
 		if (searched) return { kind: "explore", category: "grep", outcome: "narrow-scope" };
-		return head;
+		return reading;
 	}
-	const limit = DEFAULT_RESULT_LIMITS[head.category];
+	const limit = DEFAULT_RESULT_LIMITS[reading.category];
 	if (window !== undefined && window < limit)
-		return { kind: "explore", category: head.category, outcome: "narrow-limit" };
-	return head;
+		return { kind: "explore", category: reading.category, outcome: "narrow-limit" };
+	return reading;
+}
+
+/** The program an `xargs` filter runs (its base name), or undefined for any other command. */
+function xargsProgram(command: SimpleCommand): string | undefined {
+	const words = command.words.map((word) => word.text);
+	if (baseName(words[0] ?? "") !== "xargs") return undefined;
+	const { operands } = splitArgs(words.slice(1), "IinPLdsEa", new Set(["--max-args", "--max-procs", "--delimiter"]));
+	return operands[0] === undefined ? undefined : baseName(operands[0]);
 }
 
 const REASON_ORDER: readonly BashNeverCountedReason[] = [
