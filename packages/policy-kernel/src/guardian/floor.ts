@@ -1846,11 +1846,12 @@ function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge)
 		return;
 	}
 	const words = unwrap(command.words);
-	// A wrapper's own values (`nice -n X`, `timeout -s X`) are skipped unjudged: a brace or glob there expands to the
-	// value plus words the wrapped command then reads or runs (`nice -n {5,cat,~/.ssh/id_rsa} echo`; a
-	// twenty-seventh review).
+	// A wrapper's own values (`nice -n X`, `timeout -s X`) are skipped unjudged, so each must be literal: a brace or
+	// glob there expands to the value plus words the wrapped command then reads or runs (`nice -n
+	// {5,cat,~/.ssh/id_rsa} echo`; a twenty-seventh review), and so does an unquoted `$_`, `$VAR` or `$(…)` by word
+	// splitting (`nice -n $_ cat f` after `echo '5 bash -c …'`; a twenty-eighth review).
 	for (const word of command.words.slice(0, command.words.length - words.length)) {
-		if (word.expansions.includes("brace") || word.expansions.includes("glob")) throw new Review("dynamic");
+		if (word.literal === undefined) throw new Review("dynamic");
 	}
 	const first = words[0];
 	if (first === undefined) throw new Review("not-read-only");

@@ -321,7 +321,9 @@ const POSIX_CLASS_MEMBERS: Readonly<Record<string, string>> = {
  * The bracket expression that opens at `chars[start]` (a `[`), read as bash reads it: `!` or `^` first negates (never
  * matching `/`), a `]` first is a member, `[:name:]` is a character class, `\x` is a literal `x`, a range in order
  * is kept, and a range written backwards (`z-a`, `a-Z`; bash matches nothing with it), between characters outside
- * the BMP, or an unknown class adds nothing. Undefined when no `]` closes it (the `[` is then literal). The source
+ * the BMP, or an unknown class adds nothing; a one-character collating symbol `[.x.]` is `x`, and any other collating
+ * symbol or an equivalence class `[=x=]` makes the bracket match any character but `/` (a twenty-eighth review found
+ * them read as members, cut at their first `]`). Undefined when no `]` closes it (the `[` is then literal). The source
  * always compiles; an empty class matches nothing. (A class such as `[z-a]` once made the whole alternation of one
  * kind of protected glob fail to compile, which dropped every default of that kind, and `[[:alnum:]]` or `[]x]` were
  * cut at their first `]`: a twenty-fifth and a twenty-sixth review.)
@@ -332,17 +334,28 @@ function bracketExpression(chars: readonly string[], start: number): { source: s
 	if (negated) j++;
 	const first = j;
 	let members = "";
+	let anyCharacter = false;
 	while (j < chars.length) {
 		const c = chars[j] as string;
 		if (c === "]" && j > first) {
+			if (anyCharacter) return { source: "[^/]", end: j };
 			if (negated) return { source: `[^/${members}]`, end: j };
 			return { source: members === "" ? "(?!)" : `[${members}]`, end: j };
 		}
-		if (c === "[" && chars[j + 1] === ":") {
-			const close = chars.indexOf(":", j + 2);
-			if (close > j + 1 && chars[close + 1] === "]") {
-				members += POSIX_CLASS_MEMBERS[chars.slice(j + 2, close).join("")] ?? "";
+		const inner = chars[j + 1];
+		if (c === "[" && (inner === ":" || inner === "." || inner === "=")) {
+			let close = j + 2;
+			while (close < chars.length && !(chars[close] === inner && chars[close + 1] === "]")) close++;
+			if (close < chars.length) {
+				const name = chars.slice(j + 2, close).join("");
 				j = close + 2;
+				if (inner === ":") members += POSIX_CLASS_MEMBERS[name] ?? "";
+				// A one-character collating symbol (`[.-.]`) is that member, unless it starts a range. A named symbol
+				// (`[.hyphen.]`), a range from one, or an equivalence class (`[=a=]`, which in a UTF-8 locale also
+				// matches `á`) matches any character but `/`: broader, so the glob protects at least what bash matches.
+				else if (inner === "." && [...name].length === 1 && !(chars[j] === "-" && chars[j + 1] !== "]")) {
+					members += classMember(name);
+				} else anyCharacter = true;
 				continue;
 			}
 		}
