@@ -59,7 +59,7 @@ import {
 import { createGuardianCommand } from "./command.js";
 import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects.js";
 import { createGitConfigFacts, mayRunGit } from "./git-config-reader.js";
-import { createPathLinkReader, readShellSetupRealPaths } from "./path-link-reader.js";
+import { createPathLinkReader, readExistingPaths, readShellSetupRealPaths } from "./path-link-reader.js";
 import { type ReviewOutcome, runReview } from "./reviewer.js";
 import { createSearchTreeFacts } from "./search-tree-reader.js";
 
@@ -264,7 +264,11 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 					)),
 				};
 			if (settled) facts = { ...facts, searchTrees: await treeFacts.forTrees(requests.searchTrees, factContext) };
-			facts = { ...facts, pathLinks: linkReader.read(requests.linkPaths, factContext, !quiet) };
+			facts = {
+				...facts,
+				pathLinks: linkReader.read(requests.linkPaths, factContext, !quiet),
+				existingPaths: readExistingPaths(requests.modulePaths, quiet),
+			};
 			readsTree = requests.searchTrees.length > 0;
 		} else if (toolName !== "bash" && resolveToolScope(active, toolName, toolFacts.of(toolName), input) !== "off") {
 			const factContext = floorContextFor(active, ctx.cwd, home, facts);

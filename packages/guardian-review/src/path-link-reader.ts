@@ -4,7 +4,7 @@
 // system resolves a path (decision 0023). Nothing is cached across calls: a link may change between any two. The
 // lookups are synchronous `lstat`s on local paths, a few per call: through the thread pool each would cost a hop
 // of its own on the tool-call hook.
-import { lstatSync, opendirSync, readlinkSync } from "node:fs";
+import { lstatSync, opendirSync, readlinkSync, statSync } from "node:fs";
 import {
 	type FloorContext,
 	type LinkRoot,
@@ -229,4 +229,23 @@ export function readShellSetupRealPaths(input: Omit<ShellSetupInput, "realPaths"
 		if (followed !== undefined) real.set(named, followed);
 	}
 	return real;
+}
+
+/**
+ * `FloorFacts.existingPaths` for the module paths the kernel asked about (`FloorFactRequests.modulePaths`): the ones
+ * that exist, links followed. While another call runs (`settled` false) it may make or remove one, so nothing counts
+ * as existing and the labels that need one are reviewed. Never throws.
+ */
+export function readExistingPaths(paths: readonly string[], settled: boolean): ReadonlySet<string> {
+	const existing = new Set<string>();
+	if (!settled) return existing;
+	for (const path of paths) {
+		try {
+			statSync(path);
+			existing.add(path);
+		} catch {
+			// Missing or unreadable: not known to exist.
+		}
+	}
+	return existing;
 }

@@ -8,6 +8,7 @@ import {
 	decideFloor,
 	type FloorContext,
 	floorContextFor,
+	floorFactRequestsOf,
 	globMatches,
 } from "../src/guardian/index.js";
 import { outcome, withCleanTrees } from "./floor-outcome.js";
@@ -112,5 +113,164 @@ describe("collating symbols and equivalence classes in protected globs", () => {
 		expect(read("api-key.txt")).toBe("review:protected-path");
 		expect(read("src/index.ts")).toMatch(/^allow:/);
 		expect(bash("cat secret-token.txt", context)).toBe("review:protected-path");
+	});
+});
+
+/** The bench's trusted runners, with the facts a clean checkout gives: `existing` module paths exist. */
+const RUNNERS = [
+	"pytest",
+	"python -m pytest",
+	"python3 -m pytest",
+	"python <workspace file>",
+	"python3 <workspace file>",
+	"python -m unittest",
+	"python3 -m unittest",
+	"python -m django test",
+	"python3 -m django test",
+	"python -m py_compile",
+	"python3 -m py_compile",
+	"./tests/runtests.py",
+	"tests/runtests.py",
+	"bin/test",
+	"./bin/test",
+	"sphinx-build",
+];
+const runners = applyGuardianDefaults({ mode: "enforce", trustedCommands: RUNNERS });
+
+/** The runners' decision, where the workspace holds `existing` (paths relative to the workspace). */
+function trustedBash(command: string, existing: readonly string[] = [], links?: ReadonlyMap<string, string>): string {
+	const context: FloorContext = {
+		...floorContextFor(runners, CWD, HOME, CLEAN_GIT),
+		existingPaths: new Set(existing.map((path) => `${CWD}/${path}`)),
+		...(links === undefined ? {} : { pathLinks: links }),
+	};
+	return bash(command, context);
+}
+
+describe("test labels a trusted unittest or Django runner imports", () => {
+	it.each([
+		["python3 -m unittest 'import os;os.system(1)' timeit.main"],
+		["python -m unittest http.server.test"],
+		["python -m unittest discover -s email"],
+		["python -m unittest discover email"],
+		["python -m unittest -v timeit.main"],
+		["python -m unittest tests.test_a timeit.main"],
+		["./tests/runtests.py timeit.main"],
+		["python tests/runtests.py timeit.main"],
+		["./tests/runtests.py --settings=antigravity migrations"],
+		["./tests/runtests.py --settings antigravity migrations"],
+		["python -m django test timeit.main"],
+		["python -m django test --settings=ANYMODULE"],
+		["python -m django test --testrunner=timeit.main"],
+		["python -m unittest os.system"],
+		["python -m unittest sys.exit"],
+	])("reviews %s", (command) => {
+		expect(trustedBash(command, ["tests", "tests/migrations", "tests.py"])).toBe("review:not-read-only");
+	});
+
+	it.each([
+		["python -m unittest tests.test_a.TestA.test_x", ["tests"]],
+		["python3 -m unittest tests", ["tests.py"]],
+		["python -m unittest -v tests.test_a", ["tests"]],
+		["python -m unittest discover -s tests -p 'test_*.py'", ["tests"]],
+		["python -m unittest discover -s . -k timeit", []],
+		["python -m unittest discover tests", ["tests"]],
+		["./tests/runtests.py migrations expressions.tests -v 2 --parallel 1", ["tests/migrations", "tests/expressions"]],
+		["python tests/runtests.py --settings=test_sqlite queries", ["tests/test_sqlite.py", "tests/queries"]],
+		["./tests/runtests.py --tag slow --exclude-tag selenium migrations", ["tests/migrations"]],
+		["./tests/runtests.py -k test_timeit migrations", ["tests/migrations"]],
+		["python -m django test myapp --settings=mysite.settings", ["myapp", "mysite"]],
+		["python -m unittest tests/test_a.py", []],
+	])("allows %s where the workspace holds the modules", (command, existing) => {
+		expect(trustedBash(command, existing)).toBe("allow:trusted-command");
+	});
+
+	it("reviews a label whose module the workspace does not hold, or holds through a link out", () => {
+		expect(trustedBash("./tests/runtests.py migrations", [])).toBe("review:not-read-only");
+		expect(trustedBash("python -m unittest tests.test_a", ["tests/test_a.py"])).toBe("review:not-read-only");
+		const links = new Map([[`${CWD}/tests`, `${HOME}/elsewhere/tests`]]);
+		expect(trustedBash("python -m unittest tests.test_a", ["tests"], links)).toBe("review:not-read-only");
+		// Without the shell's answer (not checked), a label is reviewed.
+		expect(bash("python -m unittest tests.test_a", floorContextFor(runners, CWD, HOME, CLEAN_GIT))).toBe(
+			"review:not-read-only",
+		);
+	});
+
+	it("asks the shell about the folders a label may be imported from", () => {
+		const context = floorContextFor(runners, CWD, HOME, CLEAN_GIT);
+		expect(floorFactRequestsOf("./tests/runtests.py migrations.test_x", context).modulePaths).toEqual([
+			`${CWD}/tests/migrations`,
+			`${CWD}/tests/migrations.py`,
+		]);
+		expect(floorFactRequestsOf("python -m unittest tests", context).modulePaths).toEqual([
+			`${CWD}/tests`,
+			`${CWD}/tests.py`,
+		]);
+		expect(floorFactRequestsOf("pytest tests", context).modulePaths).toEqual([]);
+	});
+});
+
+describe("trusted runner arguments that read stdin, start programs, go online or write what Pi loads", () => {
+	it.each([
+		["echo ~/.netrc | python3 -m py_compile -"],
+		["python -m py_compile - < files.txt"],
+		["pytest -q -d --tx 'popen//python=sh'"],
+		["pytest -d --tx=ssh=evil.example"],
+		["pytest -n1 --tx popen//python=python3.11"],
+		["pytest --px socket=1.2.3.4:8888"],
+		["pytest -o addopts=--tx=popen//python=sh"],
+		["sphinx-build -b linkcheck docs _build/linkcheck"],
+		["sphinx-build -M linkcheck docs _build"],
+		["sphinx-build -blinkcheck docs _build"],
+		["sphinx-build -Eb linkcheck docs _build"],
+		["sphinx-build --builder=linkcheck docs _build"],
+		["sphinx-build -D extensions=antigravity docs _build"],
+		["sphinx-build -Dextensions=antigravity docs _build"],
+		["sphinx-build --define extensions=x docs _build"],
+	])("reviews %s", (command) => {
+		expect(trustedBash(command)).toBe("review:not-read-only");
+	});
+
+	it.each([
+		["python3 -m pytest -q --junitxml=AGENTS.md -o junit_logging=system-out"],
+		["pytest --junitxml AGENTS.md"],
+		["pytest --junitxml=docs/CLAUDE.md"],
+		["pytest --report-log=.gitignore"],
+		["pytest --junitxml=.gitattributes"],
+	])("reviews %s", (command) => {
+		expect(trustedBash(command)).toMatch(/^review:(protected-path|writes)$/);
+	});
+
+	it("reviews a write through a link to a context file", () => {
+		const links = new Map([[`${CWD}/report.xml`, `${CWD}/AGENTS.md`]]);
+		expect(trustedBash("pytest --junitxml=report.xml", [], links)).toBe("review:protected-path");
+	});
+
+	it.each([
+		["python -m py_compile src/a.py"],
+		["sphinx-build -b html docs _build/html"],
+		["sphinx-build -M html docs _build"],
+		["sphinx-build -D language=de docs _build"],
+		["pytest -n 4 tests"],
+		["pytest --junitxml=report.xml"],
+	])("still allows %s", (command) => {
+		expect(trustedBash(command)).toBe("allow:trusted-command");
+	});
+});
+
+describe("a trusted pattern that names a relative path", () => {
+	it("runs the workspace's script only where no link leads it out", () => {
+		const out = new Map([
+			[`${CWD}/bin/test`, `${HOME}/elsewhere/test`],
+			[`${CWD}/./tests/runtests.py`, `${HOME}/elsewhere/tests/runtests.py`],
+		]);
+		expect(trustedBash("bin/test", [], out)).toBe("review:not-read-only");
+		expect(trustedBash("./tests/runtests.py", [], out)).toBe("review:not-read-only");
+		const inside = new Map([
+			[`${CWD}/bin/test`, `${CWD}/bin/test`],
+			[`${CWD}/./tests/runtests.py`, `${CWD}/tests/runtests.py`],
+		]);
+		expect(trustedBash("bin/test", [], inside)).toBe("allow:trusted-command");
+		expect(trustedBash("./tests/runtests.py", [], inside)).toBe("allow:trusted-command");
 	});
 });

@@ -392,6 +392,11 @@ export interface FloorContext extends PathContext {
 	 */
 	readonly pathLinks?: PathLinkTargets;
 	/**
+	 * Which of the paths the floor asked about (`FloorFactRequests.modulePaths`: where a trusted test runner would
+	 * import a test label's first module from) exist. Missing: not checked, so such labels are reviewed.
+	 */
+	readonly existingPaths?: ReadonlySet<string>;
+	/**
 	 * True while an allowed call that reads a tree the shell listed (Pi's grep tool, `grep -r`, `rg`) still runs:
 	 * a call that may write could put a protected file into that tree before the search reaches it (a `mv` beside
 	 * the search in the same message; a twenty-second review), so it goes to review.
@@ -484,6 +489,8 @@ export interface FloorFacts {
 	readonly shell?: ShellSetupFacts;
 	/** Where the paths the call names lead through symbolic links; see `FloorContext.pathLinks`. */
 	readonly pathLinks?: PathLinkTargets;
+	/** Which of the requested module paths exist; see `FloorContext.existingPaths`. */
+	readonly existingPaths?: ReadonlySet<string>;
 	/** True while an allowed call that reads a listed tree still runs; see `FloorContext.treeReadInFlight`. */
 	readonly treeReadInFlight?: boolean;
 }
@@ -619,6 +626,7 @@ export function floorContextFor(
 		cdSearchPath: facts.cdSearchPath === true || facts.shell?.cdSearchPath === true,
 		searchTrees: facts.searchTrees,
 		...(facts.pathLinks === undefined ? {} : { pathLinks: facts.pathLinks }),
+		...(facts.existingPaths === undefined ? {} : { existingPaths: facts.existingPaths }),
 		...(facts.treeReadInFlight === true ? { treeReadInFlight: true } : {}),
 		...(homeInWorkspace ? { homeInWorkspace: true } : {}),
 		shellSetup: facts.shell?.verdict ?? "bash",
@@ -1624,6 +1632,7 @@ interface CollectedFactRequests {
 	readonly gitAddDirectories: Set<string>;
 	readonly searchTrees: Map<string, SearchTreeRequest>;
 	readonly linkPaths: Set<string>;
+	readonly modulePaths: Set<string>;
 }
 
 class Review extends Error {
@@ -2536,12 +2545,7 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	const pathClass = classifyOpened(path, resolved, state, judge, false, creates);
 	if (pathClass === "protected") throw new Review("protected-path");
 	// The same two by where a link leads (`notes.md -> AGENTS.md`, `lnk -> .ignore`).
-	const links = judge.context.pathLinks;
-	const key = openedLinkKey(path, state, judge);
-	const target = links === undefined || key === undefined ? null : linkTargetOf(links, key, creates);
-	if (target !== null && isIgnoreOrAttributeFile(target)) throw new Review("writes");
-	if (target !== null && (isPiContextFile(target) || isLinkedContextFileTarget(target, judge.context)))
-		throw new Review("protected-path");
+	judgeLinkedWriteTarget(path, state, judge, creates);
 	const scope = judge.context.writeScope ?? "outside-workspace";
 	if (scope === "always") throw new Review("writes");
 	if (scope === "outside-workspace" && pathClass === "outside") throw new Review("outside-workspace");
@@ -2554,6 +2558,19 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 		judge.wroteSplittingName = true;
 		if (judge.concurrentSplitRead) throw new Review("writes");
 	}
+}
+
+/**
+ * Reviews a write through a link (per the link facts) to a file whose writes are reviewed in any case: an ignore or
+ * attribute file, or a context file Pi loads (`notes.md -> AGENTS.md`, `lnk -> .ignore`).
+ */
+function judgeLinkedWriteTarget(path: string, state: WalkState, judge: Judge, creates: boolean): void {
+	const links = judge.context.pathLinks;
+	const key = openedLinkKey(path, state, judge);
+	const target = links === undefined || key === undefined ? null : linkTargetOf(links, key, creates);
+	if (target !== null && isIgnoreOrAttributeFile(target)) throw new Review("writes");
+	if (target !== null && (isPiContextFile(target) || isLinkedContextFileTarget(target, judge.context)))
+		throw new Review("protected-path");
 }
 
 function judgeRedirects(redirects: readonly BashRedirect[], state: WalkState, judge: Judge): void {
@@ -4803,6 +4820,12 @@ export interface FloorFactRequests {
 	 * {@link MAX_LINK_PATHS}): the shell follows their links into `FloorFacts.pathLinks`.
 	 */
 	readonly linkPaths: readonly string[];
+	/**
+	 * The paths (absolute) a trusted test runner would import a test label's first module from (`tests` or
+	 * `tests.py` for `python -m unittest tests.test_x`; at most {@link MAX_LINK_PATHS}): the shell tells which exist
+	 * (`FloorFacts.existingPaths`).
+	 */
+	readonly modulePaths: readonly string[];
 }
 
 const NO_FACT_REQUESTS: FloorFactRequests = {
@@ -4811,6 +4834,7 @@ const NO_FACT_REQUESTS: FloorFactRequests = {
 	gitAddDirectories: [],
 	searchTrees: [],
 	linkPaths: [],
+	modulePaths: [],
 };
 
 /**
@@ -4833,6 +4857,7 @@ export function floorFactRequestsOf(command: string, context: FloorContext): Flo
 			gitAddDirectories: new Set(),
 			searchTrees: new Map(),
 			linkPaths: new Set(),
+			modulePaths: new Set(),
 		};
 		const judge = new Judge(context, requests);
 		try {
@@ -4846,6 +4871,7 @@ export function floorFactRequestsOf(command: string, context: FloorContext): Flo
 			gitAddDirectories: [...requests.gitAddDirectories].slice(0, MAX_GIT_DIRECTORIES + 1),
 			searchTrees: [...requests.searchTrees.values()].slice(0, MAX_SEARCH_TREES),
 			linkPaths: [...requests.linkPaths].slice(0, MAX_LINK_PATHS),
+			modulePaths: [...requests.modulePaths].slice(0, MAX_LINK_PATHS),
 		};
 	} catch {
 		return NO_FACT_REQUESTS;
@@ -5077,12 +5103,18 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 			const token = tokens[i] as TrustedToken;
 			const word = words[i] as BashWord;
 			if (word.literal === undefined) matched = false;
-			else if (token.kind === "glob") matched = globMatches(token.text, word.literal);
+			else if (token.kind === "glob")
+				// A relative path the pattern names (`bin/test`, `./tests/runtests.py`) is a program or script of the
+				// workspace only where no link leads it out (`bin -> ~/elsewhere`; a twenty-eighth review).
+				matched =
+					globMatches(token.text, word.literal) &&
+					(!word.literal.includes("/") || /^[/~]/.test(token.text) || isWorkspaceFile(word.literal, state, judge));
 			else matched = isWorkspaceFile(word.literal, state, judge);
 		}
 		if (!matched) continue;
 		const runner = trustedRunnerOf(words);
 		const args = words.slice(tokens.length);
+		judgeTestLabels(words, state, judge);
 		// The script after a trusted `python -c` (or `node -e`) is code the user trusted: it may quote.
 		const last = tokens.at(-1);
 		const inlineScript = last?.kind === "glob" && /^-[ce]$/.test(last.text);
@@ -5098,6 +5130,7 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 			if (word.expansions.includes("glob") && /^[-@*?[]/.test(word.value)) throw new Review("not-read-only");
 			if (runsOtherCode(runner, word.value, args[index + 1]?.value)) throw new Review("not-read-only");
 			judgeOperandWord(word, state, judge, true, true);
+			judgeTrustedWriteName(word.value, state, judge);
 			judgeTrustedArgumentParts(runner, word.value, state, judge, 0, inlineScript && index === 0);
 		}
 		judge.allow("trusted-command");
@@ -5145,7 +5178,9 @@ function trustedRunnerOf(words: readonly BashWord[]): string | undefined {
 const RUNNER_CODE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
 	// `--pyargs PKG` runs installed tests; `--pastebin` uploads the session log; pytest-benchmark stores elsewhere;
 	// `--pdbcls=MOD:CLASS`, `--benchmark-timer=MOD.FN` and pytest-django's `--ds`/`--dc` import a module.
-	pytest: ["pyargs", "pastebin", "benchmark-storage", "pdbcls", "benchmark-timer", "ds", "dc"],
+	// pytest-xdist's `--tx popen//python=PROG` (or `ssh=HOST`, `socket=HOST:PORT`) starts any program or reaches
+	// the network; `--px` the same for proxies (a twenty-eighth review).
+	pytest: ["pyargs", "pastebin", "benchmark-storage", "pdbcls", "benchmark-timer", "ds", "dc", "tx", "px"],
 	// `--eval=TEXT` and a makefile from `--file=-` (stdin) are makefile text: recipes are shell commands.
 	make: ["eval", "file", "makefile"],
 	// `--config 'target.….runner=[…]'` (or a rustc wrapper) runs a program; `-Z` unstable flags.
@@ -5191,6 +5226,11 @@ function runsOtherCode(runner: string | undefined, value: string, next: string |
 			return (short !== undefined && /^[A-Za-z]*Z/.test(short)) || long?.startsWith("config") === true;
 		case "tox":
 			return short !== undefined && /^[A-Za-z]*x/.test(short);
+		// `python -m py_compile -` compiles the files stdin names (and prints a line of each that fails).
+		case "py_compile":
+			return value === "-";
+		case "sphinx-build":
+			return sphinxGoesOnlineOrImports(value, next);
 		case "pytest": {
 			if (short !== undefined) {
 				const option = pytestShortOptionValue(short, next);
@@ -5206,6 +5246,34 @@ function runsOtherCode(runner: string | undefined, value: string, next: string |
 		default:
 			return false;
 	}
+}
+
+/** sphinx-build's short options that take a value: in a bundle (`-Eb linkcheck`) the first of them takes the rest. */
+const SPHINX_SHORT_VALUE_OPTIONS = new Set(["b", "M", "d", "c", "D", "A", "t", "j", "w"]);
+
+/**
+ * True for a sphinx-build argument that reaches the network or imports a module of the caller's choosing (a
+ * twenty-eighth review): the `linkcheck` builder (`-b`, `-M`, `--builder`) fetches every link the documents hold,
+ * and `-D extensions=MOD` (`--define`) imports MOD.
+ */
+function sphinxGoesOnlineOrImports(value: string, next: string | undefined): boolean {
+	let letter: string | undefined;
+	let optionValue: string | undefined;
+	if (value.startsWith("--")) {
+		const eq = value.indexOf("=");
+		const name = value.slice(2, eq < 0 ? undefined : eq);
+		letter = name === "builder" ? "b" : name === "define" ? "D" : undefined;
+		optionValue = eq < 0 ? next : value.slice(eq + 1);
+	} else if (value.startsWith("-")) {
+		for (let i = 1; i < value.length && letter === undefined; i++) {
+			if (!SPHINX_SHORT_VALUE_OPTIONS.has(value[i] as string)) continue;
+			letter = value[i];
+			optionValue = i + 1 < value.length ? value.slice(i + 1) : next;
+		}
+	}
+	if (letter === "b" || letter === "M") return optionValue === undefined || optionValue === "linkcheck";
+	if (letter === "D") return optionValue === undefined || /^\s*extensions\s*=/.test(optionValue);
+	return false;
 }
 
 /** pytest's short options that take a value: in a bundle (`-vp this`, `-rp`) the first of them takes the rest. */
@@ -5287,6 +5355,7 @@ function judgeTrustedArgumentParts(
 		if (!isPlainTrustedArgument(part, inlineScript) || runsOtherCode(runner, part, parts[index + 1]))
 			throw new Review("not-read-only");
 		judgeOperandWord(literalWord(part), state, judge, true, true);
+		judgeTrustedWriteName(part, state, judge);
 		judgeTrustedArgumentParts(runner, part, state, judge, depth + 1, inlineScript);
 	}
 }
@@ -5310,6 +5379,178 @@ function trustedArgumentSetting(value: string): string | undefined {
 	let rest = value.startsWith("-") ? value.slice(value.indexOf("=") + 1) : value;
 	while (isAssignmentShaped(rest)) rest = rest.slice(rest.indexOf("=") + 1);
 	return rest;
+}
+
+/**
+ * Reviews a trusted command's argument (or a part of one) that names a file whose writes are reviewed in any case,
+ * by its name or where a link leads: a runner may write what its options name (`pytest --junitxml=AGENTS.md` puts a
+ * test's output into the file Pi loads into every later session; a twenty-eighth review).
+ */
+function judgeTrustedWriteName(part: string, state: WalkState, judge: Judge): void {
+	if (isIgnoreOrAttributeFile(part)) throw new Review("writes");
+	if (isPiContextFile(part)) throw new Review("protected-path");
+	if (judge.requests !== undefined) {
+		for (const file of workspaceContextFiles(judge.context)) judge.requests.linkPaths.add(file);
+		return;
+	}
+	judgeLinkedWriteTarget(part, state, judge, true);
+}
+
+/** A test label a runner imports: a dotted Python name (`tests.test_x.TestX.test_y`, `migrations`). */
+const TEST_LABEL = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/**
+ * Modules Python finds before any folder on its path (built into the interpreter or frozen into it, 3.8 to 3.13): a
+ * label starting with one imports it whatever the workspace holds.
+ */
+const PYTHON_FIRST_MODULES: ReadonlySet<string> = new Set([
+	"_abc",
+	"_ast",
+	"_codecs",
+	"_collections",
+	"_collections_abc",
+	"_contextvars",
+	"_frozen_importlib",
+	"_frozen_importlib_external",
+	"_functools",
+	"_imp",
+	"_io",
+	"_locale",
+	"_operator",
+	"_signal",
+	"_sitebuiltins",
+	"_sre",
+	"_stat",
+	"_string",
+	"_symtable",
+	"_thread",
+	"_tokenize",
+	"_tracemalloc",
+	"_typing",
+	"_warnings",
+	"_weakref",
+	"abc",
+	"atexit",
+	"builtins",
+	"codecs",
+	"errno",
+	"faulthandler",
+	"gc",
+	"genericpath",
+	"importlib",
+	"io",
+	"itertools",
+	"marshal",
+	"ntpath",
+	"os",
+	"posix",
+	"posixpath",
+	"pwd",
+	"runpy",
+	"site",
+	"stat",
+	"sys",
+	"time",
+	"xxsubtype",
+	"zipimport",
+	"__hello__",
+	"__phello__",
+]);
+
+/**
+ * Options of unittest's and Django's test runners whose value is a name they never import (a test name pattern, a
+ * tag, a label to start at, a browser or a host), though it may look like a module path.
+ */
+const TEST_RUNNER_NAME_OPTIONS = new Set([
+	"-k",
+	"-p",
+	"--pattern",
+	"--tag",
+	"--exclude-tag",
+	"--start-at",
+	"--start-after",
+	"--selenium",
+	"--selenium-hub",
+	"--external-host",
+]);
+
+/** Options of unittest's and Django's test runners whose value is a module they import, or a folder to import from. */
+const TEST_RUNNER_MODULE_OPTIONS = new Set(["--settings", "--testrunner", "-s", "--start-directory"]);
+
+/**
+ * The words a trusted unittest or Django test runner imports as test labels, and the folder it imports them from:
+ * after `python -m unittest` (and its `discover`), after the `test` of `python -m django test`, `django-admin test`
+ * or `manage.py test`, and after Django's `tests/runtests.py`. The working directory, or the script's own folder.
+ * Undefined for any other command.
+ */
+function testLabelWords(
+	words: readonly BashWord[],
+	state: WalkState,
+	judge: Judge,
+): { readonly labels: readonly BashWord[]; readonly base: string | undefined } | undefined {
+	const runner = trustedRunnerOf(words);
+	const script = words.findIndex((word) => /(?:^|\/)(?:runtests|manage)\.py$/.test(word.value));
+	const scriptFolder = () => {
+		const path = words[script]?.value ?? "";
+		return resolveIn(path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : ".", state, judge);
+	};
+	if (runner === "unittest") {
+		const at = words.findIndex((word) => word.value === "unittest");
+		const rest = words.slice(at + 1);
+		return { labels: rest[0]?.value === "discover" ? rest.slice(1) : rest, base: state.cwd };
+	}
+	if (runner === "django" || runner === "django-admin" || words[script]?.value.endsWith("manage.py") === true) {
+		const from = runner === "django" || runner === "django-admin" ? 0 : script;
+		const at = words.findIndex((word, index) => index > from && word.value === "test");
+		if (at < 0) return undefined;
+		return { labels: words.slice(at + 1), base: script >= 0 ? scriptFolder() : state.cwd };
+	}
+	if (script >= 0) return { labels: words.slice(script + 1), base: scriptFolder() };
+	return undefined;
+}
+
+/**
+ * Judges the test labels a trusted unittest or Django runner imports ({@link testLabelWords}): each label is a module
+ * path, and Python imports its first module from wherever it finds one first. A runner calls what a label names when
+ * it is callable, so `python -m unittest CODE timeit.main` ran `CODE` through the standard library's `timeit.main`
+ * (a twenty-eighth review), and `discover -s email` runs an installed package's tests. A label (or a `--settings` or
+ * `--testrunner` module, or a `discover` start folder) is allowed only when its first module is a file or folder of
+ * the workspace (`tests`, `tests.py`) in the folder the runner imports from; the shell tells which exist
+ * (`existingPaths`). A word that is no dotted name is no module (a path, a number) and is judged as before.
+ */
+function judgeTestLabels(words: readonly BashWord[], state: WalkState, judge: Judge): void {
+	const found = testLabelWords(words, state, judge);
+	if (found === undefined) return;
+	const { labels, base } = found;
+	if (base === undefined) throw new Review("dynamic");
+	for (let index = 0; index < labels.length; index++) {
+		const value = (labels[index] as BashWord).value;
+		let label = value;
+		if (value.startsWith("-")) {
+			const eq = value.indexOf("=");
+			const name = eq < 0 ? value : value.slice(0, eq);
+			if (!TEST_RUNNER_MODULE_OPTIONS.has(name)) {
+				if (eq < 0 && TEST_RUNNER_NAME_OPTIONS.has(name)) index++;
+				continue;
+			}
+			if (eq >= 0) label = value.slice(eq + 1);
+			else label = labels[++index]?.value ?? "";
+		}
+		if (!TEST_LABEL.test(label)) continue;
+		const first = label.split(".")[0] as string;
+		if (PYTHON_FIRST_MODULES.has(first)) throw new Review("not-read-only");
+		const candidates = [`${base}/${first}`, `${base}/${first}.py`].map(normalizeAbsolutePath);
+		if (judge.requests !== undefined) {
+			for (const candidate of candidates) {
+				judge.requests.modulePaths.add(candidate);
+				classifyOpened(candidate, candidate, state, judge, true);
+			}
+			continue;
+		}
+		const module = candidates.find((candidate) => judge.context.existingPaths?.has(candidate) === true);
+		if (module === undefined || classifyOpened(module, module, state, judge, true) !== "workspace")
+			throw new Review("not-read-only");
+	}
 }
 
 function isWorkspaceFile(literal: string, state: WalkState, judge: Judge): boolean {

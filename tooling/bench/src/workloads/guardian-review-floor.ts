@@ -202,7 +202,7 @@ export function withReplayedFacts(
 		historyCommits?: ReadonlySet<string>;
 	} = {},
 ): FloorContext {
-	const { gitDirectories, gitHistoryDirectories, searchTrees } = floorFactRequestsOf(command, context);
+	const { gitDirectories, gitHistoryDirectories, searchTrees, modulePaths } = floorFactRequestsOf(command, context);
 	const treeVerdict = options.treeVerdict ?? (() => "none");
 	const historyProtected = options.historyProtected ?? [];
 	const historyCommits = options.historyCommits ?? new Set<string>();
@@ -231,6 +231,10 @@ export function withReplayedFacts(
 	if (searchTrees.length > 0) {
 		judged = { ...judged, searchTrees: new Map(searchTrees.map((tree) => [searchTreeKey(tree), treeVerdict(tree)])) };
 	}
+	// The replay has no checkout: a test label the agent named (`./tests/runtests.py migrations`) is taken to name a
+	// module of the repository, as it did in the recorded run (only the interpreter's built-in and frozen modules are
+	// reviewed by name here).
+	if (modulePaths.length > 0) judged = { ...judged, existingPaths: new Set(modulePaths) };
 	return judged;
 }
 
