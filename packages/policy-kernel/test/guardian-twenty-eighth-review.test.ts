@@ -116,23 +116,18 @@ describe("collating symbols and equivalence classes in protected globs", () => {
 	});
 });
 
-/** The bench's trusted runners, with the facts a clean checkout gives: `existing` module paths exist. */
+/** Trusted runners of the kind the bench replays (the projects' test and script runners). */
 const RUNNERS = [
 	"pytest",
-	"python -m pytest",
 	"python3 -m pytest",
 	"python <workspace file>",
-	"python3 <workspace file>",
 	"python -m unittest",
 	"python3 -m unittest",
 	"python -m django test",
-	"python3 -m django test",
 	"python -m py_compile",
 	"python3 -m py_compile",
 	"./tests/runtests.py",
-	"tests/runtests.py",
 	"bin/test",
-	"./bin/test",
 	"sphinx-build",
 ];
 const runners = applyGuardianDefaults({ mode: "enforce", trustedCommands: RUNNERS });
@@ -194,6 +189,13 @@ describe("test labels a trusted unittest or Django runner imports", () => {
 		expect(bash("python -m unittest tests.test_a", floorContextFor(runners, CWD, HOME, CLEAN_GIT))).toBe(
 			"review:not-read-only",
 		);
+	});
+
+	it("reviews a stdlib label behind unittest's own __main__ too", () => {
+		const all = applyGuardianDefaults({ mode: "enforce", trustedCommands: ["python -m unittest*"] });
+		const context = { ...floorContextFor(all, CWD, HOME, CLEAN_GIT), existingPaths: new Set([`${CWD}/tests`]) };
+		expect(bash("python -m unittest.__main__ timeit.main", context)).toBe("review:not-read-only");
+		expect(bash("python -m unittest.__main__ tests.test_a", context)).toBe("allow:trusted-command");
 	});
 
 	it("asks the shell about the folders a label may be imported from", () => {

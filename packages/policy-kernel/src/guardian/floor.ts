@@ -5494,8 +5494,8 @@ function testLabelWords(
 		const path = words[script]?.value ?? "";
 		return resolveIn(path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : ".", state, judge);
 	};
-	if (runner === "unittest") {
-		const at = words.findIndex((word) => word.value === "unittest");
+	if (runner === "unittest" || runner?.startsWith("unittest.") === true) {
+		const at = words.findIndex((word) => word.value === runner);
 		const rest = words.slice(at + 1);
 		return { labels: rest[0]?.value === "discover" ? rest.slice(1) : rest, base: state.cwd };
 	}
