@@ -1,0 +1,99 @@
+// The guardian pipeline reducer: observe mode reviews even after the breaker would have tripped, and an
+// allow-once grant, once used, leaves no cached denial behind for the same action in the same turn.
+import { describe, expect, it } from "vitest";
+import {
+	applyGuardianDefaults,
+	floorContextFor,
+	type GuardianReviewConfig,
+	type GuardianState,
+	grantAllowOnce,
+	initialGuardianState,
+	type PendingCall,
+	type PipelineStep,
+	planToolCall,
+	settleReview,
+	type ToolCallFacts,
+} from "../src/guardian/index.js";
+
+const HOME = "/home/u";
+const CWD = "/work/repo";
+
+function configOf(layer: Record<string, unknown> = {}): GuardianReviewConfig {
+	return applyGuardianDefaults({ mode: "enforce", ...layer } as never);
+}
+
+function bashFacts(command: string, config: GuardianReviewConfig, now = 1_000): ToolCallFacts {
+	return {
+		toolName: "bash",
+		input: { command },
+		hash: `h-bash-${command}`,
+		tool: { builtin: true },
+		config,
+		mode: config.mode,
+		floorContext: floorContextFor(config, CWD, HOME),
+		now,
+		hasUI: false,
+	};
+}
+
+function pending(step: PipelineStep): PendingCall {
+	if (step.next.kind !== "review") throw new Error(`expected a review, got ${step.next.kind}`);
+	return step.next.call;
+}
+
+const denyVerdict = {
+	ok: true,
+	verdict: { outcome: "deny", risk_level: "high" },
+	latencyMs: 20,
+	attempts: 1,
+	promptTokens: 100,
+} as const;
+
+describe("observe mode and the breaker", () => {
+	it("after three consecutive reviewer denials in observe mode, the next call still goes to the reviewer", () => {
+		const config = configOf({ mode: "observe" });
+		let state: GuardianState = initialGuardianState();
+		for (let n = 0; n < 3; n++) {
+			const settled = settleReview(state, pending(planToolCall(state, bashFacts(`deploy ${n}`, config))), denyVerdict);
+			expect(settled.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+			state = settled.state;
+		}
+		expect(state.breaker.tripped).toBe(true);
+		const next = planToolCall(state, bashFacts("deploy 3", config));
+		expect(next.next.kind).toBe("review");
+		expect(pending(next)).toMatchObject({ toolName: "bash", hash: "h-bash-deploy 3", observe: true });
+		expect(next.effects).toEqual([]);
+	});
+
+	it("in enforce mode the same history blocks the next call on the breaker (the contrast)", () => {
+		const config = configOf();
+		let state: GuardianState = initialGuardianState();
+		for (let n = 0; n < 3; n++)
+			state = settleReview(state, pending(planToolCall(state, bashFacts(`deploy ${n}`, config))), denyVerdict).state;
+		const next = planToolCall(state, bashFacts("deploy 3", config));
+		expect(next.next).toMatchObject({ kind: "done", resolution: { kind: "block" } });
+	});
+});
+
+describe("allow-once within one turn", () => {
+	it("after the granted call, the same action again in the same turn goes to a new review, not the cached denial", () => {
+		const config = configOf();
+		const facts = bashFacts("npm publish", config, 10);
+		const denied = settleReview(
+			initialGuardianState(),
+			pending(planToolCall(initialGuardianState(), facts)),
+			denyVerdict,
+		);
+		expect(denied.next).toMatchObject({ kind: "done", resolution: { kind: "block" } });
+		// Granted within the turn whose cache holds the reviewer's denial of this action.
+		expect(denied.state.turnCache.get("h-bash-npm publish")).toMatchObject({ decision: "deny" });
+		const granted = grantAllowOnce(denied.state, 20);
+		expect(granted.granted).toBe(true);
+		const once = planToolCall(granted.state, { ...facts, now: 30 });
+		expect(once.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+		// Same turn (no startTurn): the grant is spent, and the action is reviewed again.
+		const again = planToolCall(once.state, { ...facts, now: 40 });
+		expect(again.next.kind).toBe("review");
+		expect(pending(again)).toMatchObject({ toolName: "bash", hash: "h-bash-npm publish", observe: false });
+	});
+});
