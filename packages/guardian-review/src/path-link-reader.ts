@@ -233,16 +233,16 @@ export function readShellSetupRealPaths(input: Omit<ShellSetupInput, "realPaths"
 
 /**
  * `FloorFacts.existingPaths` for the module paths the kernel asked about (`FloorFactRequests.modulePaths`): the ones
- * that exist, links followed. While another call runs (`settled` false) it may make or remove one, so nothing counts
- * as existing and the labels that need one are reviewed. Never throws.
+ * that exist as regular files (`tests/__init__.py`, `tests.py`), links followed. While another call runs (`settled`
+ * false) it may make or remove one, so nothing counts as existing and the labels that need one are reviewed. Never
+ * throws.
  */
 export function readExistingPaths(paths: readonly string[], settled: boolean): ReadonlySet<string> {
 	const existing = new Set<string>();
 	if (!settled) return existing;
 	for (const path of paths) {
 		try {
-			statSync(path);
-			existing.add(path);
+			if (statSync(path).isFile()) existing.add(path);
 		} catch {
 			// Missing or unreadable: not known to exist.
 		}

@@ -148,3 +148,39 @@ describe("a twenty-eighth review: trusted runners' arguments, in real sessions",
 		expect(resultTexts(h).join("\n")).toContain("checked-here");
 	});
 });
+
+describe("a twenty-ninth review, in real sessions", () => {
+	it("reviews a stdlib label that a workspace folder without __init__.py only seems to hold, in any spelling", async () => {
+		const marker = join(sandbox.home, "unittest-ran");
+		const h = await sandbox.start({
+			files: {
+				"timeit/main.py": "",
+				"tests/__init__.py": "",
+				"tests/test_a.py": "import unittest\nclass TestA(unittest.TestCase):\n    def test_x(self):\n        pass\n",
+			},
+			guardian: { trustedCommands: RUNNERS },
+		});
+		const code = pythonRunning(`touch ${marker}`);
+		await expectBashVerdicts(
+			h,
+			[
+				`python3 -m unittest '${code}' timeit.main`,
+				`python3 -m unittest '${code}' timeit/main.py`,
+				"python3 -m unittest discover -sunittest -p test_break.py",
+				"python3 -m unittest discover --start=unittest -p test_break.py",
+			],
+			["python3 -m unittest tests/test_a.py"],
+		);
+		expect(existsSync(marker)).toBe(false);
+		expect(resultTexts(h).join("\n")).toContain("Ran 1 test");
+	});
+
+	it("protects what a range ending in a collating symbol names (secret[a-[.z.]]*)", async () => {
+		const h = await sandbox.start({
+			files: { "secretb.txt": "very-secret-b\n", "notes.txt": "plain notes\n" },
+			guardian: { protectedPaths: ["secret[a-[.z.]]*"] },
+		});
+		await expectBashVerdicts(h, ["cat secretb.txt"], ["cat notes.txt"]);
+		expect(resultTexts(h).join("\n")).not.toContain("very-secret-");
+	});
+});

@@ -164,18 +164,21 @@ describe("test labels a trusted unittest or Django runner imports", () => {
 	});
 
 	it.each([
-		["python -m unittest tests.test_a.TestA.test_x", ["tests"]],
+		["python -m unittest tests.test_a.TestA.test_x", ["tests/__init__.py"]],
 		["python3 -m unittest tests", ["tests.py"]],
-		["python -m unittest -v tests.test_a", ["tests"]],
-		["python -m unittest discover -s tests -p 'test_*.py'", ["tests"]],
+		["python -m unittest -v tests.test_a", ["tests/__init__.py"]],
+		["python -m unittest discover -s tests -p 'test_*.py'", ["tests/__init__.py"]],
 		["python -m unittest discover -s . -k timeit", []],
-		["python -m unittest discover tests", ["tests"]],
-		["./tests/runtests.py migrations expressions.tests -v 2 --parallel 1", ["tests/migrations", "tests/expressions"]],
-		["python tests/runtests.py --settings=test_sqlite queries", ["tests/test_sqlite.py", "tests/queries"]],
-		["./tests/runtests.py --tag slow --exclude-tag selenium migrations", ["tests/migrations"]],
-		["./tests/runtests.py -k test_timeit migrations", ["tests/migrations"]],
-		["python -m django test myapp --settings=mysite.settings", ["myapp", "mysite"]],
-		["python -m unittest tests/test_a.py", []],
+		["python -m unittest discover tests", ["tests/__init__.py"]],
+		[
+			"./tests/runtests.py migrations expressions.tests -v 2 --parallel 1",
+			["tests/migrations/__init__.py", "tests/expressions/__init__.py"],
+		],
+		["python tests/runtests.py --settings=test_sqlite queries", ["tests/test_sqlite.py", "tests/queries/__init__.py"]],
+		["./tests/runtests.py --tag slow --exclude-tag selenium migrations", ["tests/migrations/__init__.py"]],
+		["./tests/runtests.py -k test_timeit migrations", ["tests/migrations/__init__.py"]],
+		["python -m django test myapp --settings=mysite.settings", ["myapp/__init__.py", "mysite/__init__.py"]],
+		["python -m unittest tests/test_a.py", ["tests/__init__.py"]],
 	])("allows %s where the workspace holds the modules", (command, existing) => {
 		expect(trustedBash(command, existing)).toBe("allow:trusted-command");
 	});
@@ -183,8 +186,8 @@ describe("test labels a trusted unittest or Django runner imports", () => {
 	it("reviews a label whose module the workspace does not hold, or holds through a link out", () => {
 		expect(trustedBash("./tests/runtests.py migrations", [])).toBe("review:not-read-only");
 		expect(trustedBash("python -m unittest tests.test_a", ["tests/test_a.py"])).toBe("review:not-read-only");
-		const links = new Map([[`${CWD}/tests`, `${HOME}/elsewhere/tests`]]);
-		expect(trustedBash("python -m unittest tests.test_a", ["tests"], links)).toBe("review:not-read-only");
+		const links = new Map([[`${CWD}/tests/__init__.py`, `${HOME}/elsewhere/tests/__init__.py`]]);
+		expect(trustedBash("python -m unittest tests.test_a", ["tests/__init__.py"], links)).toBe("review:not-read-only");
 		// Without the shell's answer (not checked), a label is reviewed.
 		expect(bash("python -m unittest tests.test_a", floorContextFor(runners, CWD, HOME, CLEAN_GIT))).toBe(
 			"review:not-read-only",
@@ -193,7 +196,10 @@ describe("test labels a trusted unittest or Django runner imports", () => {
 
 	it("reviews a stdlib label behind unittest's own __main__ too", () => {
 		const all = applyGuardianDefaults({ mode: "enforce", trustedCommands: ["python -m unittest*"] });
-		const context = { ...floorContextFor(all, CWD, HOME, CLEAN_GIT), existingPaths: new Set([`${CWD}/tests`]) };
+		const context = {
+			...floorContextFor(all, CWD, HOME, CLEAN_GIT),
+			existingPaths: new Set([`${CWD}/tests/__init__.py`]),
+		};
 		expect(bash("python -m unittest.__main__ timeit.main", context)).toBe("review:not-read-only");
 		expect(bash("python -m unittest.__main__ tests.test_a", context)).toBe("allow:trusted-command");
 	});
@@ -201,11 +207,11 @@ describe("test labels a trusted unittest or Django runner imports", () => {
 	it("asks the shell about the folders a label may be imported from", () => {
 		const context = floorContextFor(runners, CWD, HOME, CLEAN_GIT);
 		expect(floorFactRequestsOf("./tests/runtests.py migrations.test_x", context).modulePaths).toEqual([
-			`${CWD}/tests/migrations`,
+			`${CWD}/tests/migrations/__init__.py`,
 			`${CWD}/tests/migrations.py`,
 		]);
 		expect(floorFactRequestsOf("python -m unittest tests", context).modulePaths).toEqual([
-			`${CWD}/tests`,
+			`${CWD}/tests/__init__.py`,
 			`${CWD}/tests.py`,
 		]);
 		expect(floorFactRequestsOf("pytest tests", context).modulePaths).toEqual([]);
@@ -274,5 +280,83 @@ describe("a trusted pattern that names a relative path", () => {
 		]);
 		expect(trustedBash("bin/test", [], inside)).toBe("allow:trusted-command");
 		expect(trustedBash("./tests/runtests.py", [], inside)).toBe("allow:trusted-command");
+	});
+});
+
+describe("a twenty-ninth review: labels, options and globs the round-28 rules missed", () => {
+	it.each([
+		// A workspace folder without __init__.py (or a file without .py) loses to the standard library's module.
+		["python3 -m unittest '1;x' timeit.main", ["timeit", "timeit/main.py"]],
+		// unittest turns a relative .py path into a dotted name.
+		["python3 -m unittest '1;x' timeit/main.py", ["timeit", "timeit/main.py"]],
+		["python3 -m unittest '1;x' ./timeit/main.py", ["timeit", "timeit/main.py"]],
+		// A start folder in a bundle, attached, or abbreviated.
+		["python3 -m unittest discover -sunittest -p test_break.py", []],
+		["python3 -m unittest discover -s=unittest", []],
+		["python3 -m unittest discover -vsemail", []],
+		["python3 -m unittest discover --start=unittest", []],
+		["python3 -m unittest discover --start-dir email", []],
+		// Django option abbreviations, and its other commands.
+		[
+			"python -m django test --settings=mysite.settings --testr=this.X app",
+			["mysite", "mysite/__init__.py", "app", "app/__init__.py"],
+		],
+		["python manage.py test --testr=this.X app", ["app", "app/__init__.py"]],
+		["python manage.py shell -c x", []],
+		["python manage.py runserver 0.0.0.0:8000", []],
+		["python manage.py dbshell", []],
+		["python manage.py sendtestemail a@example.com", []],
+		["./tests/runtests.py --set=this migrations", ["tests/migrations", "tests/migrations/__init__.py"]],
+		["./tests/runtests.py --pair=timeit.main migrations", ["tests/migrations", "tests/migrations/__init__.py"]],
+		["./tests/runtests.py --bisect=this", []],
+		// A workspace module named like the standard library's is still the standard library's when imported first.
+		["python3 -m unittest zipfile.main", ["zipfile", "zipfile.py"]],
+		// setup.py options that import a module.
+		["python setup.py -q --command-packages=this zz", []],
+		["python setup.py --com=this zz", []],
+		["python setup.py -q test -s timeit.main", []],
+		["python setup.py test --test-runner=this.X", []],
+	])("reviews %s", (command, existing) => {
+		expect(trustedBash(command, existing)).toBe("review:not-read-only");
+	});
+
+	it.each([
+		["sphinx-build -q -D=extensions=this docs _build"],
+		["sphinx-build -q -b=linkcheck docs _build/lc"],
+		["sphinx-build --b linkcheck docs _build"],
+		["sphinx-build --build linkcheck docs _build"],
+		["sphinx-build --def=extensions=x docs _build"],
+	])("reviews %s", (command) => {
+		expect(trustedBash(command)).toBe("review:not-read-only");
+	});
+
+	it.each([
+		["python3 manage.py test app", ["app/__init__.py"]],
+		["python3 manage.py check", []],
+		["python3 manage.py makemigrations app", []],
+		["python3 manage.py test app --parallel auto -v 2", ["app/__init__.py"]],
+		["python3 -m unittest discover -s tests -t .", ["tests/__init__.py"]],
+		["python3 -m unittest discover --pat 'test_*.py' -s tests", ["tests/__init__.py"]],
+		["python3 setup.py build_ext --inplace", []],
+		["sphinx-build -b=html docs _build"],
+	])("still allows %s", (command, existing = []) => {
+		const all = applyGuardianDefaults({
+			mode: "enforce",
+			trustedCommands: [...RUNNERS, "python3 <workspace file>"],
+		});
+		const context: FloorContext = {
+			...floorContextFor(all, CWD, HOME, CLEAN_GIT),
+			existingPaths: new Set((existing as readonly string[]).map((path) => `${CWD}/${path}`)),
+		};
+		expect(bash(command, context)).toBe("allow:trusted-command");
+	});
+
+	it("a range that ends in a collating symbol or an escaped character covers what bash matches", () => {
+		expect(bashMatches("secret[a-[.z.]]*", "secretb.txt")).toBe(true);
+		expect(globMatches("secret[a-[.z.]]*", "secretb.txt")).toBe(true);
+		expect(bashMatches("token[0-\\9]", "token5")).toBe(true);
+		expect(globMatches("token[0-\\9]", "token5")).toBe(true);
+		expect(globMatches("x[a-\\z]y", "xmy")).toBe(true);
+		expect(globMatches("x[a-\\z]y", "xAy")).toBe(false);
 	});
 });

@@ -72,6 +72,7 @@ import {
 	type ReadableLoadedResources,
 	readableLoadedResources,
 } from "./pi-resources.js";
+import { PYTHON_STDLIB_MODULES } from "./python-stdlib.js";
 import type { ShellSetupFacts, ShellSetupVerdict } from "./shell-setup.js";
 
 /** Built-in hard-deny rules (always on), plus `custom-pattern` for `floor.hardDeny` entries. Order is stable. */
@@ -5115,6 +5116,7 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 		const runner = trustedRunnerOf(words);
 		const args = words.slice(tokens.length);
 		judgeTestLabels(words, state, judge);
+		judgeSetupScriptOptions(words);
 		// The script after a trusted `python -c` (or `node -e`) is code the user trusted: it may quote.
 		const last = tokens.at(-1);
 		const inlineScript = last?.kind === "glob" && /^-[ce]$/.test(last.text);
@@ -5261,14 +5263,16 @@ function sphinxGoesOnlineOrImports(value: string, next: string | undefined): boo
 	let optionValue: string | undefined;
 	if (value.startsWith("--")) {
 		const eq = value.indexOf("=");
+		// argparse takes a prefix (`--b`, `--def`; a twenty-ninth review).
 		const name = value.slice(2, eq < 0 ? undefined : eq);
-		letter = name === "builder" ? "b" : name === "define" ? "D" : undefined;
+		letter = name === "" ? undefined : "builder".startsWith(name) ? "b" : "define".startsWith(name) ? "D" : undefined;
 		optionValue = eq < 0 ? next : value.slice(eq + 1);
 	} else if (value.startsWith("-")) {
 		for (let i = 1; i < value.length && letter === undefined; i++) {
 			if (!SPHINX_SHORT_VALUE_OPTIONS.has(value[i] as string)) continue;
 			letter = value[i];
-			optionValue = i + 1 < value.length ? value.slice(i + 1) : next;
+			// `-b=linkcheck` and `-D=extensions=x` are the values after the `=` (a twenty-ninth review).
+			optionValue = i + 1 < value.length ? value.slice(i + 1).replace(/^=/, "") : next;
 		}
 	}
 	if (letter === "b" || letter === "M") return optionValue === undefined || optionValue === "linkcheck";
@@ -5400,70 +5404,11 @@ function judgeTrustedWriteName(part: string, state: WalkState, judge: Judge): vo
 const TEST_LABEL = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 /**
- * Modules Python finds before any folder on its path (built into the interpreter or frozen into it, 3.8 to 3.13): a
- * label starting with one imports it whatever the workspace holds.
+ * Long options of unittest's and Django's test runners whose value is a name they never import (a test name
+ * pattern, a tag, a label to start at, a browser, a host, a folder put on the path), though it may look like a
+ * module path. argparse takes any unique prefix (`--pat`).
  */
-const PYTHON_FIRST_MODULES: ReadonlySet<string> = new Set([
-	"_abc",
-	"_ast",
-	"_codecs",
-	"_collections",
-	"_collections_abc",
-	"_contextvars",
-	"_frozen_importlib",
-	"_frozen_importlib_external",
-	"_functools",
-	"_imp",
-	"_io",
-	"_locale",
-	"_operator",
-	"_signal",
-	"_sitebuiltins",
-	"_sre",
-	"_stat",
-	"_string",
-	"_symtable",
-	"_thread",
-	"_tokenize",
-	"_tracemalloc",
-	"_typing",
-	"_warnings",
-	"_weakref",
-	"abc",
-	"atexit",
-	"builtins",
-	"codecs",
-	"errno",
-	"faulthandler",
-	"gc",
-	"genericpath",
-	"importlib",
-	"io",
-	"itertools",
-	"marshal",
-	"ntpath",
-	"os",
-	"posix",
-	"posixpath",
-	"pwd",
-	"runpy",
-	"site",
-	"stat",
-	"sys",
-	"time",
-	"xxsubtype",
-	"zipimport",
-	"__hello__",
-	"__phello__",
-]);
-
-/**
- * Options of unittest's and Django's test runners whose value is a name they never import (a test name pattern, a
- * tag, a label to start at, a browser or a host), though it may look like a module path.
- */
-const TEST_RUNNER_NAME_OPTIONS = new Set([
-	"-k",
-	"-p",
+const TEST_RUNNER_NAME_OPTIONS = [
 	"--pattern",
 	"--tag",
 	"--exclude-tag",
@@ -5472,16 +5417,38 @@ const TEST_RUNNER_NAME_OPTIONS = new Set([
 	"--selenium",
 	"--selenium-hub",
 	"--external-host",
-]);
+	"--top-level-directory",
+	// Their value is optional and typed: a label after them is taken as the value and fails, importing nothing.
+	"--parallel",
+	"--shuffle",
+	"--verbosity",
+] as const;
 
-/** Options of unittest's and Django's test runners whose value is a module they import, or a folder to import from. */
-const TEST_RUNNER_MODULE_OPTIONS = new Set(["--settings", "--testrunner", "-s", "--start-directory"]);
+/** Long options whose value such a runner imports, or discovers from (`--settings`, `discover --start-directory`). */
+const TEST_RUNNER_MODULE_OPTIONS = ["--settings", "--testrunner", "--start-directory", "--pair", "--bisect"] as const;
+
+/** Short options of those runners that take a value: `s` a start folder it imports from; `k`, `p`, `t` names. */
+const TEST_RUNNER_SHORT_VALUE_OPTIONS = new Set(["s", "k", "p", "t"]);
+
+/** Django management commands a trusted `manage.py`, `django-admin` or `python -m django` may run without review. */
+const DJANGO_PLAIN_COMMANDS = new Set([
+	"test",
+	"check",
+	"makemigrations",
+	"migrate",
+	"showmigrations",
+	"sqlmigrate",
+	"diffsettings",
+	"help",
+	"version",
+]);
 
 /**
  * The words a trusted unittest or Django test runner imports as test labels, and the folder it imports them from:
- * after `python -m unittest` (and its `discover`), after the `test` of `python -m django test`, `django-admin test`
- * or `manage.py test`, and after Django's `tests/runtests.py`. The working directory, or the script's own folder.
- * Undefined for any other command.
+ * after `python -m unittest` (and its `discover`), after the `test` of `python -m django`, `django-admin` or
+ * `manage.py`, and after Django's `tests/runtests.py`; the folder is the working directory, or the script's own.
+ * Undefined for any other command. A Django command other than {@link DJANGO_PLAIN_COMMANDS} is reviewed (`manage.py
+ * shell -c CODE` runs the code, `runserver` listens, `dbshell` starts a client; a twenty-ninth review).
  */
 function testLabelWords(
 	words: readonly BashWord[],
@@ -5500,46 +5467,100 @@ function testLabelWords(
 		return { labels: rest[0]?.value === "discover" ? rest.slice(1) : rest, base: state.cwd };
 	}
 	if (runner === "django" || runner === "django-admin" || words[script]?.value.endsWith("manage.py") === true) {
-		const from = runner === "django" || runner === "django-admin" ? 0 : script;
-		const at = words.findIndex((word, index) => index > from && word.value === "test");
-		if (at < 0) return undefined;
+		const from = script >= 0 ? script : words.findIndex((word) => word.value === runner);
+		const at = words.findIndex((word, index) => index > from && !word.value.startsWith("-"));
+		const command = words[at]?.value;
+		if (command === undefined) return undefined;
+		if (!DJANGO_PLAIN_COMMANDS.has(command)) throw new Review("not-read-only");
+		// Only `test` imports what it is given; the others take app labels from the project's settings.
+		if (command !== "test") return undefined;
 		return { labels: words.slice(at + 1), base: script >= 0 ? scriptFolder() : state.cwd };
 	}
 	if (script >= 0) return { labels: words.slice(script + 1), base: scriptFolder() };
 	return undefined;
 }
 
+/** True when `name` (`--pat`) is a prefix of one of `options` (`--pattern`), as argparse reads an abbreviation. */
+function abbreviates(name: string, options: readonly string[]): boolean {
+	return name.length > 2 && options.some((option) => option.startsWith(name));
+}
+
 /**
- * Judges the test labels a trusted unittest or Django runner imports ({@link testLabelWords}): each label is a module
- * path, and Python imports its first module from wherever it finds one first. A runner calls what a label names when
- * it is callable, so `python -m unittest CODE timeit.main` ran `CODE` through the standard library's `timeit.main`
- * (a twenty-eighth review), and `discover -s email` runs an installed package's tests. A label (or a `--settings` or
- * `--testrunner` module, or a `discover` start folder) is allowed only when its first module is a file or folder of
- * the workspace (`tests`, `tests.py`) in the folder the runner imports from; the shell tells which exist
- * (`existingPaths`). A word that is no dotted name is no module (a path, a number) and is judged as before.
+ * The module names a runner's label words import ({@link testLabelWords}): every dotted name, `=value` or option
+ * value except those of name options ({@link TEST_RUNNER_NAME_OPTIONS}, `-k`, `-p`, `-t`), a start folder (`-s X`,
+ * `-sX`, `-vsX`, `--start=X`), and a relative `.py` path as unittest converts it (`tests/test_a.py` is
+ * `tests.test_a`). Words that are no dotted name (a folder path, a number) import nothing.
+ */
+function testModuleNames(labels: readonly BashWord[]): string[] {
+	const names: string[] = [];
+	for (let index = 0; index < labels.length; index++) {
+		const value = (labels[index] as BashWord).value;
+		if (value.startsWith("--")) {
+			const eq = value.indexOf("=");
+			const name = eq < 0 ? value : value.slice(0, eq);
+			const nameOnly = abbreviates(name, TEST_RUNNER_NAME_OPTIONS) && !abbreviates(name, TEST_RUNNER_MODULE_OPTIONS);
+			if (nameOnly) {
+				if (eq < 0) index++;
+			} else if (eq >= 0) names.push(value.slice(eq + 1));
+			continue;
+		}
+		if (value.startsWith("-") && value.length > 1) {
+			for (let i = 1; i < value.length; i++) {
+				const letter = value[i] as string;
+				if (!TEST_RUNNER_SHORT_VALUE_OPTIONS.has(letter)) continue;
+				const attached = value.slice(i + 1).replace(/^=/, "");
+				const optionValue = attached !== "" ? attached : labels[++index]?.value;
+				if (letter === "s" && optionValue !== undefined) names.push(optionValue);
+				break;
+			}
+			continue;
+		}
+		names.push(value);
+	}
+	return names.flatMap((name) => {
+		if (TEST_LABEL.test(name)) return [name];
+		// unittest turns a relative path of a .py file into its dotted name.
+		const module = /^(?:\.\/)*([A-Za-z_][A-Za-z0-9_]*(?:\/[A-Za-z_][A-Za-z0-9_]*)*)\.py$/i.exec(name)?.[1];
+		return module === undefined ? [] : [module.replaceAll("/", ".")];
+	});
+}
+
+/**
+ * Reviews a trusted `setup.py`'s options that import a module of the caller's choosing (a twenty-ninth review):
+ * `--command-packages=MOD` (getopt takes a prefix down to `--com`), and the `test` command's suite, module or runner
+ * (`-s`, `-m`, `-r`, `--test-…`), which it imports and calls like a unittest label.
+ */
+function judgeSetupScriptOptions(words: readonly BashWord[]): void {
+	const script = words.findIndex((word) => /(?:^|\/)setup\.py$/.test(word.value));
+	if (script < 0) return;
+	const rest = words.slice(script + 1).map((word) => word.value);
+	const longName = (value: string) => value.slice(0, value.includes("=") ? value.indexOf("=") : undefined);
+	if (rest.some((value) => value.length >= 5 && "--command-packages".startsWith(longName(value))))
+		throw new Review("not-read-only");
+	const test = rest.indexOf("test");
+	if (test >= 0 && rest.slice(test + 1).some((value) => /^-[smr]|^--test-/.test(value)))
+		throw new Review("not-read-only");
+}
+
+/**
+ * Judges the test labels a trusted unittest or Django runner imports ({@link testLabelWords}, {@link
+ * testModuleNames}): each is a module path, and Python imports its first module from wherever it finds one first. A
+ * runner calls what a label names when it is callable, so `python -m unittest CODE timeit.main` ran `CODE` through
+ * the standard library's `timeit.main` (a twenty-eighth review), and `discover -s email` runs an installed package's
+ * tests. A label is allowed only when its first module is no standard-library name ({@link PYTHON_STDLIB_MODULES}:
+ * a built-in, frozen or already imported one wins, and so does a regular module over a workspace folder without
+ * `__init__.py`; a twenty-ninth review) and the folder the runner imports from holds it as a regular package or
+ * module (`tests/__init__.py` or `tests.py`), which the shell checks on disk (`existingPaths`).
  */
 function judgeTestLabels(words: readonly BashWord[], state: WalkState, judge: Judge): void {
 	const found = testLabelWords(words, state, judge);
 	if (found === undefined) return;
 	const { labels, base } = found;
 	if (base === undefined) throw new Review("dynamic");
-	for (let index = 0; index < labels.length; index++) {
-		const value = (labels[index] as BashWord).value;
-		let label = value;
-		if (value.startsWith("-")) {
-			const eq = value.indexOf("=");
-			const name = eq < 0 ? value : value.slice(0, eq);
-			if (!TEST_RUNNER_MODULE_OPTIONS.has(name)) {
-				if (eq < 0 && TEST_RUNNER_NAME_OPTIONS.has(name)) index++;
-				continue;
-			}
-			if (eq >= 0) label = value.slice(eq + 1);
-			else label = labels[++index]?.value ?? "";
-		}
-		if (!TEST_LABEL.test(label)) continue;
+	for (const label of testModuleNames(labels)) {
 		const first = label.split(".")[0] as string;
-		if (PYTHON_FIRST_MODULES.has(first)) throw new Review("not-read-only");
-		const candidates = [`${base}/${first}`, `${base}/${first}.py`].map(normalizeAbsolutePath);
+		if (PYTHON_STDLIB_MODULES.has(first)) throw new Review("not-read-only");
+		const candidates = [`${base}/${first}/__init__.py`, `${base}/${first}.py`].map(normalizeAbsolutePath);
 		if (judge.requests !== undefined) {
 			for (const candidate of candidates) {
 				judge.requests.modulePaths.add(candidate);

@@ -364,12 +364,29 @@ function bracketExpression(chars: readonly string[], start: number): { source: s
 			j++;
 			from = chars[j] as string;
 		}
-		const to = chars[j + 2];
+		let to = chars[j + 2];
 		if (chars[j + 1] === "-" && to !== undefined && to !== "]") {
+			// A range ending in a class, symbol or equivalence class (`[a-[.z.]]`) matches any character but `/`, and
+			// one ending in `\x` ends at `x` (`[a-\z]` is `a` to `z`; a twenty-ninth review).
+			const endInner = chars[j + 3];
+			if (to === "[" && (endInner === "." || endInner === "=" || endInner === ":")) {
+				let close = j + 4;
+				while (close < chars.length && !(chars[close] === endInner && chars[close + 1] === "]")) close++;
+				if (close < chars.length) {
+					anyCharacter = true;
+					j = close + 2;
+					continue;
+				}
+			}
+			let next = j + 3;
+			if (to === "\\" && chars[j + 3] !== undefined) {
+				to = chars[j + 3] as string;
+				next = j + 4;
+			}
 			const low = from.codePointAt(0) as number;
 			const high = to.codePointAt(0) as number;
 			if (low <= high && high <= 0xffff) members += `${classMember(from)}-${classMember(to)}`;
-			j += 3;
+			j = next;
 			continue;
 		}
 		members += classMember(from);
