@@ -163,7 +163,7 @@ describe("/output-minimizer status and privacy", () => {
 		);
 		const h = await start(stock);
 		await delegate(h, { agent: "scout", task: "one" });
-		await h.command("/reload");
+		await h.session.reload();
 		await delegate(h, { agent: "scout", task: "two" });
 		await h.command("/output-minimizer status");
 		expect(h.ui!.notifications().at(-1)!.message).toContain("outputs referenced: 2 (host files reused: 0)");
