@@ -59,36 +59,22 @@ describe("running totals in minimized audit entries", () => {
 });
 
 describe("/output-minimizer status when not live", () => {
-	it("shows the off line without the live header", async () => {
-		const h = await start(createStockSubagent(), { mode: "off" });
-		await h.command("/output-minimizer status");
-		expect(h.ui!.notifications().at(-1)).toEqual({
-			message: [
-				"output-minimizer: off (set in the config file)",
-				"results minimized: 0 (single 0, workflow 0, notify 0)",
-				"bytes kept out of context: 0",
-				"outputs referenced: 0 (host files reused: 0)",
-				"bounded fallbacks: 0 (persistence failures: 0)",
-				"pass-throughs: inline 0, small 0, output:false bounded 0",
-			].join("\n"),
-			level: "info",
-		});
-	});
+	/** The status lines below the first, with nothing counted. */
+	const ZERO_COUNTS = [
+		"results minimized: 0 (single 0, workflow 0, notify 0)",
+		"bytes kept out of context: 0",
+		"outputs referenced: 0 (host files reused: 0)",
+		"bounded fallbacks: 0 (persistence failures: 0)",
+		"pass-throughs: inline 0, small 0, output:false bounded 0",
+	];
 
-	it("shows the disabled line without the live header", async () => {
-		const h = await start(createStockSubagent(), { mode: "loud" });
+	it.each([
+		["off", "output-minimizer: off (set in the config file)"],
+		["loud", 'output-minimizer: disabled: global mode: expected one of "off", "reference"'],
+	])("with mode %s shows its first line without the live header", async (mode, first) => {
+		const h = await start(createStockSubagent(), { mode });
 		await h.command("/output-minimizer status");
-		expect(h.ui!.notifications().at(-1)).toEqual({
-			message: [
-				'output-minimizer: disabled: global mode: expected one of "off", "reference"',
-				"results minimized: 0 (single 0, workflow 0, notify 0)",
-				"bytes kept out of context: 0",
-				"outputs referenced: 0 (host files reused: 0)",
-				"bounded fallbacks: 0 (persistence failures: 0)",
-				"pass-throughs: inline 0, small 0, output:false bounded 0",
-			].join("\n"),
-			level: "info",
-		});
+		expect(h.ui!.notifications().at(-1)).toEqual({ message: [first, ...ZERO_COUNTS].join("\n"), level: "info" });
 	});
 });
 

@@ -5,30 +5,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../src/cli.ts";
 import { writeGateCorpus } from "./support/corpus.ts";
+import { runCapturedCli } from "./support/run-cli.ts";
 
-interface Captured {
-	code: number;
-	stdout: string;
-	stderr: string;
-}
-
-async function cli(args: string[], options: { tty?: boolean; onStderr?: () => void } = {}): Promise<Captured> {
-	let stdout = "";
-	let stderr = "";
-	const { code } = await runCli(args, {
-		stdout: (text) => {
-			stdout += text;
-		},
-		stderr: (text) => {
-			stderr += text;
-			options.onStderr?.();
-		},
-		stderrIsTTY: options.tty ?? false,
-	});
-	return { code, stdout, stderr };
-}
+const cli = runCapturedCli;
 
 let root: string;
 

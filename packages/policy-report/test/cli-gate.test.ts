@@ -4,28 +4,12 @@ import { appendFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../src/cli.ts";
 import { type GateCorpusOptions, generateGateSessions, otlpLines, writeGateCorpus } from "./support/corpus.ts";
+import { type CapturedCliRun, runCapturedCli } from "./support/run-cli.ts";
 
-interface Captured {
-	code: number;
-	stdout: string;
-	stderr: string;
-}
-
-async function cli(args: string[], tty = false): Promise<Captured> {
-	let stdout = "";
-	let stderr = "";
-	const { code } = await runCli(args, {
-		stdout: (text) => {
-			stdout += text;
-		},
-		stderr: (text) => {
-			stderr += text;
-		},
-		stderrIsTTY: tty,
-	});
-	return { code, stdout, stderr };
+/** Runs the CLI; `tty` makes stderr look like a terminal. */
+function cli(args: string[], tty = false): Promise<CapturedCliRun> {
+	return runCapturedCli(args, { tty });
 }
 
 interface JsonReport {
