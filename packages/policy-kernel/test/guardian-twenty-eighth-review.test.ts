@@ -164,7 +164,7 @@ describe("test labels a trusted unittest or Django runner imports", () => {
 	});
 
 	it.each([
-		["python -m unittest tests.test_a.TestA.test_x", ["tests/__init__.py"]],
+		["python -m unittest tests.test_a.TestA.test_x", ["tests/__init__.py", "tests/test_a.py"]],
 		["python3 -m unittest tests", ["tests.py"]],
 		["python -m unittest -v tests.test_a", ["tests/__init__.py"]],
 		["python -m unittest discover -s tests -p 'test_*.py'", ["tests/__init__.py"]],
@@ -177,7 +177,10 @@ describe("test labels a trusted unittest or Django runner imports", () => {
 		["python tests/runtests.py --settings=test_sqlite queries", ["tests/test_sqlite.py", "tests/queries/__init__.py"]],
 		["./tests/runtests.py --tag slow --exclude-tag selenium migrations", ["tests/migrations/__init__.py"]],
 		["./tests/runtests.py -k test_timeit migrations", ["tests/migrations/__init__.py"]],
-		["python -m django test myapp --settings=mysite.settings", ["myapp/__init__.py", "mysite/__init__.py"]],
+		[
+			"python -m django test myapp --settings=mysite.settings",
+			["myapp/__init__.py", "mysite/__init__.py", "mysite/settings.py"],
+		],
 		["python -m unittest tests/test_a.py", ["tests/__init__.py"]],
 	])("allows %s where the workspace holds the modules", (command, existing) => {
 		expect(trustedBash(command, existing)).toBe("allow:trusted-command");
@@ -209,6 +212,8 @@ describe("test labels a trusted unittest or Django runner imports", () => {
 		expect(floorFactRequestsOf("./tests/runtests.py migrations.test_x", context).modulePaths).toEqual([
 			`${CWD}/tests/migrations/__init__.py`,
 			`${CWD}/tests/migrations.py`,
+			`${CWD}/tests/migrations/test_x/__init__.py`,
+			`${CWD}/tests/migrations/test_x.py`,
 		]);
 		expect(floorFactRequestsOf("python -m unittest tests", context).modulePaths).toEqual([
 			`${CWD}/tests/__init__.py`,

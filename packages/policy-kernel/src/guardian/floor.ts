@@ -1576,6 +1576,11 @@ class Judge {
 	/** True once the walk passed a command that may move files into a tree (`mv`, `git stash`): tree facts are stale. */
 	movedFiles = false;
 	/**
+	 * True once the walk passed a command that may remove or rename a file (`rm`, `mv`, `git stash`): which module
+	 * files exist was read before the command ran (`existingPaths`).
+	 */
+	removedFiles = false;
+	/**
 	 * The folders and files a move earlier in the walk wrote (`mv kdir k2`: `k2`), where a path judged by links
 	 * followed before the command ran may now lead elsewhere; undefined once a move may have written anywhere
 	 * (`git stash pop` brings back any tracked link).
@@ -1598,6 +1603,12 @@ class Judge {
 	wroteSplittingName = false;
 	/** True once xargs read find's paths in a concurrent part: a later write of a splitting name may come first. */
 	concurrentSplitRead = false;
+	/**
+	 * Above 0 while judging a part whose stdin the command itself feeds (a pipeline part after the first, a command or
+	 * compound with an input redirect): a trusted runner there is reviewed, since a debugger or console it may open
+	 * (`pytest --trace`, a test label naming `sys.breakpointhook`) runs what it reads (a thirtieth review).
+	 */
+	stdinFed = 0;
 	readonly workspace: string;
 	readonly home: string;
 	readonly isProtected: (path: string) => boolean;
@@ -1735,7 +1746,7 @@ function judgePipelineParts(pipeline: BashPipeline, cwd: string | undefined, jud
 	pipeline.commands.forEach((command, index) => {
 		if (index > 0 && pipeline.operators[index - 1] !== "|") names = undefined;
 		if (names !== undefined && !keepsStdin(command)) names = undefined;
-		judgeCommand(command, cwd, judge, names);
+		judgeWithStdin(judge, index > 0, () => judgeCommand(command, cwd, judge, names));
 		names = index === 0 ? foundNamesPrintedBy(command) : names && keepsWholeLines(command, names) ? names : undefined;
 	});
 }
@@ -1765,6 +1776,14 @@ function judgeCommand(
 	}
 	// bash opens a compound command's redirects before its body runs, in the directory it starts in.
 	judgeRedirects(command.redirects, { cwd }, judge);
+	return judgeWithStdin(judge, feedsStdin(command.redirects), () => judgeCompoundBody(command, cwd, judge));
+}
+
+function judgeCompoundBody(
+	command: Exclude<BashCommand, BashSimpleCommand>,
+	cwd: string | undefined,
+	judge: Judge,
+): ShellWorld[] {
 	if (command.kind === "group")
 		return judgeList(command.body, [cwd], judge).map((end) => ({ cwd: end, status: "any" }));
 	if (command.kind === "subshell") {
@@ -1831,6 +1850,34 @@ function judgeConcurrently(judge: Judge, judgePart: () => void): void {
 }
 
 function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge): void {
+	judgeWithStdin(judge, feedsStdin(command.redirects), () => judgeSimpleCommand(command, state, judge));
+}
+
+/**
+ * True when one of `redirects` gives the command a stdin of the command line's choosing: `<` (but `< /dev/null`),
+ * `<>`, a heredoc or here-string, `<&N`, or any redirect of descriptor 0 (`0>&3` duplicates descriptor 3 onto stdin).
+ */
+function feedsStdin(redirects: readonly BashRedirect[]): boolean {
+	return redirects.some((redirect) => {
+		if (redirect.op === "<" && redirect.target.literal === "/dev/null") return false;
+		return redirect.fd === 0 || (redirect.fd === undefined && STDIN_REDIRECTS.has(redirect.op));
+	});
+}
+
+const STDIN_REDIRECTS: ReadonlySet<BashRedirectOp> = new Set(["<", "<>", "<<", "<<-", "<<<", "<&"]);
+
+/** Runs `judgePart` counted as a part whose stdin the command feeds when `fed` (see `Judge.stdinFed`). */
+function judgeWithStdin<T>(judge: Judge, fed: boolean, judgePart: () => T): T {
+	if (!fed) return judgePart();
+	judge.stdinFed++;
+	try {
+		return judgePart();
+	} finally {
+		judge.stdinFed--;
+	}
+}
+
+function judgeSimpleCommand(command: BashSimpleCommand, state: WalkState, judge: Judge): void {
 	let loadsCode = false;
 	for (const assignment of command.assignments) {
 		judgeSubstitutions(assignment.value, state, judge);
@@ -3031,6 +3078,7 @@ function judgeFileOperation(
 	if (name === "rm" || name === "touch") {
 		if (operands.length === 0) return "not-read-only";
 		for (const operand of operands) judgeFileOperand(operand, state, judge, name === "touch");
+		if (name === "rm") judge.removedFiles = true;
 		return "allowed";
 	}
 	if (operands.length < 2) return "not-read-only";
@@ -3261,6 +3309,7 @@ function judgeDiffTrees(operands: readonly BashWord[], state: WalkState, judge: 
 /** A command that may move files into a tree (`mv dir sub/`, `git stash pop`): tree facts read before are stale. */
 function treesMayChange(judge: Judge, destinations?: readonly string[]): void {
 	judge.movedFiles = true;
+	judge.removedFiles = true;
 	// Where the move may have put a link (decision 0023): below its destinations, or anywhere (`git stash pop`).
 	if (destinations === undefined) judge.movedTo = undefined;
 	else judge.movedTo?.push(...destinations);
@@ -4796,6 +4845,9 @@ function gitFactsAt(state: WalkState, judge: Judge): GitRepositoryFacts {
 
 /** At most this many directories besides the working directory are collected for one command's git facts. */
 export const MAX_GIT_DIRECTORIES = 8;
+
+/** At most this many module paths are checked for one call (two per part of each test label); the rest count as missing. */
+export const MAX_MODULE_PATHS = 256;
 /** At most this many trees are collected for one command; a command that reads more is reviewed. */
 export const MAX_SEARCH_TREES = 16;
 
@@ -4822,9 +4874,9 @@ export interface FloorFactRequests {
 	 */
 	readonly linkPaths: readonly string[];
 	/**
-	 * The paths (absolute) a trusted test runner would import a test label's first module from (`tests` or
-	 * `tests.py` for `python -m unittest tests.test_x`; at most {@link MAX_LINK_PATHS}): the shell tells which exist
-	 * (`FloorFacts.existingPaths`).
+	 * The paths (absolute) a trusted test runner would import a test label's modules from (`tests/__init__.py`,
+	 * `tests.py`, `tests/test_x/__init__.py` and `tests/test_x.py` for `python -m unittest tests.test_x`; at most
+	 * {@link MAX_MODULE_PATHS}): the shell tells which exist (`FloorFacts.existingPaths`).
 	 */
 	readonly modulePaths: readonly string[];
 }
@@ -4872,7 +4924,7 @@ export function floorFactRequestsOf(command: string, context: FloorContext): Flo
 			gitAddDirectories: [...requests.gitAddDirectories].slice(0, MAX_GIT_DIRECTORIES + 1),
 			searchTrees: [...requests.searchTrees.values()].slice(0, MAX_SEARCH_TREES),
 			linkPaths: [...requests.linkPaths].slice(0, MAX_LINK_PATHS),
-			modulePaths: [...requests.modulePaths].slice(0, MAX_LINK_PATHS),
+			modulePaths: [...requests.modulePaths].slice(0, MAX_MODULE_PATHS),
 		};
 	} catch {
 		return NO_FACT_REQUESTS;
@@ -5113,12 +5165,18 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 			else matched = isWorkspaceFile(word.literal, state, judge);
 		}
 		if (!matched) continue;
+		const last = tokens.at(-1);
+		// A runner reading a stdin the command feeds may run it: pytest's `--trace`, Django's `--pdb`, a label or
+		// setting that names a console (`sys.breakpointhook`, `code.interact`; a thirtieth review). Pi's bash gives
+		// commands no stdin of their own. Not where the user trusted the script on stdin (`python -`), nor for a
+		// workspace script run with no argument, which only its own code reads (`python3 fix.py < src/a.py`).
+		const stdinScript = last?.kind === "glob" && last.text === "-";
+		if (judge.stdinFed > 0 && !stdinScript && !runsScriptAlone(words)) throw new Review("not-read-only");
 		const runner = trustedRunnerOf(words);
 		const args = words.slice(tokens.length);
 		judgeTestLabels(words, state, judge);
 		judgeSetupScriptOptions(words);
 		// The script after a trusted `python -c` (or `node -e`) is code the user trusted: it may quote.
-		const last = tokens.at(-1);
 		const inlineScript = last?.kind === "glob" && /^-[ce]$/.test(last.text);
 		// A runner may resolve a relative argument from a folder above the one it starts in (pytest's rootdir, npm's
 		// package root): below the workspace root, a `..` may climb out of it (`cd tests && pytest -o cache_dir=../x`;
@@ -5139,6 +5197,16 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 		return true;
 	}
 	return false;
+}
+
+/** True for `python FILE` (any `python3.X`) with nothing else: the interpreter runs that file and reads no option. */
+function runsScriptAlone(words: readonly BashWord[]): boolean {
+	const interpreter = words[0]?.literal ?? "";
+	return (
+		words.length === 2 &&
+		/^python[0-9.]*$/.test(interpreter.slice(interpreter.lastIndexOf("/") + 1)) &&
+		!(words[1] as BashWord).value.startsWith("-")
+	);
 }
 
 /** A `..` path segment anywhere in an argument, also after `=`, `:` or `,` or a blank (`-o cache_dir=../x`). */
@@ -5254,9 +5322,10 @@ function runsOtherCode(runner: string | undefined, value: string, next: string |
 const SPHINX_SHORT_VALUE_OPTIONS = new Set(["b", "M", "d", "c", "D", "A", "t", "j", "w"]);
 
 /**
- * True for a sphinx-build argument that reaches the network or imports a module of the caller's choosing (a
- * twenty-eighth review): the `linkcheck` builder (`-b`, `-M`, `--builder`) fetches every link the documents hold,
- * and `-D extensions=MOD` (`--define`) imports MOD.
+ * True for a sphinx-build argument that reaches the network, runs a program or imports a module of the caller's
+ * choosing (a twenty-eighth review): a builder (`-b`, `-M`, `--builder`) other than Sphinx's offline ones (`linkcheck`
+ * fetches every link the documents hold), and a `-D` (`--define`) setting other than plain text (`-D extensions=MOD`
+ * imports MOD; a thirtieth review).
  */
 function sphinxGoesOnlineOrImports(value: string, next: string | undefined): boolean {
 	let letter: string | undefined;
@@ -5275,10 +5344,61 @@ function sphinxGoesOnlineOrImports(value: string, next: string | undefined): boo
 			optionValue = i + 1 < value.length ? value.slice(i + 1).replace(/^=/, "") : next;
 		}
 	}
-	if (letter === "b" || letter === "M") return optionValue === undefined || optionValue === "linkcheck";
-	if (letter === "D") return optionValue === undefined || /^\s*extensions\s*=/.test(optionValue);
+	if (letter === "b" || letter === "M") return optionValue === undefined || !SPHINX_OFFLINE_BUILDERS.has(optionValue);
+	if (letter === "D") {
+		const setting = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(optionValue ?? "")?.[1];
+		return setting === undefined || !SPHINX_PLAIN_SETTINGS.has(setting);
+	}
 	return false;
 }
+
+/**
+ * Sphinx's own builders that write files only (`-b`, `-M`). `linkcheck` fetches every link; `latexpdf` and `info`
+ * run make and LaTeX; any other name is looked up among installed packages' entry points, which imports them.
+ */
+const SPHINX_OFFLINE_BUILDERS: ReadonlySet<string> = new Set([
+	"html",
+	"dirhtml",
+	"singlehtml",
+	"text",
+	"man",
+	"texinfo",
+	"latex",
+	"xml",
+	"pseudoxml",
+	"json",
+	"pickle",
+	"epub",
+	"changes",
+	"gettext",
+	"dummy",
+	"doctest",
+	"coverage",
+]);
+
+/**
+ * `-D` settings that are plain text for Sphinx. Others may name what it imports or calls: `extensions`,
+ * `template_bridge` (`code.interact` read code from stdin), `pygments_style` (`antigravity.X` opened a browser),
+ * `html_search_options` (a thirtieth review).
+ */
+const SPHINX_PLAIN_SETTINGS: ReadonlySet<string> = new Set([
+	"project",
+	"author",
+	"copyright",
+	"version",
+	"release",
+	"language",
+	"today",
+	"today_fmt",
+	"root_doc",
+	"master_doc",
+	"nitpicky",
+	"show_authors",
+	"html_title",
+	"html_short_title",
+	"keep_warnings",
+	"smartquotes",
+]);
 
 /** pytest's short options that take a value: in a bundle (`-vp this`, `-rp`) the first of them takes the rest. */
 const PYTEST_SHORT_VALUE_OPTIONS = new Set(["k", "m", "p", "r", "W", "o", "c"]);
@@ -5425,7 +5545,14 @@ const TEST_RUNNER_NAME_OPTIONS = [
 ] as const;
 
 /** Long options whose value such a runner imports, or discovers from (`--settings`, `discover --start-directory`). */
-const TEST_RUNNER_MODULE_OPTIONS = ["--settings", "--testrunner", "--start-directory", "--pair", "--bisect"] as const;
+const TEST_RUNNER_MODULE_OPTIONS = [
+	"--settings",
+	"--testrunner",
+	"--start-directory",
+	"--pair",
+	"--bisect",
+	"--default",
+] as const;
 
 /** Short options of those runners that take a value: `s` a start folder it imports from; `k`, `p`, `t` names. */
 const TEST_RUNNER_SHORT_VALUE_OPTIONS = new Set(["s", "k", "p", "t"]);
@@ -5454,7 +5581,9 @@ function testLabelWords(
 	words: readonly BashWord[],
 	state: WalkState,
 	judge: Judge,
-): { readonly labels: readonly BashWord[]; readonly base: string | undefined } | undefined {
+):
+	| { readonly labels: readonly BashWord[]; readonly base: string | undefined; readonly optionsOnly?: true }
+	| undefined {
 	const runner = trustedRunnerOf(words);
 	const script = words.findIndex((word) => /(?:^|\/)(?:runtests|manage)\.py$/.test(word.value));
 	const scriptFolder = () => {
@@ -5472,9 +5601,13 @@ function testLabelWords(
 		const command = words[at]?.value;
 		if (command === undefined) return undefined;
 		if (!DJANGO_PLAIN_COMMANDS.has(command)) throw new Review("not-read-only");
-		// Only `test` imports what it is given; the others take app labels from the project's settings.
-		if (command !== "test") return undefined;
-		return { labels: words.slice(at + 1), base: script >= 0 ? scriptFolder() : state.cwd };
+		// Only `test` imports its labels; the others take app labels from the project's settings, but every one imports
+		// the module its `--settings` (and `diffsettings --default`) names (a thirtieth review).
+		return {
+			labels: words.slice(at + 1),
+			base: script >= 0 ? scriptFolder() : state.cwd,
+			...(command === "test" ? {} : { optionsOnly: true }),
+		};
 	}
 	if (script >= 0) return { labels: words.slice(script + 1), base: scriptFolder() };
 	return undefined;
@@ -5491,7 +5624,7 @@ function abbreviates(name: string, options: readonly string[]): boolean {
  * `-sX`, `-vsX`, `--start=X`), and a relative `.py` path as unittest converts it (`tests/test_a.py` is
  * `tests.test_a`). Words that are no dotted name (a folder path, a number) import nothing.
  */
-function testModuleNames(labels: readonly BashWord[]): string[] {
+function testModuleNames(labels: readonly BashWord[], optionsOnly = false): string[] {
 	const names: string[] = [];
 	for (let index = 0; index < labels.length; index++) {
 		const value = (labels[index] as BashWord).value;
@@ -5502,8 +5635,13 @@ function testModuleNames(labels: readonly BashWord[]): string[] {
 			if (nameOnly) {
 				if (eq < 0) index++;
 			} else if (eq >= 0) names.push(value.slice(eq + 1));
+			else if (optionsOnly && abbreviates(name, TEST_RUNNER_MODULE_OPTIONS)) {
+				const next = labels[++index]?.value;
+				if (next !== undefined) names.push(next);
+			}
 			continue;
 		}
+		if (optionsOnly) continue;
 		if (value.startsWith("-") && value.length > 1) {
 			for (let i = 1; i < value.length; i++) {
 				const letter = value[i] as string;
@@ -5526,14 +5664,39 @@ function testModuleNames(labels: readonly BashWord[]): string[] {
 }
 
 /**
- * Reviews a trusted `setup.py`'s options that import a module of the caller's choosing (a twenty-ninth review):
- * `--command-packages=MOD` (getopt takes a prefix down to `--com`), and the `test` command's suite, module or runner
- * (`-s`, `-m`, `-r`, `--test-…`), which it imports and calls like a unittest label.
+ * Commands a trusted `setup.py` may run without review: they build into the workspace. `install`, `develop` and
+ * `easy_install` write into site-packages or download, `upload` and `register` reach the network, `setopt` writes a
+ * config file (a thirtieth review).
+ */
+const SETUP_SCRIPT_BUILD_COMMANDS: ReadonlySet<string> = new Set([
+	"build",
+	"build_py",
+	"build_ext",
+	"build_clib",
+	"build_scripts",
+	"egg_info",
+	"dist_info",
+	"sdist",
+	"bdist",
+	"bdist_wheel",
+	"check",
+	"clean",
+	"test",
+]);
+
+/**
+ * Reviews a trusted `setup.py` that runs a command other than {@link SETUP_SCRIPT_BUILD_COMMANDS} (every word that
+ * is no option counts as a command: an option's value goes in its `=` form), or whose options import a module of the
+ * caller's choosing (a twenty-ninth review): `--command-packages=MOD` (getopt takes a prefix down to `--com`), and
+ * the `test` command's suite, module or runner (`-s`, `-m`, `-r`, `--test-…`), which it imports and calls like a
+ * unittest label.
  */
 function judgeSetupScriptOptions(words: readonly BashWord[]): void {
 	const script = words.findIndex((word) => /(?:^|\/)setup\.py$/.test(word.value));
 	if (script < 0) return;
 	const rest = words.slice(script + 1).map((word) => word.value);
+	if (rest.some((value) => !value.startsWith("-") && !SETUP_SCRIPT_BUILD_COMMANDS.has(value)))
+		throw new Review("not-read-only");
 	const longName = (value: string) => value.slice(0, value.includes("=") ? value.indexOf("=") : undefined);
 	if (rest.some((value) => value.length >= 5 && "--command-packages".startsWith(longName(value))))
 		throw new Review("not-read-only");
@@ -5549,29 +5712,61 @@ function judgeSetupScriptOptions(words: readonly BashWord[]): void {
  * the standard library's `timeit.main` (a twenty-eighth review), and `discover -s email` runs an installed package's
  * tests. A label is allowed only when its first module is no standard-library name ({@link PYTHON_STDLIB_MODULES}:
  * a built-in, frozen or already imported one wins, and so does a regular module over a workspace folder without
- * `__init__.py`; a twenty-ninth review) and the folder the runner imports from holds it as a regular package or
- * module (`tests/__init__.py` or `tests.py`), which the shell checks on disk (`existingPaths`).
+ * `__init__.py`; a twenty-ninth review), the folder the runner imports from holds its modules as regular packages
+ * and modules (`tests/__init__.py`, `tests/test_a.py`), which the shell checks on disk (`existingPaths`), and what
+ * follows the last of them is at most a test class and a test method ({@link isTestAttributePath}): after that, the
+ * label walks through whatever the module imported (`tests.test_a.unittest.case.sys.breakpointhook` opened pdb; a
+ * thirtieth review). The disk was read before the command ran, so a label after a removal or rename in the same
+ * command (`rm IPython.py; python -m unittest IPython.embed`, also `mv` and `git stash`), or in a part that runs
+ * beside others, is reviewed.
  */
 function judgeTestLabels(words: readonly BashWord[], state: WalkState, judge: Judge): void {
 	const found = testLabelWords(words, state, judge);
 	if (found === undefined) return;
 	const { labels, base } = found;
 	if (base === undefined) throw new Review("dynamic");
-	for (const label of testModuleNames(labels)) {
-		const first = label.split(".")[0] as string;
-		if (PYTHON_STDLIB_MODULES.has(first)) throw new Review("not-read-only");
-		const candidates = [`${base}/${first}/__init__.py`, `${base}/${first}.py`].map(normalizeAbsolutePath);
+	const names = testModuleNames(labels, found.optionsOnly === true);
+	if (names.length > 0 && judge.requests === undefined && (judge.removedFiles || judge.concurrent > 0))
+		throw new Review("writes");
+	for (const label of names) {
+		const parts = label.split(".");
+		if (PYTHON_STDLIB_MODULES.has(parts[0] as string)) throw new Review("not-read-only");
+		const candidatesAt = (depth: number) => {
+			const path = `${base}/${parts.slice(0, depth).join("/")}`;
+			return [`${path}/__init__.py`, `${path}.py`].map(normalizeAbsolutePath);
+		};
 		if (judge.requests !== undefined) {
-			for (const candidate of candidates) {
-				judge.requests.modulePaths.add(candidate);
-				classifyOpened(candidate, candidate, state, judge, true);
+			for (let depth = 1; depth <= parts.length; depth++) {
+				for (const candidate of candidatesAt(depth)) {
+					judge.requests.modulePaths.add(candidate);
+					classifyOpened(candidate, candidate, state, judge, true);
+				}
 			}
 			continue;
 		}
-		const module = candidates.find((candidate) => judge.context.existingPaths?.has(candidate) === true);
-		if (module === undefined || classifyOpened(module, module, state, judge, true) !== "workspace")
-			throw new Review("not-read-only");
+		// A package comes before a module of the same name; a module ends the import path.
+		let modules = 0;
+		while (modules < parts.length) {
+			const [packageInit, moduleFile] = candidatesAt(modules + 1) as [string, string];
+			const module = [packageInit, moduleFile].find((path) => judge.context.existingPaths?.has(path) === true);
+			if (module === undefined) break;
+			if (classifyOpened(module, module, state, judge, true) !== "workspace") throw new Review("not-read-only");
+			modules++;
+			if (module === moduleFile) break;
+		}
+		if (modules === 0 || !isTestAttributePath(parts.slice(modules))) throw new Review("not-read-only");
 	}
+}
+
+/**
+ * True for what may follow a test label's modules: nothing, a test class (`TestParser`, `test_case`), or a test
+ * class and a test method (`TestParser.test_empty`). Anything else names an object the module imported.
+ */
+function isTestAttributePath(attributes: readonly string[]): boolean {
+	const [testClass, method, ...rest] = attributes;
+	if (testClass === undefined) return true;
+	if (rest.length > 0 || !/^(?:[A-Z]|[Tt]est)/.test(testClass)) return false;
+	return method === undefined || /^test/.test(method);
 }
 
 function isWorkspaceFile(literal: string, state: WalkState, judge: Judge): boolean {
