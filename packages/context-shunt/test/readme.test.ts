@@ -1,7 +1,7 @@
 // The README's JSON examples are valid configs, and the package points at the kernel schema it documents.
 import { readFileSync } from "node:fs";
 import { stripSchemaKey } from "@pi-policy/policy-kernel/config";
-import { resolveContextShuntConfig, SHUNT_ERROR_CODES } from "@pi-policy/policy-kernel/shunt";
+import { resolveContextShuntConfig, resolveToolPolicy, SHUNT_ERROR_CODES } from "@pi-policy/policy-kernel/shunt";
 import { describe, expect, it } from "vitest";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
@@ -14,6 +14,16 @@ describe("README", () => {
 			const parsed = resolveContextShuntConfig(stripSchemaKey(JSON.parse(block)));
 			expect(parsed).toMatchObject({ ok: true });
 		}
+	});
+
+	it("keeps the secrets server intact in the tools example, and shunts the other MCP tools", () => {
+		const example = blocks.find((block) => block.includes("mcp__secrets__*"));
+		const parsed = resolveContextShuntConfig(stripSchemaKey(JSON.parse(example ?? "{}")));
+		if (!parsed.ok) throw new Error("the tools example does not parse");
+		const tools = parsed.value.tools;
+		expect(resolveToolPolicy(tools, "mcp__secrets__get", false)).toBe("intact");
+		expect(resolveToolPolicy(tools, "mcp__github__search", false)).toBe("shunt");
+		expect(resolveToolPolicy(tools, "my_tool", false)).toBe("shunt");
 	});
 
 	it("documents every error code and the contract's numbers", () => {
