@@ -12,7 +12,13 @@ import type {
 	ToolResultEventResult,
 } from "@earendil-works/pi-coding-agent";
 import { DELEGATION_STATE_CHANNEL, type DelegationStateV1, decodeEventPayload } from "@pi-policy/policy-kernel/events";
-import { createAuditWriter, createPolicyConfig, type PolicyConfig, wrapHandler } from "@pi-policy/policy-kernel/host";
+import {
+	answerCommand,
+	createAuditWriter,
+	createPolicyConfig,
+	type PolicyConfig,
+	wrapHandler,
+} from "@pi-policy/policy-kernel/host";
 import {
 	type ArtifactSource,
 	type ContextShuntConfig,
@@ -203,8 +209,12 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 		} else if (plan.kind === "set-active") pi.setActiveTools([...plan.tools]);
 	}
 
+	/** The context of the `/context-shunt` command being answered: its notices reach the user without a UI too. */
+	let answering: ExtensionContext | undefined;
+
 	function notify(ctx: ExtensionContext | undefined, message: string, level: "info" | "warning" = "info"): void {
-		if (ctx?.hasUI === true) ctx.ui.notify(message, level);
+		if (ctx !== undefined && ctx === answering) answerCommand(ctx, message, level);
+		else if (ctx?.hasUI === true) ctx.ui.notify(message, level);
 	}
 
 	/** Carries out one effect of the kernel. */
@@ -248,6 +258,7 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 		description: "context-shunt: off | observe | enforce | status | reset | allow <token> <maxLines> <maxBytes>",
 		handler: async (args, ctx) => {
 			const before = state;
+			answering = ctx;
 			try {
 				await runCommand(args, ctx);
 			} catch {
@@ -261,6 +272,8 @@ export function registerContextShunt(pi: ExtensionAPI, options: ContextShuntOpti
 					// Nothing more to restore.
 				}
 				notify(ctx, "context-shunt command failed: internal error; nothing was changed.", "warning");
+			} finally {
+				answering = undefined;
 			}
 		},
 	});

@@ -17,7 +17,7 @@ import {
 	parseDelegateCommand,
 	replacePolicyBlockInText,
 } from "@pi-policy/policy-kernel/delegation";
-import { createPolicyConfig, type PolicyConfig, wrapHandler } from "@pi-policy/policy-kernel/host";
+import { answerCommand, createPolicyConfig, type PolicyConfig, wrapHandler } from "@pi-policy/policy-kernel/host";
 import { createDelegationController } from "./controller.js";
 import { type GlobalDefaults, isThinkingIssue, resolveGlobalDefaults } from "./global-config.js";
 import { openDelegationPanel } from "./panel-host.js";
@@ -143,20 +143,20 @@ export function registerDelegationPolicy(pi: ExtensionAPI): void {
 			try {
 				const parsed = parseDelegateCommand(args);
 				if (!parsed.ok) {
-					controller.notify(ctx, `delegation-policy: ${parsed.error}`, "warning");
+					answerCommand(ctx, `delegation-policy: ${parsed.error}`, "warning");
 					return;
 				}
 				const command = parsed.value;
-				if (command.kind === "help") controller.notify(ctx, DELEGATE_USAGE, "info");
+				if (command.kind === "help") answerCommand(ctx, DELEGATE_USAGE, "info");
 				else if (command.kind === "status" || (command.kind === "panel" && ctx.mode !== "tui")) {
-					controller.notify(ctx, controller.statusLines(ctx).join("\n"), "info");
+					answerCommand(ctx, controller.statusLines(ctx).join("\n"), "info");
 				} else if (command.kind === "panel") await openDelegationPanel(controller, ctx);
 				else {
 					const view = controller.apply(command.event, ctx);
-					controller.notify(ctx, `delegation-policy: ${view.footer}`, "info");
+					answerCommand(ctx, `delegation-policy: ${view.footer}`, "info");
 				}
 			} catch {
-				controller.notify(ctx, "delegation-policy: the command failed (internal error); nothing changed.", "error");
+				answerCommand(ctx, "delegation-policy: the command failed (internal error); nothing changed.", "error");
 			}
 		},
 	});

@@ -10,7 +10,7 @@ import {
 	type LoadedPiResources,
 	type ShellSetupFacts,
 } from "@pi-policy/policy-kernel/guardian";
-import type { AuditWriter, PolicyConfig } from "@pi-policy/policy-kernel/host";
+import { type AuditWriter, answerCommand, type PolicyConfig } from "@pi-policy/policy-kernel/host";
 import { modelRefOf, resolveReviewerModel } from "./reviewer.js";
 
 const NAME = "guardian-review";
@@ -44,9 +44,7 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 				const active = await host.config(ctx);
 				const { policy, audit } = host;
 				const sub = args.trim().split(/\s+/)[0] ?? "";
-				const say = (text: string, level: "info" | "warning" = "info") => {
-					if (ctx.hasUI) ctx.ui.notify(text, level);
-				};
+				const say = (text: string, level: "info" | "warning" = "info") => answerCommand(ctx, text, level);
 				const known = sub === "" || (SUBCOMMANDS as readonly string[]).includes(sub);
 				if (known && !policy.hooks) {
 					// No review hooks in this process: nothing can be reviewed, so every action explains why.
@@ -88,7 +86,7 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 					say("usage: /guardian status | on | off | observe | allow-once", "warning");
 				}
 			} catch {
-				if (ctx.hasUI) ctx.ui.notify("guardian-review: command failed: internal error", "error");
+				answerCommand(ctx, "guardian-review: command failed: internal error", "error");
 			}
 		},
 	};

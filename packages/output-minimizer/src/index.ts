@@ -11,7 +11,13 @@ import {
 	type ToolResultEventResult,
 } from "@earendil-works/pi-coding-agent";
 import { collectAuditEntries } from "@pi-policy/policy-kernel/audit";
-import { createAuditWriter, createPolicyConfig, type PolicyConfig, wrapHandler } from "@pi-policy/policy-kernel/host";
+import {
+	answerCommand,
+	createAuditWriter,
+	createPolicyConfig,
+	type PolicyConfig,
+	wrapHandler,
+} from "@pi-policy/policy-kernel/host";
 import {
 	buildBoundedInlineResult,
 	buildMinimizedResult,
@@ -128,14 +134,14 @@ export function registerOutputMinimizer(pi: ExtensionAPI): void {
 		handler: async (args, ctx) => {
 			const sub = args.trim().toLowerCase();
 			if (sub !== "" && sub !== "status") {
-				if (ctx.hasUI) ctx.ui.notify("Usage: /output-minimizer status", "warning");
+				answerCommand(ctx, "Usage: /output-minimizer status", "warning");
 				return;
 			}
 			const stats = summarizeOutputMinimizer(ctx.sessionManager.getBranch());
 			const report = formatOutputMinimizerStatus(stats, runState);
 			const notLive = policy.statusLine();
 			const text = notLive === undefined ? report : [`${NAME}: ${notLive}`, ...report.split("\n").slice(1)].join("\n");
-			if (ctx.hasUI) ctx.ui.notify(text, "info");
+			answerCommand(ctx, text, "info");
 		},
 	});
 
