@@ -55,8 +55,20 @@ describe("a test label walks only through workspace modules, then at most a test
 		["python3 -m django test --settings=proj.settings tests.test_a.os.getcwd"],
 		// A package's attribute: what its __init__ imported.
 		["python3 -m unittest tests.pip.main"],
+		// The runner's own __main__ is imported before any label, whatever folders the workspace holds (a
+		// thirty-first review).
+		["python3 -m unittest __main__.sys.breakpointhook"],
+		["python3 -m unittest __main__.TestX"],
 	])("reviews %s", (command) => {
-		expect(trustedBash(command, [...TESTS, ...DJANGO])).toBe("review:not-read-only");
+		expect(
+			trustedBash(command, [
+				...TESTS,
+				...DJANGO,
+				"__main__/__init__.py",
+				"__main__/sys/__init__.py",
+				"__main__/sys/breakpointhook/__init__.py",
+			]),
+		).toBe("review:not-read-only");
 	});
 
 	it.each([

@@ -3,8 +3,13 @@
 // frozen module comes first, a module the runner already imported is reused, and a workspace folder without
 // `__init__.py` loses to a regular module anywhere on the path). Facts about Python, listed; no code. Pure.
 
-/** Top-level module names of Python's standard library (`sys.stdlib_module_names` of 3.11, and later additions). */
+/**
+ * Top-level module names of Python's standard library (`sys.stdlib_module_names` of 3.11, and later additions), and
+ * `__main__`: the runner's own main module, always imported before a label (`__main__.sys.breakpointhook` walked
+ * into pdb past workspace folders of those names; a thirty-first review).
+ */
 export const PYTHON_STDLIB_MODULES: ReadonlySet<string> = new Set([
+	"__main__",
 	"__future__",
 	"__hello__",
 	"__phello__",
