@@ -166,6 +166,20 @@ function unknownKeyMessage(key: unknown, nameUnknownKeys: boolean): string {
 		: "unknown key";
 }
 
+/**
+ * The last of `segments` when it is an own key of the object the others lead to, else undefined: an error's
+ * instance path does not escape a `/` inside a key, so a key such as `/home/me/x` is left unnamed.
+ */
+function ownKeyAt(value: unknown, segments: readonly string[]): string | undefined {
+	let owner = value;
+	for (const segment of segments.slice(0, -1)) {
+		if (!isPlainObject(owner) || !Object.hasOwn(owner, segment)) return undefined;
+		owner = owner[segment];
+	}
+	const key = segments.at(-1);
+	return key !== undefined && isPlainObject(owner) && Object.hasOwn(owner, key) ? key : undefined;
+}
+
 interface ValidationErrorLike {
 	readonly keyword: string;
 	readonly schemaPath: string;
@@ -207,8 +221,10 @@ function formatValidationError(
 		}
 		case "boolean":
 			if (lastKeyword === "additionalProperties") {
-				// Named from the parent's additionalProperties error, whose key list is exact.
-				return nameUnknownKeys ? [] : [[label().replace(/\.?\*$/, "") || root, "unknown key"]];
+				// One error per unknown key, named by its instance path: TypeBox stops after 8 errors, so with 8 unknown
+				// keys or more the parent's additionalProperties error (with its key list) never comes.
+				const owner = label().replace(/\.?\*$/, "") || root;
+				return [[owner, unknownKeyMessage(ownKeyAt(value, instanceSegments), nameUnknownKeys)]];
 			}
 			return [[label(), "not allowed"]];
 		case "propertyNames":

@@ -99,6 +99,21 @@ describe("describeConfigIssues", () => {
 		expect(issues.map(formatConfigIssue)).toEqual([expected]);
 	});
 
+	it("names unknown keys also when there are 8 or more (TypeBox stops after 8 errors), up to the cap of 8", () => {
+		const layer = (count: number) => ({
+			mode: "warn",
+			...Object.fromEntries(Array.from({ length: count }, (_, index) => [`extra${index + 1}`, 1])),
+		});
+		const named = (count: number) =>
+			Array.from({ length: count }, (_, index) => `global: unknown key "extra${index + 1}"`);
+		expect(describeConfigIssues(Schema, layer(7), "global").map(formatConfigIssue)).toEqual(named(7));
+		expect(describeConfigIssues(Schema, layer(8), "global").map(formatConfigIssue)).toEqual(named(8));
+		expect(describeConfigIssues(Schema, layer(12), "global").map(formatConfigIssue)).toEqual(named(8));
+		expect(describeConfigIssues(Schema, { ...layer(8), limits: { a: 1 } }, "global").map(formatConfigIssue)).toEqual(
+			named(8),
+		);
+	});
+
 	it("names every unknown key, and can leave required keys to the merged value", () => {
 		expect(describeConfigIssues(Schema, { a: 1, b: 2 }, "global", { ignoreRequired: true })).toEqual([
 			{ file: "global", reason: 'unknown key "a"' },
