@@ -99,6 +99,15 @@ export function parseCliArgs(
 	return { ok: true, args: { inputs, json, html, since, until, help } };
 }
 
+/**
+ * A leading `~` or `~/` read as the home folder, as a shell would: a quoted glob (`'~/team/**\/*.jsonl'`, quoted so
+ * that the CLI expands the `**`) reaches the CLI with its `~` unexpanded. `~user` is left as it is.
+ */
+export function expandHome(input: string, home: string = homedir()): string {
+	if (input === "~") return home;
+	return input.startsWith("~/") ? join(home, input.slice(2)) : input;
+}
+
 /** Where the CLI writes. */
 export interface CliIo {
 	stdout(text: string): void;
@@ -131,7 +140,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<{ code
 		io.stdout(`${USAGE}\n`);
 		return { code: 0 };
 	}
-	const inputs = args.inputs.length > 0 ? args.inputs : [join(await defaultAgentDir(), "sessions")];
+	const inputs =
+		args.inputs.length > 0
+			? args.inputs.map((input) => expandHome(input))
+			: [join(await defaultAgentDir(), "sessions")];
 	let files: Awaited<ReturnType<typeof resolveInputs>>;
 	try {
 		files = await resolveInputs(inputs);

@@ -1,7 +1,14 @@
 // The `/policy` view as a pi-tui component: a bordered title, one row per extension with its state, and its
 // non-zero facts wrapped to the width. Any key closes it.
 import { type Component, truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
-import type { SessionView } from "@pi-policy/policy-kernel/report";
+import { type ExtensionViewState, extensionViewState, type SessionView } from "@pi-policy/policy-kernel/report";
+
+const VIEW_STATE_COLOURS: Readonly<Record<ExtensionViewState, "dim" | "success" | "warning" | "muted">> = {
+	"not loaded": "dim",
+	active: "success",
+	inactive: "warning",
+	"loaded, no activity yet": "muted",
+};
 
 /** The colours the view uses; Pi's theme provides them (a plain identity theme works too). */
 export interface ViewTheme {
@@ -41,11 +48,8 @@ export class PolicyViewComponent implements Component {
 			),
 		);
 		for (const ext of this.view.extensions) {
-			const state = !ext.loaded
-				? t.fg("dim", "not loaded")
-				: ext.active
-					? t.fg("success", "active")
-					: t.fg("warning", "inactive");
+			const label = extensionViewState(ext);
+			const state = t.fg(VIEW_STATE_COLOURS[label], label);
 			push(`${t.bold(ext.ext)} ${state}${ext.mode !== undefined ? t.fg("dim", ` mode ${ext.mode}`) : ""}`);
 			const shown = ext.facts.filter((fact) => fact.value > 0);
 			if (ext.loaded && shown.length > 0) push(shown.map((f) => `${f.label} ${f.value}`).join(" · "), 2);

@@ -183,6 +183,21 @@ export function buildSessionView(input: SessionViewInput): SessionView {
 	};
 }
 
+/** What the `/policy` view says of one extension's state, in the plain text and in the TUI alike. */
+export type ExtensionViewState = "not loaded" | "active" | "inactive" | "loaded, no activity yet";
+
+/**
+ * The state `/policy` shows for one extension: `not loaded` (its command is not registered and it wrote nothing),
+ * `active`, `inactive` (its mode is `off`), else `loaded, no activity yet`. Pure.
+ */
+export function extensionViewState(
+	ext: Pick<SessionView["extensions"][number], "loaded" | "active" | "mode">,
+): ExtensionViewState {
+	if (!ext.loaded) return "not loaded";
+	if (ext.active) return "active";
+	return ext.mode === "off" ? "inactive" : "loaded, no activity yet";
+}
+
 /**
  * The view as plain text lines (for a session without a UI, and the base of the TUI rendering): a header, one
  * line per extension, then its non-zero facts indented. Counts and fixed wording only.
@@ -195,13 +210,7 @@ export function formatSessionView(view: SessionView): string[] {
 			` · ${view.liveEvents} live events`,
 	];
 	for (const ext of view.extensions) {
-		const state = !ext.loaded
-			? "not loaded"
-			: ext.active
-				? "active"
-				: ext.mode === "off"
-					? "inactive"
-					: "loaded, no activity yet";
+		const state = extensionViewState(ext);
 		lines.push(`${ext.ext}: ${state}${ext.mode !== undefined ? ` (mode ${ext.mode})` : ""} · ${ext.entries} entries`);
 		const shown = ext.facts.filter((fact) => fact.value > 0);
 		if (ext.loaded && shown.length > 0) lines.push(`  ${shown.map((f) => `${f.label} ${f.value}`).join(" · ")}`);
