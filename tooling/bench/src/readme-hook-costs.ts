@@ -1,5 +1,6 @@
 // The hook-time figures the READMEs quote, written from one `pnpm bench` run so that every README quotes the same
-// run: each package README's "Hook time" line and the top README's summary of the `hook-overhead` workload.
+// run: each package README's "Hook time" line, and the top README's summary of the `hook-overhead` workload and the
+// hook-time cell of each row of its cost table.
 //   pnpm --filter @pi-policy/bench run readme-hook-costs [path/to/results.json]   (default: bench/results.json)
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -92,6 +93,17 @@ export function hookTimeLine(name: string, run: HookCostRun): string {
 	);
 }
 
+/** The top README's cost-table cell for one extension: its ratio alone and its handlers' microseconds per call. */
+export function topReadmeHookCell(name: string, run: HookCostRun): string {
+	const micros = (run.handlers[name] ?? []).reduce((sum, handler) => sum + handler.micros, 0);
+	return `${ratio(run.alone[name] as number)} alone, ${micros} µs per call`;
+}
+
+/** One row of the top README's cost table, up to its hook-time cell (`| name | … | 1.008× alone, 38 µs per call |`). */
+function topReadmeRow(name: string): RegExp {
+	return new RegExp(`^(\\| ${name} \\|.*\\| )[\\d.]+× alone, \\d+ µs per call( \\|)$`, "m");
+}
+
 /** The top README's summary of the same run (the sentences between the request-cost workload and "see bench/…"). */
 export function topReadmeHookSummary(run: HookCostRun): string {
 	const share = ((run.allFiveMicroseconds / 1000 / run.piMsPerCall) * 100).toFixed(1);
@@ -130,7 +142,16 @@ export function writeReadmeHookCosts(root: string, results: Parameters<typeof ho
 	}
 	rewrite("README.md", (text) => {
 		if (!TOP_SUMMARY.test(text)) throw new Error("README.md: the hook-overhead summary was not found");
-		return text.replace(TOP_SUMMARY, topReadmeHookSummary(run));
+		let table = text.replace(TOP_SUMMARY, topReadmeHookSummary(run));
+		for (const name of HOOK_COST_PACKAGES) {
+			const row = topReadmeRow(name);
+			if (!row.test(table)) throw new Error(`README.md: the cost table has no hook-time cell for ${name}`);
+			table = table.replace(
+				row,
+				(_row, before: string, after: string) => `${before}${topReadmeHookCell(name, run)}${after}`,
+			);
+		}
+		return table;
 	});
 	return changed;
 }

@@ -6,7 +6,13 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runSuiteSession, SUITE_EXTENSIONS, type SuiteExtension, type SuiteRun } from "../../demo/src/suite.ts";
-import { HOOK_COST_PACKAGES, hookCostRun, hookTimeLine, topReadmeHookSummary } from "../src/readme-hook-costs.ts";
+import {
+	HOOK_COST_PACKAGES,
+	hookCostRun,
+	hookTimeLine,
+	topReadmeHookCell,
+	topReadmeHookSummary,
+} from "../src/readme-hook-costs.ts";
 import { requestCostFigures } from "../src/workloads/request-cost.ts";
 
 const root = resolve(import.meta.dirname, "..", "..", "..");
@@ -103,6 +109,17 @@ describe("hook time: every README quotes one run", () => {
 		}
 	});
 
+	it("the top README's cost table quotes each package README's ratio alone and handler microseconds", () => {
+		for (const name of HOOK_COST_PACKAGES) {
+			const line = /^Hook time \(`pnpm bench`.*$/m.exec(readme(name))?.[0] ?? "";
+			const alone = quoted(line, /alone, ([\d.]+)× the session time/);
+			const micros = quoted(line, /handlers took (\d+) µs per tool call/);
+			expect(alone && micros, name).toBeTruthy();
+			const row = new RegExp(`^\\| ${name} \\|.*\\| ([\\d.]+)× alone, (\\d+) µs per call \\|$`, "m").exec(top);
+			expect([row?.[1], row?.[2]], name).toEqual([alone, micros]);
+		}
+	});
+
 	it("writes each line from a results file (the handlers' sum, within or beyond the noise)", () => {
 		const figures = [
 			["tool calls per session", 500],
@@ -127,6 +144,8 @@ describe("hook time: every README quotes one run", () => {
 			"`tool_result` 60 µs (500 calls), `context` 7 µs (501 calls).",
 		);
 		expect(hookTimeLine("guardian-review", run)).toContain("the first beyond that run's noise, the second within it");
+		expect(topReadmeHookCell("context-shunt", run)).toBe("1.010× alone, 67 µs per call");
+		expect(topReadmeHookCell("guardian-review", run)).toBe("1.050× alone, 300 µs per call");
 		expect(topReadmeHookSummary(run)).toContain(
 			"all five handlers together take 0.5 ms (2.5%). The bench's 1.05× check passed",
 		);
