@@ -41,7 +41,8 @@ describe("review log", () => {
 		h.reviewer(verdict("deny", { risk_level: "medium", rationale: "not asked for" }));
 		await h.prompt("SECRET-PROMPT-TEXT please");
 		const path = join(h.agentDir, "guardian-review", "review-log.jsonl");
-		expect(await waitFor(() => existsSync(path))).toBe(true);
+		// Whole lines only: the log is appended while the test goes on.
+		expect(await waitFor(() => existsSync(path) && readFileSync(path, "utf8").endsWith("\n"))).toBe(true);
 		const lines = readFileSync(path, "utf8").trim().split("\n");
 		expect(lines).toHaveLength(1);
 		const record = JSON.parse(lines[0]!) as Record<string, unknown>;

@@ -147,6 +147,23 @@ describe("/guardian status", () => {
 	});
 });
 
+/** The review log's records once its last line is whole: the log is appended while the test goes on. */
+async function loggedRecords(h: GuardianHarness): Promise<Array<Record<string, unknown>>> {
+	const whole = () => {
+		try {
+			const text = readFileSync(logPath(h), "utf8");
+			return text.length > 0 && text.endsWith("\n");
+		} catch {
+			return false;
+		}
+	};
+	expect(await waitFor(whole)).toBe(true);
+	return readFileSync(logPath(h), "utf8")
+		.trim()
+		.split("\n")
+		.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 describe("the review log", () => {
 	const logged = { mode: "enforce", reviewLog: true, reviewer: REVIEWER };
 
@@ -164,10 +181,9 @@ describe("the review log", () => {
 		h.reviewer("not a verdict at all");
 		h.agent(callTool("bash", { command: "ln -s /dev/null failed-review.txt" }), "done");
 		await h.prompt("make the link");
-		expect(await waitFor(() => existsSync(logPath(h)))).toBe(true);
-		const lines = readFileSync(logPath(h), "utf8").trim().split("\n");
-		expect(lines).toHaveLength(1);
-		expect(JSON.parse(lines[0]!)).toMatchObject({
+		const records = await loggedRecords(h);
+		expect(records).toHaveLength(1);
+		expect(records[0]).toMatchObject({
 			tool: "bash",
 			action: { tool: "bash", command: "ln -s /dev/null failed-review.txt" },
 			decision: "unavailable",
@@ -182,8 +198,7 @@ describe("the review log", () => {
 		h.reviewer(verdict("deny", { risk_level: "high", rationale: "not asked for" }));
 		h.agent(callTool("bash", { command: "ln -s /dev/null measured.txt" }), "done");
 		await h.prompt("make the link");
-		expect(await waitFor(() => existsSync(logPath(h)))).toBe(true);
-		const record = JSON.parse(readFileSync(logPath(h), "utf8").trim()) as Record<string, unknown>;
+		const [record = {}] = await loggedRecords(h);
 		expect(record).toMatchObject({ decision: "deny", riskLevel: "high", rationale: "not asked for" });
 		expect(record.latencyMs).toEqual(expect.any(Number));
 		expect(record.latencyMs as number).toBeGreaterThanOrEqual(0);
