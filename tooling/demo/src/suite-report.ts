@@ -92,7 +92,8 @@ function guardianSummary(guardian: Record<string, number>): string {
 export function totalsRows(stock: SuiteRun, policy: SuiteRun): Array<[string, string, string]> {
 	const stockAll = stock.totals.bytes + stock.reviewerBytes;
 	const policyAll = policy.totals.bytes + policy.reviewerBytes;
-	const cut = stockAll > 0 ? ` (${Math.round((1 - policyAll / stockAll) * 100)}% less)` : "";
+	const change = stockAll > 0 ? Math.round((1 - policyAll / stockAll) * 100) : undefined;
+	const cut = change === undefined ? "" : change >= 0 ? ` (${change}% less)` : ` (${-change}% more)`;
 	const reviewer = (run: SuiteRun) =>
 		run.reviewerCalls > 0 ? `${run.reviewerCalls}, ${compactSize(run.reviewerBytes)}` : "0";
 	return [

@@ -69,6 +69,17 @@ describe("pnpm demo: the suite session", () => {
 		expect(all - agentOnly).toBeGreaterThan(0.5);
 	});
 
+	it("says how much more pi-policy sent when it sent more than stock (it said '-10% less')", () => {
+		const stockAll = stock.totals.bytes + stock.reviewerBytes;
+		const heavier = { ...policy, totals: { ...policy.totals, bytes: Math.round(stockAll * 1.1) }, reviewerBytes: 0 };
+		const row = totalsRows(stock, heavier).find(([name]) => name === "bytes sent, all requests");
+		expect(row?.[2]).toMatch(/ \(10% more\)$/);
+		const lighter = { ...policy, totals: { ...policy.totals, bytes: Math.round(stockAll * 0.75) }, reviewerBytes: 0 };
+		expect(totalsRows(stock, lighter).find(([name]) => name === "bytes sent, all requests")?.[2]).toMatch(
+			/ \(25% less\)$/,
+		);
+	});
+
 	it("fits a 100-column terminal", () => {
 		const text = `${renderSideBySide(stock, policy)}\n${renderTotals(stock, policy)}`;
 		for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(TERMINAL_WIDTH);
