@@ -57,12 +57,18 @@ async function runScenarios(only: string | undefined): Promise<number> {
 const VALUE_FLAGS = new Set(["--with", "--scenario", "--report"]);
 const SWITCHES = new Set(["--list", "--scenarios"]);
 
-/** The first argument `pnpm demo` does not know (a flag such as `--only`, or a stray word), or undefined. */
+/**
+ * The first argument `pnpm demo` does not know (a flag such as `--only`, or a stray word), or a value flag with no
+ * value after it (`--with` alone, which would otherwise run the whole suite), or undefined.
+ */
 export function unknownDemoArgument(argv: readonly string[]): string | undefined {
 	for (let at = 0; at < argv.length; at++) {
 		const arg = argv[at] as string;
-		if (VALUE_FLAGS.has(arg)) at++;
-		else if (!SWITCHES.has(arg)) return arg;
+		if (VALUE_FLAGS.has(arg)) {
+			const value = argv[at + 1];
+			if (value === undefined || value.startsWith("--")) return `${arg}`;
+			at++;
+		} else if (!SWITCHES.has(arg)) return arg;
 	}
 	return undefined;
 }
@@ -71,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
 	const unknown = unknownDemoArgument(argv);
 	if (unknown !== undefined) {
 		console.error(
-			`Unknown argument "${unknown}". pnpm demo takes --with <extension>, --scenarios, --scenario <id>, --report <file> and --list.`,
+			`${VALUE_FLAGS.has(unknown) ? `${unknown} needs a value` : `Unknown argument "${unknown}"`}. pnpm demo takes --with <extension>, --scenarios, --scenario <id>, --report <file> and --list.`,
 		);
 		return 2;
 	}

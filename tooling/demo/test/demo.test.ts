@@ -30,6 +30,10 @@ describe("pnpm demo", () => {
 		}
 		// The flag two docs once named, which the demo ignored: now refused with exit code 2.
 		expect(unknownDemoArgument(["--only", "context-shunt"])).toBe("--only");
+		// A value flag with nothing after it no longer runs the whole suite.
+		expect(unknownDemoArgument(["--with"])).toBe("--with");
+		expect(unknownDemoArgument(["--with", "--list"])).toBe("--with");
+		expect(unknownDemoArgument(["--with", "context-shunt"])).toBeUndefined();
 		const run = spawnSync(process.execPath, ["--import", "tsx", "tooling/demo/src/main.ts", "--only", "x"], {
 			cwd: root,
 			encoding: "utf8",

@@ -225,7 +225,7 @@ const outputMinimizer: TryScenario = {
 	extension: "output-minimizer",
 	title: "output-minimizer: a subagent's full output goes to a file, the parent gets a compact receipt",
 	whatHappens: [
-		"The model delegates a survey to a pi-subagents child (also scripted), which returns a 50 KB report.",
+		"The model delegates a survey to a pi-subagents child (also scripted), which returns a 48 KB report.",
 		"output-minimizer writes it to a file; the parent's context gets a short receipt with the path.",
 	],
 	prompt: "Delegate a survey of the retry code to the scout.",
