@@ -1,39 +1,13 @@
-// The real `pi` CLI in print mode (`-p`) and JSON mode, which have no UI (`ctx.hasUI` false): `/context-shunt status`
-// and a usage error still answer, on stderr, and JSON mode's stdout stays an event stream.
+// The real `pi` CLI in print mode (`-p`) and JSON mode, which have no UI: `/context-shunt status` and a usage error
+// still answer, on stderr (the shared suite in tooling/loopback-provider).
 import { fileURLToPath } from "node:url";
-import { type PiCliFixture, startPiCliFixture } from "@pi-policy/loopback-provider";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commandAnswersWithoutUiSuite } from "@pi-policy/loopback-provider/command-answers";
 
-const EXTENSION = fileURLToPath(new URL("../src/index.ts", import.meta.url));
-
-describe("/context-shunt without a UI (real pi CLI)", () => {
-	let fixture: PiCliFixture;
-
-	beforeAll(async () => {
-		fixture = await startPiCliFixture({ prefix: "shunt-no-ui-", config: { "context-shunt": { mode: "enforce" } } });
-	});
-
-	afterAll(async () => {
-		await fixture?.dispose();
-	});
-
-	const run = (mode: string[], prompt: string) =>
-		fixture.run([...mode, "--model", "loop/loop-1", "-e", EXTENSION, "-p", prompt], { timeoutMs: 60_000 });
-
-	it("answers /context-shunt status on stderr in print mode, and never asks the model", async () => {
-		const result = await run([], "/context-shunt status");
-		expect(result.code, result.stderr).toBe(0);
-		expect(result.stderr).toMatch(/^context-shunt: /m);
-		expect(fixture.server.chatRequests).toHaveLength(0);
-	});
-
-	it("answers a usage error on stderr in JSON mode, and stdout holds only JSON lines", async () => {
-		const result = await run(["--mode", "json"], "/context-shunt nonsense");
-		expect(result.code, result.stderr).toBe(0);
-		expect(result.stderr).toContain("context-shunt: usage: /context-shunt off|observe|enforce|status|reset|allow");
-		for (const line of result.stdout.split("\n").filter((text) => text.trim() !== "")) {
-			expect(() => JSON.parse(line), line).not.toThrow();
-		}
-		expect(fixture.server.chatRequests).toHaveLength(0);
-	});
+commandAnswersWithoutUiSuite({
+	name: "context-shunt",
+	extension: fileURLToPath(new URL("../src/index.ts", import.meta.url)),
+	command: "context-shunt",
+	config: { mode: "enforce" },
+	status: /^context-shunt: /m,
+	usage: "context-shunt: usage: /context-shunt off|observe|enforce|status|reset|allow",
 });

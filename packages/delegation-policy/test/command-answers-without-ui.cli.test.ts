@@ -1,42 +1,13 @@
-// The real `pi` CLI in print mode (`-p`) and JSON mode, which have no UI (`ctx.hasUI` false): `/delegate status`
-// and a usage error still answer, on stderr, and JSON mode's stdout stays an event stream.
+// The real `pi` CLI in print mode (`-p`) and JSON mode, which have no UI: `/delegate status` and a usage error
+// still answer, on stderr (the shared suite in tooling/loopback-provider).
 import { fileURLToPath } from "node:url";
-import { type PiCliFixture, startPiCliFixture } from "@pi-policy/loopback-provider";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commandAnswersWithoutUiSuite } from "@pi-policy/loopback-provider/command-answers";
 
-const EXTENSION = fileURLToPath(new URL("../src/index.ts", import.meta.url));
-
-describe("/delegate without a UI (real pi CLI)", () => {
-	let fixture: PiCliFixture;
-
-	beforeAll(async () => {
-		fixture = await startPiCliFixture({
-			prefix: "delegation-no-ui-",
-			config: { "delegation-policy": { version: 1, intensity: "orchestrator" } },
-		});
-	});
-
-	afterAll(async () => {
-		await fixture?.dispose();
-	});
-
-	const run = (mode: string[], prompt: string) =>
-		fixture.run([...mode, "--model", "loop/loop-1", "-e", EXTENSION, "-p", prompt], { timeoutMs: 60_000 });
-
-	it("answers /delegate status on stderr in print mode, and never asks the model", async () => {
-		const result = await run([], "/delegate status");
-		expect(result.code, result.stderr).toBe(0);
-		expect(result.stderr).toMatch(/^delegation-policy/m);
-		expect(fixture.server.chatRequests).toHaveLength(0);
-	});
-
-	it("answers a usage error on stderr in JSON mode, and stdout holds only JSON lines", async () => {
-		const result = await run(["--mode", "json"], "/delegate nonsense");
-		expect(result.code, result.stderr).toBe(0);
-		expect(result.stderr).toContain("delegation-policy: ");
-		for (const line of result.stdout.split("\n").filter((text) => text.trim() !== "")) {
-			expect(() => JSON.parse(line), line).not.toThrow();
-		}
-		expect(fixture.server.chatRequests).toHaveLength(0);
-	});
+commandAnswersWithoutUiSuite({
+	name: "delegation-policy",
+	extension: fileURLToPath(new URL("../src/index.ts", import.meta.url)),
+	command: "delegate",
+	config: { version: 1, intensity: "orchestrator" },
+	status: /^delegation-policy/m,
+	usage: "delegation-policy: unknown subcommand; see /delegate help",
 });
