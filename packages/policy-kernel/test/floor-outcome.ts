@@ -1,5 +1,6 @@
 // Shared by the floor's table tests: a decision as one short string, such as "allow:read-only" or "review:dynamic".
 import {
+	decideBashFloor,
 	type FloorContext,
 	type FloorDecision,
 	floorFactRequestsOf,
@@ -26,4 +27,35 @@ export function withCleanTrees(
 ): FloorContext {
 	const trees = floorFactRequestsOf(command, context).searchTrees;
 	return { ...context, searchTrees: new Map(trees.map((tree) => [searchTreeKey(tree), verdict])) };
+}
+
+/** The home folder and the workspace the review rounds' tables decide in. */
+export const HOME = "/home/dev";
+export const CWD = "/home/dev/project";
+
+/** The shell's git facts of a clean repository whose top is {@link CWD}: safe config, no hook, nothing protected. */
+export const CLEAN_GIT = {
+	gitConfig: "safe",
+	gitHooks: "none",
+	gitHistoryProtected: [],
+	gitContentSettings: [],
+	gitTop: CWD,
+} as const;
+
+/** The floor's decision for a bash `command` in `context`, every searched tree found clean, as a short string. */
+export function bashOutcome(command: string, context: FloorContext): string {
+	return outcome(decideBashFloor(command, "always", withCleanTrees(command, context)));
+}
+
+/** `context` where the shell found `existing` (paths relative to {@link CWD}) on disk, and `links` if given. */
+export function withExistingFiles(
+	context: FloorContext,
+	existing: readonly string[],
+	links?: ReadonlyMap<string, string>,
+): FloorContext {
+	return {
+		...context,
+		existingPaths: new Set(existing.map((path) => `${CWD}/${path}`)),
+		...(links === undefined ? {} : { pathLinks: links }),
+	};
 }

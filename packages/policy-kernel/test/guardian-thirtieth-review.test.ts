@@ -2,24 +2,9 @@
 // bash, python3, pytest, Django 5.2 and Sphinx 9.0), pinned next to the look-alikes that stay allowed. Every
 // "review" row was an "allow" before its fix.
 import { describe, expect, it } from "vitest";
-import {
-	applyGuardianDefaults,
-	decideBashFloor,
-	type FloorContext,
-	floorContextFor,
-	floorFactRequestsOf,
-} from "../src/guardian/index.js";
-import { outcome, withCleanTrees } from "./floor-outcome.js";
+import { applyGuardianDefaults, floorContextFor, floorFactRequestsOf } from "../src/guardian/index.js";
+import { bashOutcome, CLEAN_GIT, CWD, HOME, withExistingFiles } from "./floor-outcome.js";
 
-const HOME = "/home/dev";
-const CWD = "/home/dev/project";
-const CLEAN_GIT = {
-	gitConfig: "safe",
-	gitHooks: "none",
-	gitHistoryProtected: [],
-	gitContentSettings: [],
-	gitTop: CWD,
-} as const;
 const RUNNERS = [
 	"pytest",
 	"python3 -m pytest",
@@ -34,11 +19,7 @@ const runners = applyGuardianDefaults({ mode: "enforce", trustedCommands: RUNNER
 
 /** The runners' decision, where the workspace holds `existing` (paths relative to the workspace). */
 function trustedBash(command: string, existing: readonly string[] = []): string {
-	const context: FloorContext = {
-		...floorContextFor(runners, CWD, HOME, CLEAN_GIT),
-		existingPaths: new Set(existing.map((path) => `${CWD}/${path}`)),
-	};
-	return outcome(decideBashFloor(command, "always", withCleanTrees(command, context)));
+	return bashOutcome(command, withExistingFiles(floorContextFor(runners, CWD, HOME, CLEAN_GIT), existing));
 }
 
 const TESTS = ["tests/__init__.py", "tests/test_a.py"];

@@ -4,31 +4,21 @@ import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import {
 	applyGuardianDefaults,
-	decideBashFloor,
 	decideFloor,
 	type FloorContext,
 	floorContextFor,
 	floorFactRequestsOf,
 	globMatches,
 } from "../src/guardian/index.js";
-import { outcome, withCleanTrees } from "./floor-outcome.js";
+import { bashOutcome, CLEAN_GIT, CWD, HOME, outcome, withExistingFiles } from "./floor-outcome.js";
 
-const HOME = "/home/dev";
-const CWD = "/home/dev/project";
-const CLEAN_GIT = {
-	gitConfig: "safe",
-	gitHooks: "none",
-	gitHistoryProtected: [],
-	gitContentSettings: [],
-	gitTop: CWD,
-} as const;
 const config = applyGuardianDefaults({ mode: "enforce" });
 const clean = floorContextFor(config, CWD, HOME, CLEAN_GIT);
 const trusted = applyGuardianDefaults({ mode: "enforce", trustedCommands: ["pytest"] });
 const trustedContext = floorContextFor(trusted, CWD, HOME, CLEAN_GIT);
 
 function bash(command: string, context: FloorContext = clean): string {
-	return outcome(decideBashFloor(command, "always", withCleanTrees(command, context)));
+	return bashOutcome(command, context);
 }
 
 describe("a wrapper's own values are literal, or the command is reviewed", () => {
@@ -134,12 +124,7 @@ const runners = applyGuardianDefaults({ mode: "enforce", trustedCommands: RUNNER
 
 /** The runners' decision, where the workspace holds `existing` (paths relative to the workspace). */
 function trustedBash(command: string, existing: readonly string[] = [], links?: ReadonlyMap<string, string>): string {
-	const context: FloorContext = {
-		...floorContextFor(runners, CWD, HOME, CLEAN_GIT),
-		existingPaths: new Set(existing.map((path) => `${CWD}/${path}`)),
-		...(links === undefined ? {} : { pathLinks: links }),
-	};
-	return bash(command, context);
+	return bash(command, withExistingFiles(floorContextFor(runners, CWD, HOME, CLEAN_GIT), existing, links));
 }
 
 describe("test labels a trusted unittest or Django runner imports", () => {

@@ -17,22 +17,13 @@ import {
 	resolveGuardianReviewConfig,
 	resolveToolScope,
 } from "../src/guardian/index.js";
-import { outcome, withCleanTrees } from "./floor-outcome.js";
+import { bashOutcome, CLEAN_GIT, CWD, HOME, outcome, withCleanTrees } from "./floor-outcome.js";
 
-const HOME = "/home/dev";
-const CWD = "/home/dev/project";
-const CLEAN_GIT = {
-	gitConfig: "safe",
-	gitHooks: "none",
-	gitHistoryProtected: [],
-	gitContentSettings: [],
-	gitTop: CWD,
-} as const;
 const config = applyGuardianDefaults({ mode: "enforce" });
 const clean = floorContextFor(config, CWD, HOME, CLEAN_GIT);
 
 function bash(command: string, context: FloorContext = clean): string {
-	return outcome(decideBashFloor(command, "always", withCleanTrees(command, context)));
+	return bashOutcome(command, context);
 }
 
 /** The read (or write) tool's floor decision for `path` under a config whose `protectedPaths` adds `extra`. */
