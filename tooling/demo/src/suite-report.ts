@@ -149,7 +149,7 @@ function seriesPoints(
 
 /** A self-contained HTML report: the chart of context size per turn, the per-turn table and the totals. */
 export function renderHtmlReport(stock: SuiteRun, policy: SuiteRun): string {
-	const box = { w: 860, h: 360, pad: 64 };
+	const box = { w: 860, h: 360, pad: 92 };
 	const maxTurns = Math.max(stock.turns.length, policy.turns.length);
 	const maxBytes = Math.max(1, ...stock.turns.map((t) => t.bytes), ...policy.turns.map((t) => t.bytes));
 	const series = [
@@ -199,7 +199,7 @@ ${xTicks.join("\n")}
 ${polylines.join("\n")}
 ${legend.join("\n")}
 <text id="x-axis-label" x="${box.w / 2}" y="${box.h - 12}" font-size="12" text-anchor="middle">request to the agent's model (turn)</text>
-<text id="y-axis-label" x="14" y="${box.h / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 14 ${box.h / 2})">sent per request: KB (~tokens)</text>
+<text id="y-axis-label" x="10" y="${box.h / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 10 ${box.h / 2})">sent per request: KB (~tokens)</text>
 </svg>
 <h2>Totals</h2>
 <table><tr><th>measure</th><th>stock Pi</th><th>with pi-policy</th></tr>

@@ -123,6 +123,16 @@ describe("pnpm demo: the suite session", () => {
 			);
 			expect(yLabels.filter((t) => /^[\d.]+ (B|KB)$/.test(t)).length).toBe(5);
 			expect(yLabels.filter((t) => /^~[\d.]+k? tokens$/.test(t)).length).toBe(5);
+			// The rotated axis title stays clear of the grid labels (they overlapped in the first-hour walkthrough).
+			const overlaps = await page.$$eval("#context-chart text.y-label", (texts) => {
+				const title = document.querySelector("#y-axis-label")?.getBoundingClientRect();
+				if (title === undefined) return -1;
+				return texts.filter((t) => {
+					const box = t.getBoundingClientRect();
+					return box.left < title.right && title.left < box.right && box.top < title.bottom && title.top < box.bottom;
+				}).length;
+			});
+			expect(overlaps).toBe(0);
 			// The per-turn table shows the change for every turn, and it matches the sizes measured.
 			const changes = await page.$$eval("#per-turn td.change", (cells) => cells.map((c) => c.textContent ?? ""));
 			expect(changes).toHaveLength(stock.turns.length);
