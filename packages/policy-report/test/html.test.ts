@@ -93,6 +93,16 @@ describe("--html", () => {
 					{ dataUrl: `data:image/png;base64,${shot.toString("base64")}`, wanted: [...colours] },
 				);
 				for (const [i, colour] of colours.entries()) expect(counts[i], `${id} ${colour}`).toBeGreaterThan(200);
+				// No two bar labels overlap (the gate chart's nine criterion names did in the first-hour walkthrough).
+				const overlapping = await page.$$eval(`${id} text[text-anchor="middle"]`, (texts) => {
+					const boxes = texts.map((text) => text.getBoundingClientRect());
+					let count = 0;
+					for (const [i, a] of boxes.entries())
+						for (const b of boxes.slice(i + 1))
+							if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) count++;
+					return count;
+				});
+				expect(overlapping, id).toBe(0);
 			}
 		} finally {
 			await browser.close();

@@ -55,6 +55,9 @@ export function escapeHtml(text: string): string {
 	return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** The width a bar label's character takes at its 9 px font, a generous average for the labels' text. */
+const LABEL_CHAR_WIDTH = 5.5;
+
 /** An SVG bar chart; `marker` draws a horizontal reference line at that value (for thresholds). */
 export function renderBarChart(
 	id: string,
@@ -70,11 +73,15 @@ export function renderBarChart(
 		`<line x1="${CHART.padLeft}" y1="${CHART.padTop + plotHeight}" x2="${CHART.width - 8}" y2="${CHART.padTop + plotHeight}" stroke="#888"/>`,
 		`<text x="4" y="${CHART.padTop + 8}" font-size="10" fill="#555">${escapeHtml(String(Math.round(top * 100) / 100))}</text>`,
 	];
-	for (const bar of placed) {
+	// Labels wider than their bar's slot go on two staggered rows, so neighbours never overlap (the gate chart's
+	// nine criteria did).
+	const slot = placed.length > 0 ? (CHART.width - CHART.padLeft - 8) / placed.length : 0;
+	const staggered = placed.some((bar) => bar.label.length * LABEL_CHAR_WIDTH > slot);
+	for (const [index, bar] of placed.entries()) {
 		parts.push(
 			`<rect x="${bar.x.toFixed(1)}" y="${bar.y.toFixed(1)}" width="${bar.width.toFixed(1)}" height="${bar.height.toFixed(1)}" fill="${TONES[bar.tone]}"><title>${escapeHtml(`${bar.label}: ${bar.value}`)}</title></rect>`,
 		);
-		const labelY = CHART.height - CHART.padBottom + 14;
+		const labelY = CHART.height - CHART.padBottom + 14 + (staggered && index % 2 === 1 ? 12 : 0);
 		parts.push(
 			`<text x="${(bar.x + bar.width / 2).toFixed(1)}" y="${labelY}" font-size="9" text-anchor="middle" fill="#333">${escapeHtml(bar.label)}</text>`,
 		);
