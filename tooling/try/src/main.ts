@@ -32,6 +32,7 @@ const repoRoot = join(here, "..", "..", "..");
 /** The keys to press, as the guide and the terminal print them. */
 export const TRY_KEYS = {
 	send: "Enter sends the prepared prompt",
+	command: "for a /command, the first Enter picks it from the list, the second runs it",
 	leave: "Ctrl+C twice quickly, Ctrl+D on an empty editor, or /quit",
 };
 
@@ -74,7 +75,7 @@ export function guideLines(scenario: TryScenario): string[] {
 	return [
 		`pnpm try ${scenario.extension}: ${scenario.title}`,
 		...scenario.whatHappens,
-		`Keys: ${TRY_KEYS.send}. Afterwards try: ${scenario.afterwards.join(", ")}.`,
+		`Keys: ${TRY_KEYS.send}. Afterwards try: ${scenario.afterwards.join(", ")} (${TRY_KEYS.command}).`,
 		`Leave: ${TRY_KEYS.leave}.`,
 	];
 }
