@@ -3,8 +3,8 @@
 // the piped code), a debugger fed through a pipe, a label whose module the same command removes first, and setup.py
 // commands that install. Django and Sphinx are not on the test machine: their cases are the kernel's
 // (packages/policy-kernel/test/guardian-thirtieth-review.test.ts).
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expectBashVerdicts, guardianSandboxPerTest, resultTexts } from "./helpers.ts";
 
@@ -75,5 +75,30 @@ describe("a thirtieth review: trusted runners, in real sessions", () => {
 		expect(existsSync(join(h.cwd, "helpers_x.py"))).toBe(true);
 		expect(existsSync(join(h.cwd, "demo30.egg-info"))).toBe(true);
 		expect(existsSync(join(sandbox.home, ".local"))).toBe(false);
+	});
+});
+
+describe("a thirty-second review: pytest's rootdir, in real sessions", () => {
+	it("reviews a device argument that moves the rootdir (a conftest.py above the workspace ran) and a setting a link leads out", async () => {
+		const marker = join(sandbox.home, "conftest-outside-ran");
+		const h = await sandbox.start({
+			files: { ...TEST_FILES, "pytest.ini": "[pytest]\n" },
+			guardian: { trustedCommands: RUNNERS },
+		});
+		writeFileSync(join(dirname(h.cwd), "conftest.py"), `open(${JSON.stringify(marker)}, "w").close()\n`);
+		mkdirSync(join(sandbox.home, "shared"));
+		symlinkSync(join(sandbox.home, "shared"), join(h.cwd, "shared"));
+		await expectBashVerdicts(
+			h,
+			[
+				"python3 -m pytest -q -s -p no:cacheprovider -c /dev/null tests/test_b.py",
+				"pytest -q -p no:cacheprovider tests/test_b.py /dev/null",
+				"cd tests && python3 -m pytest -q -o cache_dir=shared/pc4 test_b.py",
+			],
+			["python3 -m pytest -q -p no:cacheprovider tests/test_b.py"],
+		);
+		expect(existsSync(marker)).toBe(false);
+		expect(existsSync(join(sandbox.home, "shared", "pc4"))).toBe(false);
+		expect(resultTexts(h).join("\n")).toContain("1 passed");
 	});
 });

@@ -157,13 +157,14 @@ describe("shell state the floor cannot see", () => {
 		// A dotted warning category is imported from the same path: the environment's or the workspace's.
 		["PYTHONWARNINGS=ignore::pytest.PytestRemovedIn8Warning pytest tests", "allow:trusted-command"],
 		["PYTHONPATH=/tmp/evil PYTHONWARNINGS=ignore::evilmod.X pytest", "review:outside-workspace"],
-		// Runners read settings inside a word whatever its quoting: pytest's `pythonpath` ini key, `--rootdir`.
-		["pytest --override-ini=pythonpath=.. -p evil", "review:outside-workspace"],
-		["pytest -o 'pythonpath=..' -p evil", "review:outside-workspace"],
-		["pytest -o 'pythonpath=. /tmp/evil'", "review:outside-workspace"],
+		// Runners read settings inside a word whatever its quoting: pytest's `pythonpath` ini key, `--rootdir`. Since
+		// a thirty-second review any `pythonpath` setting is reviewed: pytest resolves it from its rootdir.
+		["pytest --override-ini=pythonpath=.. -p evil", "review:not-read-only"],
+		["pytest -o 'pythonpath=..' -p evil", "review:not-read-only"],
+		["pytest -o 'pythonpath=. /tmp/evil'", "review:not-read-only"],
 		// An option word holding a blank is not judged at all (a fifteenth review).
 		["pytest '--rootdir= ..'", "review:not-read-only"],
-		["pytest -o pythonpath=src -k 'test_a or test_b'", "allow:trusted-command"],
+		["pytest -o pythonpath=src -k 'test_a or test_b'", "review:not-read-only"],
 		["pytest tests/test_x.py::TestA::test_b --url=http://example.com/x", "allow:trusted-command"],
 	])("a code path in front of a trusted command must stay in the workspace: %j → %s", (command, expected) => {
 		const trusted = floorContextFor(
@@ -1073,12 +1074,13 @@ describe("what a seventeenth review got past trusted commands", () => {
 		["pytest -o addopts=--basetemp=/tmp/out", "review:outside-workspace"],
 		["pytest --override-ini=addopts=--basetemp=/tmp/out", "review:outside-workspace"],
 		["pytest -o 'addopts=--junitxml=/tmp/out.xml'", "review:outside-workspace"],
-		["pytest -o addopts=--rootdir=..", "review:outside-workspace"],
+		// `--rootdir` is reviewed in any form since a thirty-second review.
+		["pytest -o addopts=--rootdir=..", "review:not-read-only"],
 		["pytest -o 'addopts=-x --basetemp=/tmp/out'", "review:outside-workspace"],
 		["pytest -o addopts=@.env", "review:not-read-only"],
 		["pytest -o 'addopts=-q @.env'", "review:not-read-only"],
 		["pytest -o 'addopts=--cache-dir=$HOME/c'", "review:not-read-only"],
-		["pytest -o 'addopts=--rootdir= ..'", "review:outside-workspace"],
+		["pytest -o 'addopts=--rootdir= ..'", "review:not-read-only"],
 		// npm turns these settings into the code or shell its script runs with, in either form.
 		["npm test --node-options '--import=data:text/javascript,process.exit(0)'", "review:not-read-only"],
 		["npm test --node-options --eval=1", "review:not-read-only"],
@@ -1215,7 +1217,8 @@ describe("what a twenty-second review got past trusted commands", () => {
 		// What test runs usually hold still passes.
 		["cd tests && pytest -q", "allow:trusted-command"],
 		["cd tests && pytest -q test_a.py -k 'a or b'", "allow:trusted-command"],
-		["pytest -q -o cache_dir=.cache tests", "allow:trusted-command"],
+		// pytest resolves `cache_dir` from its rootdir, not from here: reviewed since a thirty-second review.
+		["pytest -q -o cache_dir=.cache tests", "review:not-read-only"],
 		["npm test -s", "allow:trusted-command"],
 		["npm test -w pkg-a", "allow:trusted-command"],
 		["npm test -- --watch=false", "allow:trusted-command"],

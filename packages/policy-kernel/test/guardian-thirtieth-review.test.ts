@@ -14,6 +14,7 @@ const RUNNERS = [
 	"./tests/runtests.py",
 	"sphinx-build",
 	"python3 -",
+	"python3 -m py_compile",
 ];
 const runners = applyGuardianDefaults({ mode: "enforce", trustedCommands: RUNNERS });
 
@@ -212,5 +213,35 @@ describe("a trusted setup.py runs build commands only", () => {
 		["python3 setup.py --version"],
 	])("allows %s", (command) => {
 		expect(trustedBash(command, ["setup.py"])).toBe("allow:trusted-command");
+	});
+});
+
+describe("a thirty-second review: pytest's rootdir, and devices as trusted arguments", () => {
+	it.each([
+		// A device's folder becomes pytest's rootdir and confcutdir: conftest.py files above it load.
+		["python3 -m pytest -q -s -p no:cacheprovider -c /dev/null tests/test_b.py", "review:not-read-only"],
+		["pytest -q -p no:cacheprovider tests/test_b.py /dev/null", "review:outside-workspace"],
+		["python3 -m py_compile /dev/null", "review:outside-workspace"],
+		["pytest -q -o addopts=/dev/null tests", "review:outside-workspace"],
+		// Settings pytest resolves from its rootdir, and the options that move it.
+		["cd tests && python3 -m pytest -q -o cache_dir=shared/pc4 test_b.py", "review:not-read-only"],
+		["pytest -q --rootdir=tests -o cache_dir=out/pc2 tests/test_b.py", "review:not-read-only"],
+		["pytest -q -c tests/__init__.py tests/test_b.py", "review:not-read-only"],
+		["pytest -q --config-file=tests/pytest.ini tests", "review:not-read-only"],
+		["pytest -q --rootdir tests tests", "review:not-read-only"],
+		["pytest -q --override-ini=pythonpath=src tests", "review:not-read-only"],
+		["pytest -q -o testpaths=out tests", "review:not-read-only"],
+		["pytest -q -o 'addopts=-o cache_dir=out' tests", "review:not-read-only"],
+	])("%s is %s", (command, expected) => {
+		expect(trustedBash(command, TESTS)).toBe(expected);
+	});
+
+	it.each([
+		["pytest -q -p no:cacheprovider tests/test_b.py 2>/dev/null"],
+		["python3 -m pytest -q tests > /dev/null"],
+		["pytest -q -o junit_family=xunit2 tests"],
+		["pytest -q -rA tests"],
+	])("still allows %s", (command) => {
+		expect(trustedBash(command, TESTS)).toBe("allow:trusted-command");
 	});
 });

@@ -5184,6 +5184,7 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 		const belowRoot = state.cwd !== judge.workspace;
 		for (const [index, word] of args.entries()) {
 			if (belowRoot && PARENT_SEGMENT.test(word.value)) throw new Review("outside-workspace");
+			if (namesDevice(word.value)) throw new Review("outside-workspace");
 			if (!isPlainTrustedArgument(word.value, inlineScript && index === 0)) throw new Review("not-read-only");
 			// A glob that starts with a wildcard, a `-` or an `@` may expand to a name such as `@.env` or `-pthis` (made
 			// by an earlier `touch` or Pi's write tool; a twentieth review: `pytest -q -*`).
@@ -5197,6 +5198,15 @@ function matchTrusted(words: readonly BashWord[], state: WalkState, judge: Judge
 		return true;
 	}
 	return false;
+}
+
+/**
+ * True for a trusted argument that names a device (`/dev/null`): harmless to read, but a runner uses its folder
+ * (`pytest -c /dev/null` makes `/dev` the rootdir and loads a `conftest.py` from the folders above it;
+ * `py_compile /dev/null` writes `/dev/__pycache__`; a thirty-second review).
+ */
+function namesDevice(value: string): boolean {
+	return value.startsWith("/dev/") || value === "/dev";
 }
 
 /** True for `python FILE` (any `python3.X`) with nothing else: the interpreter runs that file and reads no option. */
@@ -5302,8 +5312,14 @@ function runsOtherCode(runner: string | undefined, value: string, next: string |
 		case "sphinx-build":
 			return sphinxGoesOnlineOrImports(value, next);
 		case "pytest": {
+			// pytest resolves these settings from its rootdir or ini folder, not from where it starts, and the options
+			// move the rootdir: a link the floor judged from the working directory may lead elsewhere from there
+			// (`cd tests && pytest -o cache_dir=shared/x` with `shared -> ~/shared`; a thirty-second review).
+			if (PYTEST_ROOTDIR_SETTINGS.test(value)) return true;
+			if (long !== undefined && PYTEST_ROOTDIR_OPTIONS.has(long)) return true;
 			if (short !== undefined) {
 				const option = pytestShortOptionValue(short, next);
+				if (option?.letter === "c") return true;
 				if (option?.letter === "p") return option.value === undefined || !option.value.startsWith("no:");
 				if (option?.letter === "W") return importsWarningModule(option.value);
 			}
@@ -5400,6 +5416,12 @@ const SPHINX_PLAIN_SETTINGS: ReadonlySet<string> = new Set([
 	"smartquotes",
 ]);
 
+/** pytest ini settings resolved from the rootdir or the ini file's folder, in any form (`-o`, `--override-ini=`, addopts). */
+const PYTEST_ROOTDIR_SETTINGS = /(?:^|[\s=,:])(?:cache_dir|pythonpath|testpaths)\s*=/;
+
+/** pytest options that choose the rootdir or the ini file (`-c` is judged with the short options). */
+const PYTEST_ROOTDIR_OPTIONS: ReadonlySet<string> = new Set(["rootdir", "config-file", "inifile"]);
+
 /** pytest's short options that take a value: in a bundle (`-vp this`, `-rp`) the first of them takes the rest. */
 const PYTEST_SHORT_VALUE_OPTIONS = new Set(["k", "m", "p", "r", "W", "o", "c"]);
 
@@ -5478,6 +5500,7 @@ function judgeTrustedArgumentParts(
 	for (const [index, part] of parts.entries()) {
 		if (!isPlainTrustedArgument(part, inlineScript) || runsOtherCode(runner, part, parts[index + 1]))
 			throw new Review("not-read-only");
+		if (namesDevice(part)) throw new Review("outside-workspace");
 		judgeOperandWord(literalWord(part), state, judge, true, true);
 		judgeTrustedWriteName(part, state, judge);
 		judgeTrustedArgumentParts(runner, part, state, judge, depth + 1, inlineScript);
