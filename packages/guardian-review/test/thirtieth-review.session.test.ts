@@ -3,7 +3,7 @@
 // the piped code), a debugger fed through a pipe, a label whose module the same command removes first, and setup.py
 // commands that install. Django and Sphinx are not on the test machine: their cases are the kernel's
 // (packages/policy-kernel/test/guardian-thirtieth-review.test.ts).
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expectBashVerdicts, guardianSandboxPerTest, resultTexts } from "./helpers.ts";
@@ -99,6 +99,34 @@ describe("a thirty-second review: pytest's rootdir, in real sessions", () => {
 		);
 		expect(existsSync(marker)).toBe(false);
 		expect(existsSync(join(sandbox.home, "shared", "pc4"))).toBe(false);
+		expect(resultTexts(h).join("\n")).toContain("1 passed");
+	});
+});
+
+describe("a thirty-third review: pytest options that delete or write by their own naming, in real sessions", () => {
+	it("reviews --basetemp (pytest removes the folder, .env and all) and --debug's default file behind a link", async () => {
+		const victim = join(sandbox.home, "victim.txt");
+		writeFileSync(victim, "the user's file\n");
+		const h = await sandbox.start({
+			files: {
+				...TEST_FILES,
+				"tests/test_t.py": "def test_t(tmp_path):\n    assert tmp_path.exists()\n",
+				"config/.env": "very-secret-env\n",
+				"config/settings.py": "DEBUG = False\n",
+			},
+			guardian: { trustedCommands: RUNNERS },
+		});
+		symlinkSync(victim, join(h.cwd, "pytestdebug.log"));
+		await expectBashVerdicts(
+			h,
+			[
+				"pytest -q -p no:cacheprovider --basetemp=config tests/test_t.py",
+				"pytest -q -p no:cacheprovider tests/test_b.py --debug",
+			],
+			["pytest -q -p no:cacheprovider tests/test_t.py"],
+		);
+		expect(readFileSync(join(h.cwd, "config", ".env"), "utf8")).toBe("very-secret-env\n");
+		expect(readFileSync(victim, "utf8")).toBe("the user's file\n");
 		expect(resultTexts(h).join("\n")).toContain("1 passed");
 	});
 });

@@ -1071,12 +1071,13 @@ describe("what a fifteenth review got past trusted commands and Pi's find tool",
 describe("what a seventeenth review got past trusted commands", () => {
 	it.each<[string, string]>([
 		// pytest parses `addopts` as more arguments: each is judged as an argument of its own.
-		["pytest -o addopts=--basetemp=/tmp/out", "review:outside-workspace"],
-		["pytest --override-ini=addopts=--basetemp=/tmp/out", "review:outside-workspace"],
+		// `--basetemp` is reviewed in any form since a thirty-third review (pytest deletes that folder first).
+		["pytest -o addopts=--basetemp=/tmp/out", "review:not-read-only"],
+		["pytest --override-ini=addopts=--basetemp=/tmp/out", "review:not-read-only"],
 		["pytest -o 'addopts=--junitxml=/tmp/out.xml'", "review:outside-workspace"],
 		// `--rootdir` is reviewed in any form since a thirty-second review.
 		["pytest -o addopts=--rootdir=..", "review:not-read-only"],
-		["pytest -o 'addopts=-x --basetemp=/tmp/out'", "review:outside-workspace"],
+		["pytest -o 'addopts=-x --basetemp=/tmp/out'", "review:not-read-only"],
 		["pytest -o addopts=@.env", "review:not-read-only"],
 		["pytest -o 'addopts=-q @.env'", "review:not-read-only"],
 		["pytest -o 'addopts=--cache-dir=$HOME/c'", "review:not-read-only"],

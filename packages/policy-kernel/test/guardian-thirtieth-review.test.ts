@@ -245,3 +245,24 @@ describe("a thirty-second review: pytest's rootdir, and devices as trusted argum
 		expect(trustedBash(command, TESTS)).toBe("allow:trusted-command");
 	});
 });
+
+describe("a thirty-third review: pytest options that delete a folder or write a file of pytest's naming", () => {
+	it.each([
+		// pytest removes the --basetemp folder first, protected files and all.
+		["pytest -q -p no:cacheprovider --basetemp=config tests/test_t.py"],
+		["pytest -q --basetemp config tests"],
+		["pytest -q -o addopts=--basetemp=config tests"],
+		// Written where a shipped link may lead: ./pytestdebug.log, ./.benchmarks.
+		["pytest -q -p no:cacheprovider tests/test_b.py --debug"],
+		["python3 -m pytest -q --debug tests/test_b.py"],
+		["pytest -q -o addopts=--debug tests/test_b.py"],
+		["pytest -q --benchmark-autosave tests"],
+		["pytest -q --benchmark-save=x tests"],
+	])("reviews %s", (command) => {
+		expect(trustedBash(command, TESTS)).toBe("review:not-read-only");
+	});
+
+	it("still allows --debug with a named file, judged as a workspace write", () => {
+		expect(trustedBash("pytest -q --debug=dbg.log tests", TESTS)).toBe("allow:trusted-command");
+	});
+});

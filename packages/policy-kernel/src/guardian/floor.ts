@@ -5317,6 +5317,7 @@ function runsOtherCode(runner: string | undefined, value: string, next: string |
 			// (`cd tests && pytest -o cache_dir=shared/x` with `shared -> ~/shared`; a thirty-second review).
 			if (PYTEST_ROOTDIR_SETTINGS.test(value)) return true;
 			if (long !== undefined && PYTEST_ROOTDIR_OPTIONS.has(long)) return true;
+			if (long === "debug" && !value.includes("=")) return true;
 			if (short !== undefined) {
 				const option = pytestShortOptionValue(short, next);
 				if (option?.letter === "c") return true;
@@ -5419,8 +5420,21 @@ const SPHINX_PLAIN_SETTINGS: ReadonlySet<string> = new Set([
 /** pytest ini settings resolved from the rootdir or the ini file's folder, in any form (`-o`, `--override-ini=`, addopts). */
 const PYTEST_ROOTDIR_SETTINGS = /(?:^|[\s=,:])(?:cache_dir|pythonpath|testpaths)\s*=/;
 
-/** pytest options that choose the rootdir or the ini file (`-c` is judged with the short options). */
-const PYTEST_ROOTDIR_OPTIONS: ReadonlySet<string> = new Set(["rootdir", "config-file", "inifile"]);
+/**
+ * pytest options reviewed in any form: those that choose the rootdir or the ini file (`-c` is judged with the short
+ * options), `--basetemp` (pytest deletes that folder first, whatever it holds: `--basetemp=config` removed
+ * `config/.env`), and those that write a file of pytest's own naming in the working directory, which a shipped link
+ * may lead out (`--debug` without a value writes `pytestdebug.log`, pytest-benchmark's saves go to `.benchmarks`;
+ * a thirty-third review).
+ */
+const PYTEST_ROOTDIR_OPTIONS: ReadonlySet<string> = new Set([
+	"rootdir",
+	"config-file",
+	"inifile",
+	"basetemp",
+	"benchmark-autosave",
+	"benchmark-save",
+]);
 
 /** pytest's short options that take a value: in a bundle (`-vp this`, `-rp`) the first of them takes the rest. */
 const PYTEST_SHORT_VALUE_OPTIONS = new Set(["k", "m", "p", "r", "W", "o", "c"]);
