@@ -266,3 +266,28 @@ describe("a thirty-third review: pytest options that delete a folder or write a 
 		expect(trustedBash("pytest -q --debug=dbg.log tests", TESTS)).toBe("allow:trusted-command");
 	});
 });
+
+describe("a thirty-fourth review: Django's Selenium options start a browser or reach the network", () => {
+	const DJANGO_TESTS = ["tests/migrations/__init__.py", "tests/test_sqlite.py", ...DJANGO];
+	it.each([
+		[
+			"tests/runtests.py --selenium=chrome --selenium-hub=http://127.0.0.1:4444/wd/hub --external-host=127.0.0.1 migrations",
+		],
+		["./tests/runtests.py --selenium chrome --headless migrations"],
+		["./tests/runtests.py --selenium-h http://evil.example:4444 --sel=chrome migrations"],
+		["./tests/runtests.py --liveserver=0.0.0.0:8081 migrations"],
+		["./tests/runtests.py --screenshots --selenium=firefox migrations"],
+		["python3 manage.py test --selenium=firefox app"],
+		["python3 -m django test --settings=proj.settings --selenium-hub=http://h:4444 app"],
+	])("reviews %s", (command) => {
+		expect(trustedBash(command, DJANGO_TESTS)).toBe("review:not-read-only");
+	});
+
+	it.each([
+		["./tests/runtests.py --tag slow --exclude-tag selenium migrations"],
+		["./tests/runtests.py --parallel 1 --settings=test_sqlite migrations"],
+		["python3 manage.py test app --shuffle --reverse"],
+	])("still allows %s", (command) => {
+		expect(trustedBash(command, DJANGO_TESTS)).toBe("allow:trusted-command");
+	});
+});

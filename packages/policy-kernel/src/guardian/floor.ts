@@ -5571,14 +5571,26 @@ const TEST_RUNNER_NAME_OPTIONS = [
 	"--exclude-tag",
 	"--start-at",
 	"--start-after",
-	"--selenium",
-	"--selenium-hub",
-	"--external-host",
 	"--top-level-directory",
 	// Their value is optional and typed: a label after them is taken as the value and fails, importing nothing.
 	"--parallel",
 	"--shuffle",
 	"--verbosity",
+] as const;
+
+/**
+ * Django test runner options that start a browser or reach the network (a thirty-fourth review): `--selenium
+ * BROWSER` runs Selenium Manager, which downloads a browser and its driver; `--selenium-hub URL` sends requests to
+ * any host; `--external-host` and `--liveserver` make the live server listen elsewhere; `--screenshots` saves them.
+ * Reviewed by any argparse prefix (`--sel`).
+ */
+const TEST_RUNNER_NETWORK_OPTIONS = [
+	"--selenium",
+	"--selenium-hub",
+	"--external-host",
+	"--liveserver",
+	"--screenshots",
+	"--headless",
 ] as const;
 
 /** Long options whose value such a runner imports, or discovers from (`--settings`, `discover --start-directory`). */
@@ -5761,6 +5773,13 @@ function judgeTestLabels(words: readonly BashWord[], state: WalkState, judge: Ju
 	const found = testLabelWords(words, state, judge);
 	if (found === undefined) return;
 	const { labels, base } = found;
+	const optionName = (value: string) => value.slice(0, value.includes("=") ? value.indexOf("=") : undefined);
+	if (
+		labels.some(
+			(word) => word.value.startsWith("--") && abbreviates(optionName(word.value), TEST_RUNNER_NETWORK_OPTIONS),
+		)
+	)
+		throw new Review("not-read-only");
 	if (base === undefined) throw new Review("dynamic");
 	const names = testModuleNames(labels, found.optionsOnly === true);
 	if (names.length > 0 && judge.requests === undefined && (judge.removedFiles || judge.concurrent > 0))
