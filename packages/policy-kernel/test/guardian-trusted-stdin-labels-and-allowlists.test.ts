@@ -3,24 +3,9 @@
 // file that ends the import path, a removal before a runner given no label, the module paths asked of the shell,
 // and each of Sphinx's offline builders, plain -D settings and setup.py's build commands.
 import { describe, expect, it } from "vitest";
-import {
-	applyGuardianDefaults,
-	decideBashFloor,
-	type FloorContext,
-	floorContextFor,
-	floorFactRequestsOf,
-} from "../src/guardian/index.js";
-import { outcome, withCleanTrees } from "./floor-outcome.js";
+import { applyGuardianDefaults, decideBashFloor, floorContextFor, floorFactRequestsOf } from "../src/guardian/index.js";
+import { bashOutcome, CLEAN_GIT, CWD, HOME, outcome, withCleanTrees, withExistingFiles } from "./floor-outcome.js";
 
-const HOME = "/home/dev";
-const CWD = "/home/dev/project";
-const CLEAN_GIT = {
-	gitConfig: "safe",
-	gitHooks: "none",
-	gitHistoryProtected: [],
-	gitContentSettings: [],
-	gitTop: CWD,
-} as const;
 const RUNNERS = [
 	"pytest",
 	"python3 -m pytest",
@@ -34,11 +19,7 @@ const runners = applyGuardianDefaults({ mode: "enforce", trustedCommands: RUNNER
 
 /** The runners' decision, where the workspace holds `existing` (paths relative to the workspace). */
 function trustedBash(command: string, existing: readonly string[] = []): string {
-	const context: FloorContext = {
-		...floorContextFor(runners, CWD, HOME, CLEAN_GIT),
-		existingPaths: new Set(existing.map((path) => `${CWD}/${path}`)),
-	};
-	return outcome(decideBashFloor(command, "always", withCleanTrees(command, context)));
+	return bashOutcome(command, withExistingFiles(floorContextFor(runners, CWD, HOME, CLEAN_GIT), existing));
 }
 
 const TESTS = ["tests/__init__.py", "tests/test_a.py"];
