@@ -160,7 +160,7 @@ const contextShunt: TryScenario = {
 	title: "context-shunt: oversized tool output kept as a bounded, recoverable artifact, with a short receipt inline",
 	whatHappens: [
 		"The model runs a test loop that prints 4,001 lines. context-shunt keeps the output as an artifact and the",
-		"model gets a receipt; the model then recovers the last lines by range.",
+		"model gets a receipt; the model then recovers the last lines by range, and quotes the receipt's first line.",
 	],
 	prompt: "Run the long test loop and tell me which step failed.",
 	config: { mode: "enforce" },
@@ -175,10 +175,17 @@ const contextShunt: TryScenario = {
 				},
 			],
 		}),
-		{ text: "Step 4001 failed: the retry budget was exhausted (recovered from the preserved log)." },
+		(request) => {
+			// The bash result as the model received it: the receipt, not the log (Pi's collapsed bash block shows
+			// only its last lines, so the model quotes its first one).
+			const receipt = toolResultTexts(request).find((text) => text.startsWith("[context-shunt]")) ?? "";
+			return {
+				text: `Step 4001 failed: the retry budget was exhausted (recovered from the preserved log). What reached my context from the 4,001-line log (${Buffer.byteLength(receipt)} bytes): ${receipt.split("\n")[0]}`,
+			};
+		},
 	],
-	afterwards: ["/context-shunt status"],
-	screen: ["csa_", "Step 4001 failed"],
+	afterwards: ["/context-shunt status", "Ctrl+O (expand the bash block: the whole receipt)"],
+	screen: ["Step 4001 failed", "What reached my context from the 4,001-line log", "was preserved as artifact csa_"],
 };
 
 function delegationBlock(request: LoopbackRequest): string | undefined {

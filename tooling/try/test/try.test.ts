@@ -88,6 +88,10 @@ describe("pnpm try", () => {
 		await tryInTmux("exploration-guard");
 	}, 300_000);
 
+	it("context-shunt: a receipt in place of a 4,001-line log, and a recovered range, on screen", async () => {
+		await tryInTmux("context-shunt");
+	}, 300_000);
+
 	it("an unknown extension gets the list and exit code 2", () => {
 		const run = spawnSync(process.execPath, ["--import", "tsx", "tooling/try/src/main.ts", "no-such-ext"], {
 			cwd: repoRoot,
