@@ -27,6 +27,7 @@ import {
 	type OutputMinimizerConfig,
 	OutputMinimizerConfigSchema,
 	type OutputMinimizerRunState,
+	outputMinimizerCounted,
 	type PersistOutcome,
 	parseOutputMinimizerConfig,
 	planNotifyRewrite,
@@ -140,7 +141,13 @@ export function registerOutputMinimizer(pi: ExtensionAPI): void {
 			const stats = summarizeOutputMinimizer(ctx.sessionManager.getBranch());
 			const report = formatOutputMinimizerStatus(stats, runState);
 			const notLive = policy.statusLine();
-			const text = notLive === undefined ? report : [`${NAME}: ${notLive}`, ...report.split("\n").slice(1)].join("\n");
+			// Not live: the state line, and the counters only when this branch counted something while it was on.
+			const text =
+				notLive === undefined
+					? report
+					: outputMinimizerCounted(stats)
+						? [`${NAME}: ${notLive}`, "counted earlier in this branch:", ...report.split("\n").slice(1)].join("\n")
+						: `${NAME}: ${notLive}`;
 			answerCommand(ctx, text, "info");
 		},
 	});

@@ -69,9 +69,7 @@ describe("output-minimizer: the one project-layer rule", () => {
 		try {
 			expect(harness.session.extensionRunner.hasHandlers("tool_result")).toBe(false);
 			await harness.command("/output-minimizer status");
-			expect(harness.ui?.notifications().at(-1)?.message).toMatch(
-				/^output-minimizer: off \(set in the config file\)\n/,
-			);
+			expect(harness.ui?.notifications().at(-1)?.message).toBe("output-minimizer: off (set in the config file)");
 			expect(harness.requests).toEqual([]);
 		} finally {
 			await harness.dispose();

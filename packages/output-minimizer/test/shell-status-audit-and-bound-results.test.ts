@@ -2,6 +2,8 @@
 // /reload, the exact not-live status, the usage line, failed notify saves, a failed bounded child, and the
 // pass-through category.
 
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { callTool, type Harness, realText } from "@pi-policy/pi-harness";
 import { sessionPerTest } from "@pi-policy/pi-harness/vitest";
@@ -59,22 +61,31 @@ describe("running totals in minimized audit entries", () => {
 });
 
 describe("/output-minimizer status when not live", () => {
-	/** The status lines below the first, with nothing counted. */
-	const ZERO_COUNTS = [
-		"results minimized: 0 (single 0, workflow 0, notify 0)",
-		"bytes kept out of context: 0",
-		"outputs referenced: 0 (host files reused: 0)",
-		"bounded fallbacks: 0 (persistence failures: 0)",
-		"pass-throughs: inline 0, small 0, output:false bounded 0",
-	];
-
 	it.each([
 		["off", "output-minimizer: off (set in the config file)"],
 		["loud", 'output-minimizer: disabled: global mode: expected one of "off", "reference"'],
-	])("with mode %s shows its first line without the live header", async (mode, first) => {
+	])("with mode %s and nothing counted answers its state line alone", async (mode, first) => {
 		const h = await start(createStockSubagent(), { mode });
 		await h.command("/output-minimizer status");
-		expect(h.ui!.notifications().at(-1)).toEqual({ message: [first, ...ZERO_COUNTS].join("\n"), level: "info" });
+		expect(h.ui!.notifications().at(-1)).toEqual({ message: first, level: "info" });
+	});
+
+	it("turned off by /reload after minimizing, lists what this branch counted earlier", async () => {
+		const stock = createStockSubagent();
+		stock.queue({ kind: "single", child: { agent: "scout", output: realText(20_000, 7) } });
+		const h = await start(stock);
+		await delegate(h, { agent: "scout", task: "one" });
+		await writeFile(join(h.agentDir, "policy", "output-minimizer.json"), '{ "mode": "off" }');
+		await h.session.reload();
+		await h.command("/output-minimizer status");
+		const lines = h.ui!.notifications().at(-1)!.message.split("\n");
+		expect(lines.slice(0, 3)).toEqual([
+			"output-minimizer: off (set in the config file)",
+			"counted earlier in this branch:",
+			"results minimized: 1 (single 1, workflow 0, notify 0)",
+		]);
+		expect(lines[3]).toMatch(/^bytes kept out of context: [1-9]\d{3,}$/);
+		expect(lines).toHaveLength(7);
 	});
 });
 

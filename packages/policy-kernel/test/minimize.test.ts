@@ -19,6 +19,7 @@ import {
 	type OutputMinimizerConfig,
 	OutputMinimizerConfigSchema,
 	outputFileName,
+	outputMinimizerCounted,
 	outputSessionFolder,
 	type PersistOutcome,
 	parseNotifyText,
@@ -625,5 +626,31 @@ describe("status", () => {
 		});
 		expect(formatOutputMinimizerStatus(stats, "active")).toContain("bytes kept out of context: 250");
 		expect(formatOutputMinimizerStatus(stats, "active")).not.toContain("/");
+	});
+});
+
+describe("outputMinimizerCounted", () => {
+	const entry = (event: string, category = "single") => ({
+		type: "custom",
+		customType: "pi-policy.audit",
+		data: { v: 1, ext: "output-minimizer", event, mode: "reference", category },
+	});
+
+	it("is false for a branch with no entries, or only config and handler errors", () => {
+		expect(outputMinimizerCounted(summarizeOutputMinimizer([]))).toBe(false);
+		expect(outputMinimizerCounted(summarizeOutputMinimizer([entry("config-invalid"), entry("handler-error")]))).toBe(
+			false,
+		);
+	});
+
+	it.each([
+		"minimized",
+		"bounded-fallback",
+		"persistence-failed",
+		"passthrough-inline",
+		"passthrough-small",
+		"bounded-inline",
+	])("is true after one %s entry", (event) => {
+		expect(outputMinimizerCounted(summarizeOutputMinimizer([entry(event)]))).toBe(true);
 	});
 });

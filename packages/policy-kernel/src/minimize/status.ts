@@ -74,3 +74,21 @@ export function formatOutputMinimizerStatus(stats: OutputMinimizerStats, state: 
 		`pass-throughs: inline ${stats.passthrough.inline}, small ${stats.passthrough.small}, output:false bounded ${stats.passthrough.boundedInline}`,
 	].join("\n");
 }
+
+/**
+ * Whether the status report's counters show anything: a minimized result, a fallback, a persistence failure or a
+ * pass-through on this branch. When the extension is not live (off, or its config invalid) the status answers its
+ * state line alone unless something was counted earlier in the branch.
+ */
+export function outputMinimizerCounted(stats: OutputMinimizerStats): boolean {
+	const { passthrough } = stats;
+	return (
+		stats.minimized +
+			stats.fallbacks +
+			stats.persistenceFailures +
+			passthrough.inline +
+			passthrough.small +
+			passthrough.boundedInline >
+		0
+	);
+}
