@@ -10,6 +10,7 @@ import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { createMcpExtension, type InlineExtension } from "@earendil-works/pi-coding-agent";
 import {
 	callTool,
+	callTools,
 	createHarness,
 	type Harness,
 	type HarnessOptions,
@@ -116,7 +117,7 @@ export async function createGuardianHarness(options: GuardianHarnessOptions = {}
 	});
 }
 
-export { callTool, reply };
+export { callTool, callTools, reply };
 
 /** Fails when any persisted or displayed surface carries one of `needles` (commands, paths, rationales). */
 export function expectNoLeak(h: GuardianHarness, needles: readonly string[]): void {

@@ -17,6 +17,7 @@ import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import {
 	callTool,
+	callTools,
 	expectNoLeak,
 	type GuardianHarness,
 	guardianSandboxPerTest,
@@ -415,6 +416,41 @@ describe("what the user sees", () => {
 		expect(h.ui?.statuses.has("guardian-review")).toBe(false);
 		expect(working()).toEqual([seenWorking, undefined]);
 		expect(existsSync(join(h.cwd, "reviewed.txt"))).toBe(true);
+	});
+
+	it("names a denial the verdict cache repeats (an identical sibling call) as the reviewer's, earlier in this turn, and rounds the floor's share", async () => {
+		h = await start({
+			ui: {},
+			guardian: { reviewer: { model: "faux/faux-reviewer", fallbackToSessionModel: false } },
+		});
+		h.agent(
+			callTool("bash", { command: "ls" }),
+			// Identical sibling calls in one message: the second takes the first's verdict from the cache.
+			callTools(
+				{ name: "bash", args: { command: "ln -s /dev/null a.txt" } },
+				{ name: "bash", args: { command: "ln -s /dev/null a.txt" } },
+			),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high", rationale: "secret-rationale" }));
+		await h.prompt("go");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		const notes = h.ui!.notifications().map((note) => note.message);
+		expect(notes).toEqual([
+			"guardian-review denied a bash call (source: reviewer, risk high).",
+			"guardian-review denied a bash call (source: reviewer, earlier in this turn).",
+		]);
+		await h.command("/guardian status");
+		expect(h.ui!.notifications().at(-1)?.message).toContain("decided by the floor: 1 of 3 calls (33%)");
+		h.agent(
+			callTool("bash", { command: "pwd" }),
+			callTool("bash", { command: "ls -a" }),
+			callTool("bash", { command: "ls -l" }),
+			"done",
+		);
+		await h.prompt("look");
+		await h.command("/guardian status");
+		expect(h.ui!.notifications().at(-1)?.message).toContain("decided by the floor: 4 of 6 calls (67%)");
 	});
 
 	it("names the source of every denial, and /guardian status shows the share the floor decided", async () => {
