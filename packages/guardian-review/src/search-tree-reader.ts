@@ -1,8 +1,8 @@
 // Looks in the trees a recursive read walks (`grep -r x sub`, `rg x`, `diff -r a b`) for entries the floor
 // protects, so that such a read is allowed only when the tree holds no `.env`, key or history file the reader would
 // read. The kernel names the trees (floorFactRequestsOf) and decides; this module only lists folders and reads the
-// config files of the git folders it meets (a `.git/` is read only when its config holds no credential, decision
-// 0019): asynchronously, bounded in entries, depth and bytes, and cached until a tool call that may have changed
+// config files and reflogs of the git folders it meets (a `.git/` is read only when its config and reflogs hold no
+// credential, decision 0019): asynchronously, bounded in entries, depth and bytes, and cached until a tool call that may have changed
 // them has run.
 import type { Stats } from "node:fs";
 import { lstat, readdir, readFile } from "node:fs/promises";
@@ -14,7 +14,9 @@ import {
 	globPartMayMatchName,
 	ignoreRulesWhitelist,
 	judgeGitConfigSecrets,
+	judgeGitReflogSecrets,
 	MAX_GIT_CONFIG_CHARS,
+	MAX_GIT_REFLOG_BYTES,
 	nameSplitsInXargs,
 	type SearchTreeRequest,
 	type SearchTreeVerdict,
@@ -42,6 +44,17 @@ async function readGitConfigSecrets(path: string): Promise<GitConfigSecretsVerdi
 		if (!info.isFile() || info.size > MAX_GIT_CONFIG_CHARS * 4) return "unknown";
 		const text = await readFile(path, "utf8");
 		return text.length > MAX_GIT_CONFIG_CHARS ? "unknown" : judgeGitConfigSecrets(text);
+	} catch {
+		return "unknown";
+	}
+}
+
+/** What a git folder's reflog file holds for a reader, read within the kernel's size bound. Never throws. */
+async function readGitReflogSecrets(path: string): Promise<GitConfigSecretsVerdict> {
+	try {
+		const info = await lstat(path);
+		if (!info.isFile() || info.size > MAX_GIT_REFLOG_BYTES) return "unknown";
+		return judgeGitReflogSecrets(await readFile(path, "utf8"));
 	} catch {
 		return "unknown";
 	}
@@ -134,8 +147,8 @@ async function whitelistsAboveRoot(root: string, home: string): Promise<boolean>
  * What `request`'s tree holds, as the reader would walk it: every entry below the root, or for a glob word each
  * entry its parts can reach (hidden ones too, unless the reader skips them), links below the root skipped unless the reader follows them (then `unknown`: the target may be
  * anywhere), and, for paths that reach the reader through xargs (`splitsNames`), a name xargs would split makes it
- * `unknown` too. A git folder the kernel's test opens is walked too, and each of its config files read: a credential
- * makes the tree `protected`, a config that cannot be judged `unknown`. A missing root holds nothing; a root that is
+ * `unknown` too. A git folder the kernel's test opens is walked too, and each of its config and reflog files read: a
+ * credential makes the tree `protected`, a file that cannot be judged `unknown`. A missing root holds nothing; a root that is
  * a file was judged by its name; a root that is a link is `unknown`. Errors other than a missing entry make the
  * verdict `unknown`. For ripgrep (hidden entries skipped, no pattern), hidden entries count again from a folder
  * whose ignore file, or one above the root or in `home`'s global excludes, whitelists anything. Never throws.
@@ -185,8 +198,8 @@ export async function readSearchTreeVerdict(
 				const path = next.path === "/" ? `/${entry.name}` : `${next.path}/${entry.name}`;
 				const kind = entryKind(path, entry.isDirectory(), next.inGit);
 				if (kind === "protected") return "protected";
-				if (kind === "git-config") {
-					const secrets = await readGitConfigSecrets(path);
+				if (kind === "git-config" || kind === "git-reflog") {
+					const secrets = kind === "git-config" ? await readGitConfigSecrets(path) : await readGitReflogSecrets(path);
 					if (secrets !== "none") return secrets === "found" ? "protected" : "unknown";
 					continue;
 				}

@@ -5,11 +5,14 @@ import { describe, expect, it } from "vitest";
 import {
 	applyGuardianDefaults,
 	floorContextFor,
+	GIT_FOLDER_CLEAR_CONTENT_NAMES,
 	gitRefHidesObjects,
 	judgeGitConfigSecrets,
+	judgeGitReflogSecrets,
 	MAX_GIT_CONFIG_CHARS,
 	treeEntryTest,
 } from "../src/guardian/index.js";
+import { bashOutcome, CLEAN_GIT, CWD, HOME } from "./floor-outcome.js";
 
 const CLONED = `[core]
 	repositoryformatversion = 0
@@ -78,8 +81,6 @@ describe("judgeGitConfigSecrets", () => {
 });
 
 describe("treeEntryTest", () => {
-	const HOME = "/home/dev";
-	const CWD = "/home/dev/project";
 	const test = treeEntryTest(floorContextFor(applyGuardianDefaults({ mode: "enforce" }), CWD, HOME));
 
 	it("opens a git folder protected only by `.git/`, and reads its config files by their text", () => {
@@ -103,6 +104,29 @@ describe("treeEntryTest", () => {
 		expect(test(`${CWD}/.git/config`, true, true)).toBe("readable");
 	});
 
+	it("reads reflog files by their text, at any depth, and nothing named `logs` outside a logs folder", () => {
+		expect(test(`${CWD}/.git/logs/HEAD`, false, true)).toBe("git-reflog");
+		expect(test(`${CWD}/.git/logs/refs/heads/main`, false, true)).toBe("git-reflog");
+		expect(test(`${CWD}/.git/modules/lib/logs/HEAD`, false, true)).toBe("git-reflog");
+		expect(test(`${CWD}/.git/worktrees/w/logs/HEAD`, false, true)).toBe("git-reflog");
+		expect(test(`${CWD}/vendor/lib/.git/logs/HEAD`, false, true)).toBe("git-reflog");
+		expect(test(`${CWD}/.git/logs`, true, true)).toBe("readable");
+		expect(test(`${CWD}/.git/refs/heads/logs`, false, true)).toBe("readable");
+		// Outside a git folder a `logs` folder is the project's own.
+		expect(test(`${CWD}/logs/app.log`, false, false)).toBe("readable");
+	});
+
+	it.each(GIT_FOLDER_CLEAR_CONTENT_NAMES)(
+		"keeps a git folder's `%s` protected, as a folder and below, at any depth",
+		(name) => {
+			expect(test(`${CWD}/.git/${name}`, true, true)).toBe("protected");
+			expect(test(`${CWD}/.git/${name}/x/y`, false, true)).toBe("protected");
+			expect(test(`${CWD}/.git/modules/lib/${name}`, true, true)).toBe("protected");
+			// Outside a git folder the name is the project's own.
+			expect(test(`${CWD}/${name}/notes.txt`, false, false)).toBe("readable");
+		},
+	);
+
 	it("keeps git folders protected whole when the user's list covers them by another glob", () => {
 		const strictWith = (glob: string) =>
 			treeEntryTest(floorContextFor(applyGuardianDefaults({ mode: "enforce", protectedPaths: [glob] }), CWD, HOME));
@@ -122,5 +146,42 @@ describe("gitRefHidesObjects", () => {
 		expect(gitRefHidesObjects("tree  refs/tags/treetag")).toBe(true);
 		expect(gitRefHidesObjects("tag blob refs/tags/annotated-blob")).toBe(true);
 		expect(gitRefHidesObjects("tag tag refs/tags/nested")).toBe(true);
+	});
+});
+
+describe("judgeGitReflogSecrets", () => {
+	const line = (message: string) =>
+		`0000000000000000000000000000000000000000 811e37c2e94d34d495ec416c895db6ced3222208 t <t@example.invalid> 1 +0000\t${message}\n`;
+
+	it("finds a URL with user information in any message: what `git pull URL` writes", () => {
+		expect(judgeGitReflogSecrets(line("pull -q http://oauth2:glpat-x@host/r.git main: Fast-forward"))).toBe("found");
+		expect(judgeGitReflogSecrets(line("commit: a") + line("pull https://ghp_x@github.com/o/r main"))).toBe("found");
+	});
+
+	it("finds none in messages git writes without one", () => {
+		expect(judgeGitReflogSecrets("")).toBe("none");
+		expect(judgeGitReflogSecrets(line("fetch -q http://127.0.0.1:8799/r.git x:y: storing head"))).toBe("none");
+		expect(judgeGitReflogSecrets(line("pull ssh://git@github.com/o/r main: Fast-forward"))).toBe("none");
+		expect(judgeGitReflogSecrets(line("checkout: moving from main to x"))).toBe("none");
+	});
+});
+
+describe("reflog walks", () => {
+	const context = { ...floorContextFor(applyGuardianDefaults({ mode: "enforce" }), CWD, HOME), ...CLEAN_GIT };
+
+	it.each([
+		"git log -g",
+		"git log -g --oneline",
+		"git log --walk-reflogs --format=%gs",
+		"git show -g -s",
+		"git rev-list -g --format=%gs HEAD",
+		"git shortlog -g",
+	])("reviews `%s`: the reflog's messages keep `git pull URL` as typed", (command) => {
+		expect(bashOutcome(command, context)).toBe("review:protected-path");
+	});
+
+	it("still allows log forms that walk no reflog", () => {
+		expect(bashOutcome("git log --oneline -5", context)).toBe("allow:read-only");
+		expect(bashOutcome("git log --grep=fix --oneline", context)).toBe("allow:read-only");
 	});
 });

@@ -4349,6 +4349,9 @@ function judgeGit(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	if (facts.config !== "safe") return "git-config";
 	// `git remote -v` and `get-url` print the URLs, with any token in them (`https://user:ghp_…@github.com/…`).
 	if (sub === "remote" && rest.length > 0 && facts.urlCredentials !== "none") return "protected-path";
+	// A reflog walk prints the reflog's messages, which keep `git pull URL`'s command line as typed, token and all
+	// (`pull https://oauth2:glpat-…@host/x main`; a thirty-fifth review). git takes these two spellings only.
+	if (rest.some((arg) => arg.value === "-g" || arg.value === "--walk-reflogs")) return "protected-path";
 	const content = gitContentPrinted(sub, rest, facts.contentSettings ?? GIT_CONTENT_SETTINGS);
 	if (content === "unknown") return "protected-path";
 	if (content !== undefined) {

@@ -80,17 +80,41 @@ export function judgeGitConfigSecrets(text: string): GitConfigSecretsVerdict {
  * How the shell's tree lister treats one entry of a tree a recursive read walks: `readable`; `protected` (the tree
  * is then protected); `git-folder`, a `.git` folder protected only by {@link GIT_FOLDER_GLOB}, whose entries are
  * walked with `insideGitFolder`; `git-config`, a config file in such a folder, readable only when
- * {@link judgeGitConfigSecrets} finds no credential in it.
+ * {@link judgeGitConfigSecrets} finds no credential in it; `git-reflog`, a reflog file in such a folder, readable
+ * only when {@link judgeGitReflogSecrets} finds no credential in it.
  */
-export type TreeEntryKind = "readable" | "protected" | "git-folder" | "git-config";
+export type TreeEntryKind = "readable" | "protected" | "git-folder" | "git-config" | "git-reflog";
 
 /**
- * The lister's test for one entry (absolute, normalized `path`; whether it is a directory, not following links;
- * whether it lies in a git folder being walked): the read test of {@link protectedReadTest}, except that a git
- * folder protected by nothing but {@link GIT_FOLDER_GLOB} is walked rather than refused. Inside it every entry is
- * judged by the other globs (`.git/deploy.key` stays protected) and each config file by its text. A user list
- * without the exact `.git/` entry, or with another glob that covers git folders, keeps them protected whole.
+ * Folders of a git folder (at any depth: submodules' and worktrees' too) that hold file content in clear, which the
+ * protected globs never see under its own name: Git LFS and git-annex objects (an LFS-tracked `deploy.pem`, also
+ * after it left the working tree), a stopped rebase's patches and rerere's recorded conflicts (a commit's or a
+ * merge's `.env` lines). A recursive read that meets one goes to review (a thirty-fifth review).
  */
+export const GIT_FOLDER_CLEAR_CONTENT_NAMES: readonly string[] = Object.freeze([
+	"lfs",
+	"annex",
+	"rebase-merge",
+	"rebase-apply",
+	"rr-cache",
+]);
+
+/** The folder of a git folder (at any depth) that holds its reflogs: `logs/HEAD`, `logs/refs/heads/main`. */
+const GIT_REFLOG_FOLDER_NAME = "logs";
+
+/** Reflog files larger than this are not read: the tree is then `unknown` (its read goes to review). */
+export const MAX_GIT_REFLOG_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Judges one reflog file's text for a reader: `found` when any message holds a URL with user information. git
+ * writes `git pull URL`'s command line into the reflog as typed (`pull https://oauth2:TOKEN@host/x main: Fast-forward`),
+ * where `git fetch` and `FETCH_HEAD` leave the credential out (a thirty-fifth review). One pass; never throws.
+ */
+export function judgeGitReflogSecrets(text: string): GitConfigSecretsVerdict {
+	if (typeof text !== "string") return "unknown";
+	return hasUserInfo(text) ? "found" : "none";
+}
+
 /**
  * True when an ignore file's text (gitignore syntax: `.gitignore`, `.ignore`, `.rgignore`, `info/exclude`) may
  * whitelist an entry: any line starting with `!` (`!.env`), which makes ripgrep read a hidden entry it would skip.
@@ -112,6 +136,14 @@ export function treeProtectionKey(
 	return `${context.cwd}\u0000${context.home}\u0000${readable}\u0000${context.protectedPaths.join("\u0000")}\u0000`;
 }
 
+/**
+ * The lister's test for one entry (absolute, normalized `path`; whether it is a directory, not following links;
+ * whether it lies in a git folder being walked): the read test of {@link protectedReadTest}, except that a git
+ * folder protected by nothing but {@link GIT_FOLDER_GLOB} is walked rather than refused. Inside it every entry is
+ * judged by the other globs (`.git/deploy.key` stays protected), each config file and each reflog file by its text,
+ * and the folders of {@link GIT_FOLDER_CLEAR_CONTENT_NAMES} stay protected. A user list without the exact `.git/`
+ * entry, or with another glob that covers git folders, keeps them protected whole.
+ */
 export function treeEntryTest(
 	context: PathContext,
 ): (path: string, isDirectory: boolean, insideGitFolder: boolean) => TreeEntryKind {
@@ -123,7 +155,12 @@ export function treeEntryTest(
 	return (path, isDirectory, insideGitFolder) => {
 		if (insideGitFolder) {
 			if (withoutGitFolder(path)) return "protected";
-			return !isDirectory && GIT_FOLDER_CONFIG_NAMES.includes(baseName(path)) ? "git-config" : "readable";
+			// The parts below the innermost `.git` (submodules' and worktrees' git folders lie within it).
+			const parts = path.slice(path.lastIndexOf("/.git/") + "/.git/".length).split("/");
+			if (parts.some((part) => GIT_FOLDER_CLEAR_CONTENT_NAMES.includes(part))) return "protected";
+			if (isDirectory) return "readable";
+			if (GIT_FOLDER_CONFIG_NAMES.includes(baseName(path))) return "git-config";
+			return parts.slice(0, -1).includes(GIT_REFLOG_FOLDER_NAME) ? "git-reflog" : "readable";
 		}
 		if (!all(path)) return "readable";
 		return isDirectory && baseName(path) === ".git" && !withoutGitFolder(path) ? "git-folder" : "protected";

@@ -1,0 +1,89 @@
+// A thirty-fifth review, on the shapes real agents run: a token in the reflog. `git pull URL` writes its command
+// line into the reflog as typed (`pull http://oauth2:glpat-…@host/x main: Fast-forward`; shown with a real pull
+// over HTTP in the review), and the default floor allowed four reads that print it: `git log -g`, a reflog format,
+// and a recursive grep or rg of the workspace root, which walked `.git/logs/`. Folders of a git folder that hold
+// file content in clear (Git LFS objects, a stopped rebase's patches) are reviewed when a recursive read meets them.
+// Real Pi sessions, faux agent and reviewer, real git, grep and rg.
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { expectBashVerdicts, guardianSandboxPerTest, resultTexts, runGit, startInGitRepo } from "./helpers.ts";
+
+const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-reflog-home-" });
+
+const TOKEN = "glpat-ReflogToken123";
+
+/** A reflog entry as `git pull` writes it (same message shape), made by git itself. */
+function pullWithTokenInReflog(home: string, cwd: string): void {
+	runGit(
+		home,
+		cwd,
+		"update-ref",
+		"-m",
+		`pull -q http://oauth2:${TOKEN}@127.0.0.1:8766/ master: Fast-forward`,
+		"HEAD",
+		"HEAD",
+	);
+}
+
+describe("a token in the reflog", () => {
+	it("keeps reflog walks and recursive reads of the workspace root in review; plain log and root greps still pass", async () => {
+		const h = await startInGitRepo(sandbox);
+		pullWithTokenInReflog(sandbox.home, h.cwd);
+		await expectBashVerdicts(
+			h,
+			[
+				"git log -g --oneline",
+				"git log --walk-reflogs --format='%gs' -1",
+				"grep -rn 'oauth2' . | head -5",
+				"rg --hidden -n glpat",
+				"git show -g -s",
+			],
+			["git log --oneline -1", "grep -rn hello README.md"],
+		);
+		expect(resultTexts(h).join("\n")).not.toContain(TOKEN);
+	});
+
+	it("allows the same reads where the reflog holds no credential", async () => {
+		const h = await startInGitRepo(sandbox);
+		runGit(
+			sandbox.home,
+			h.cwd,
+			"update-ref",
+			"-m",
+			"pull -q http://127.0.0.1:8766/ master: Fast-forward",
+			"HEAD",
+			"HEAD",
+		);
+		await expectBashVerdicts(
+			h,
+			["git log -g --oneline"],
+			["grep -rn 'pull' . | head -5", "rg --hidden -n Fast-forward"],
+		);
+		expect(resultTexts(h).join("\n")).toContain("Fast-forward");
+	});
+
+	it("reviews a root search when a submodule's git folder holds the token in a reflog", async () => {
+		const h = await startInGitRepo(sandbox);
+		const logs = join(h.cwd, ".git", "modules", "lib", "logs");
+		mkdirSync(logs, { recursive: true });
+		writeFileSync(join(logs, "HEAD"), `0 1 t <t@example.invalid> 1 +0000\tpull https://${TOKEN}@host/x main\n`);
+		await expectBashVerdicts(h, ["grep -rn x ."], []);
+	});
+});
+
+describe("git folders that hold file content in clear", () => {
+	it.each([
+		["Git LFS objects", ["lfs", "objects", "ab", "cd"]],
+		["a stopped rebase", ["rebase-merge"]],
+		["rerere's recorded conflicts", ["rr-cache", "0123abcd"]],
+	])("reviews a recursive read of the root that meets %s", async (_what, parts) => {
+		const h = await startInGitRepo(sandbox);
+		const folder = join(h.cwd, ".git", ...parts);
+		mkdirSync(folder, { recursive: true });
+		writeFileSync(join(folder, "content"), "-----BEGIN PRIVATE KEY-----\nMIIE\n");
+		await expectBashVerdicts(h, ["grep -rn 'PRIVATE KEY' ."], ["grep -rn 'PRIVATE KEY' README.md"]);
+		expect(resultTexts(h).join("\n")).not.toContain("MIIE");
+	});
+});
