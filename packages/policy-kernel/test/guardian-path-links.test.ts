@@ -581,6 +581,29 @@ describe("what a nineteenth review found in brace words, version shims and home 
 		expect(outcome(decideBashFloor("python --version", "always", plainContext))).toBe("allow:read-only");
 	});
 
+	it.each([
+		[{ PATH: "/root/.volta/bin:/usr/bin:/bin" }],
+		[{ PATH: "/root/.volta/bin/:/usr/bin" }],
+		[{ PATH: "/opt/volta/bin:/usr/bin", VOLTA_HOME: "/opt/volta" }],
+	])(
+		"reviews version probes through Volta's shims, which download the version package.json pins (%o)",
+		(environment) => {
+			const volta = judgeShellSetup({ environment, workspace: CWD, home: HOME });
+			expect(volta.versionShims).toBe(true);
+			const context = floorContextFor(config, CWD, HOME, { shell: volta });
+			expect(outcome(decideBashFloor("node --version", "always", context))).toBe("review:not-read-only");
+			expect(outcome(decideBashFloor("npm --version", "always", context))).toBe("review:not-read-only");
+		},
+	);
+
+	it("does not take another `bin` folder for Volta's", () => {
+		for (const environment of [
+			{ PATH: "/opt/volta/bin:/usr/bin" },
+			{ PATH: "/usr/local/bin", VOLTA_HOME: "/opt/volta" },
+		])
+			expect(judgeShellSetup({ environment, workspace: CWD, home: HOME }).versionShims).toBeUndefined();
+	});
+
 	it("protects what programs load from home at start-up only where home lies in the workspace", () => {
 		const homeWorkspace = floorContextFor(config, HOME, HOME);
 		expect(outcome(decideBashFloor("printf 'def length: env;' > .jq", "always", homeWorkspace))).toBe(

@@ -70,8 +70,9 @@ export interface ShellSetupFacts {
 	/** True when the environment sets a non-empty `CDPATH`, so `cd NAME` may go elsewhere than `./NAME`. */
 	readonly cdSearchPath: boolean;
 	/**
-	 * True when a `PATH` entry is a version manager's `shims` folder (pyenv, rbenv, nodenv, asdf, mise): the program
-	 * a command name runs is picked by a file in the working folder or above (`.python-version`, `.tool-versions`).
+	 * True when a `PATH` entry is a version manager's `shims` folder (pyenv, rbenv, nodenv, asdf, mise, proto) or
+	 * Volta's `bin` (`~/.volta/bin`, `$VOLTA_HOME/bin`): the program a command name runs is picked by a file in the
+	 * working folder or above (`.python-version`, `.tool-versions`, a `package.json` pin Volta downloads).
 	 */
 	readonly versionShims?: boolean;
 	/**
@@ -165,7 +166,17 @@ export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
 				add(`${root === "/" ? "" : root}/**/${relative}`);
 			}
 		}
-		const versionShims = entries.some((entry) => entry.replace(/\/+$/, "").split("/").at(-1) === "shims");
+		// Volta's shims live in `$VOLTA_HOME/bin` (`~/.volta/bin`): its `node` reads the project's `package.json` pin
+		// and downloads a missing version (a thirty-fifth review).
+		const voltaBin = (environment.VOLTA_HOME ?? "").replace(/\/+$/, "");
+		const versionShims = entries.some((entry) => {
+			const folder = entry.replace(/\/+$/, "");
+			return (
+				folder.split("/").at(-1) === "shims" ||
+				folder.endsWith("/.volta/bin") ||
+				(voltaBin !== "" && folder === `${voltaBin}/bin`)
+			);
+		});
 		const locale = [environment.LC_ALL, environment.LC_CTYPE, environment.LANG].find((value) => (value ?? "") !== "");
 		const multibyteLocale = !isByteSafeLocale(locale);
 		return {
