@@ -87,3 +87,29 @@ describe("git folders that hold file content in clear", () => {
 		expect(resultTexts(h).join("\n")).not.toContain("MIIE");
 	});
 });
+
+describe("Mercurial's and Jujutsu's folders, protected like git's", () => {
+	it("reviews writes to .hg/hgrc (its hooks run at the user's next hg command) and reads that meet a credential there", async () => {
+		const h = await startInGitRepo(sandbox);
+		mkdirSync(join(h.cwd, ".hg"), { recursive: true });
+		writeFileSync(join(h.cwd, ".hg", "hgrc"), `[paths]\ndefault = https://dev:${TOKEN}@hg.example.invalid/repo\n`);
+		mkdirSync(join(h.cwd, ".jj", "repo", "store", "git"), { recursive: true });
+		writeFileSync(
+			join(h.cwd, ".jj", "repo", "store", "git", "config"),
+			`[remote "origin"]\n\turl = https://${TOKEN}@example.invalid/r\n`,
+		);
+		await expectBashVerdicts(
+			h,
+			[
+				"cat > .hg/hgrc <<'EOF'\n[hooks]\npre-status = touch /tmp/ran\nEOF",
+				"grep -rn dev .",
+				"cat .hg/hgrc",
+				"cat .jj/repo/store/git/config",
+				`grep -rn ${TOKEN.slice(0, 5)} .jj`,
+				"cat ~/.hgrc",
+			],
+			["grep -rn hello README.md", "ls -a"],
+		);
+		expect(resultTexts(h).join("\n")).not.toContain(TOKEN);
+	});
+});

@@ -50,6 +50,11 @@ export const DEFAULT_PROTECTED_PATHS = [
 	// In the workspace and anywhere else, by name.
 	".env*",
 	".git/",
+	// Mercurial's and Jujutsu's folders, like git's: a write there runs programs (an `.hg/hgrc` hook runs at the
+	// user's next `hg status`), and a read finds remote URLs with credentials (`.hg/hgrc` `[auth]` and `[paths]`,
+	// the git store under `.jj/repo/store/git`). A thirty-fifth review's follow-up.
+	".hg/",
+	".jj/",
 	"*.pem",
 	"id_*",
 	"*.key",
@@ -65,6 +70,9 @@ export const DEFAULT_PROTECTED_PATHS = [
 	".npmrc",
 	".pypirc",
 	".git-credentials",
+	// Mercurial's user and system config (`~/.hgrc`, `~/.config/hg/hgrc`, `/etc/mercurial/hgrc`): `[auth]` passwords.
+	".hgrc",
+	"hgrc",
 	".pgpass",
 	".my.cnf",
 	".s3cfg",
