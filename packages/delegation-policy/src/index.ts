@@ -14,6 +14,7 @@ import {
 	DELEGATE_USAGE,
 	DELEGATION_POLICY_CONFIG_NAME,
 	DELEGATION_POLICY_SECTION,
+	formatDelegationChange,
 	parseDelegateCommand,
 	replacePolicyBlockInText,
 } from "@pi-policy/policy-kernel/delegation";
@@ -153,7 +154,12 @@ export function registerDelegationPolicy(pi: ExtensionAPI): void {
 				} else if (command.kind === "panel") await openDelegationPanel(controller, ctx);
 				else {
 					const view = controller.apply(command.event, ctx);
-					answerCommand(ctx, `delegation-policy: ${view.footer}`, "info");
+					const failed = view.validation.diagnostics.some((entry) => entry.severity === "error");
+					answerCommand(
+						ctx,
+						formatDelegationChange(view.footer, view.validation).join("\n"),
+						failed ? "warning" : "info",
+					);
 				}
 			} catch {
 				answerCommand(ctx, "delegation-policy: the command failed (internal error); nothing changed.", "error");

@@ -38,4 +38,12 @@ describe("/delegate help and changes without a UI (real pi CLI)", () => {
 		expect(result.stderr).toContain("delegation-policy: D:OFF A:OFF\n");
 		expect(fixture.server.chatRequests).toHaveLength(0);
 	});
+
+	it("says why a change leaves delegation failed closed: the footer, then each diagnostic", async () => {
+		const result = await run("/delegate role small nosuch/model");
+		expect(result.code, result.stderr).toBe(0);
+		const answer = result.stderr.slice(result.stderr.indexOf("delegation-policy: D:ERR"));
+		expect(answer).toMatch(/^delegation-policy: D:ERR A:\w+\n- error: .*small/);
+		expect(fixture.server.chatRequests).toHaveLength(0);
+	});
 });

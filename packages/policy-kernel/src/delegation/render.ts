@@ -188,11 +188,21 @@ export function formatDelegationStatus(
 		);
 	}
 	if (validation.diagnostics.length === 0) lines.push("diagnostics: none");
-	else {
-		lines.push("diagnostics:");
-		for (const entry of validation.diagnostics) lines.push(`- ${entry.severity}: ${entry.message}`);
-	}
+	else lines.push("diagnostics:", ...diagnosticLines(validation));
 	return lines;
+}
+
+/** One `- <severity>: <message>` line per diagnostic (the messages are sanitized: see {@link DelegationDiagnostic}). */
+function diagnosticLines(validation: DelegationValidation): string[] {
+	return validation.diagnostics.map((entry) => `- ${entry.severity}: ${entry.message}`);
+}
+
+/**
+ * The answer to a `/delegate` change (intensity, role, thinking, Advisor, preference, reset): the new footer, then
+ * each diagnostic, so that a change that leaves delegation failed closed (`D:ERR`) says why at once.
+ */
+export function formatDelegationChange(footer: string, validation: DelegationValidation): string[] {
+	return [`delegation-policy: ${footer}`, ...diagnosticLines(validation)];
 }
 
 /** The effective state published on `pi-policy:delegation-state`: model ids and validity, nothing else. */
