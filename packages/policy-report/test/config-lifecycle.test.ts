@@ -50,9 +50,31 @@ describe("policy-report: the project layer", () => {
 			projectConfig: { "policy-report": { entryRenderer: true, telemetry: { enabled: true } } },
 		});
 		try {
+			// The refused key is named as a count at session start, once.
+			const ignored =
+				"policy-report: ignored 1 project setting that only the global file may set or weaken; the global values stand.";
+			expect(harness.ui?.notifications().filter((note) => note.message === ignored)).toHaveLength(1);
 			await harness.command("/policy status");
 			expect(lastNotification(harness)).toBe("policy-report: active (entry renderer on, telemetry off)");
 			expect(harness.session.extensionRunner.getEntryRenderer("pi-policy.audit")).toBeDefined();
+		} finally {
+			await harness.dispose();
+		}
+	});
+
+	it("says nothing of ignored settings when the project sets only what it may", async () => {
+		const harness = await createHarness({
+			extensions: [policyReport],
+			env,
+			projectConfig: { "policy-report": { entryRenderer: true } },
+		});
+		try {
+			expect(
+				harness.ui
+					?.notifications()
+					.map((note) => note.message)
+					.join("\n"),
+			).not.toContain("ignored");
 		} finally {
 			await harness.dispose();
 		}

@@ -243,6 +243,15 @@ export function createPolicyConfig<T, E extends AuditExt>(
 				};
 				latest = sessionOf(resolution, hooks);
 			}
+			// A project value the one rule refused (a locked key, a weaker security setting) is ignored: say so once per
+			// session start, as a count, so a project file that seems to do nothing is explained.
+			if (latest.resolution.status === "valid" && latest.resolution.ignored > 0) {
+				const count = latest.resolution.ignored;
+				notify(
+					ctx,
+					`${name}: ignored ${count} project setting${count === 1 ? "" : "s"} that only the global file may set or weaken; the global values stand.`,
+				);
+			}
 			if (latest.problem !== undefined) {
 				const issues = latest.resolution.status === "invalid" ? latest.resolution.issues : [];
 				let fields: Omit<AuditInput<E>, "event"> | undefined;
