@@ -1,7 +1,7 @@
 // Looks in the trees a recursive read walks (`grep -r x sub`, `rg x`, `diff -r a b`) for entries the floor
 // protects, so that such a read is allowed only when the tree holds no `.env`, key or history file the reader would
 // read. The kernel names the trees (floorFactRequestsOf) and decides; this module only lists folders and reads the
-// config files and reflogs of the git folders it meets (a `.git/` is read only when its config and reflogs hold no
+// config, reflog, remote and message files of the git folders it meets (a `.git/` is read only when they hold no
 // credential, decision 0019): asynchronously, bounded in entries, depth and bytes, and cached until a tool call that may have changed
 // them has run.
 import type { Stats } from "node:fs";
@@ -14,9 +14,11 @@ import {
 	globPartMayMatchName,
 	ignoreRulesWhitelist,
 	judgeGitConfigSecrets,
-	judgeGitReflogSecrets,
+	judgeGitMessageSecrets,
+	judgeGitUrlFileSecrets,
 	MAX_GIT_CONFIG_CHARS,
-	MAX_GIT_REFLOG_BYTES,
+	MAX_GIT_MESSAGE_BYTES,
+	MAX_GIT_URL_FILE_BYTES,
 	nameSplitsInXargs,
 	type SearchTreeRequest,
 	type SearchTreeVerdict,
@@ -49,12 +51,19 @@ async function readGitConfigSecrets(path: string): Promise<GitConfigSecretsVerdi
 	}
 }
 
-/** What a git folder's reflog file holds for a reader, read within the kernel's size bound. Never throws. */
-async function readGitReflogSecrets(path: string): Promise<GitConfigSecretsVerdict> {
+/**
+ * What a git folder's reflog, legacy remote or message file holds for a reader, judged by `judge` when it is a
+ * regular file of at most `maxBytes`; `unknown` otherwise. Never throws.
+ */
+async function readJudgedText(
+	path: string,
+	maxBytes: number,
+	judge: (text: string) => GitConfigSecretsVerdict,
+): Promise<GitConfigSecretsVerdict> {
 	try {
 		const info = await lstat(path);
-		if (!info.isFile() || info.size > MAX_GIT_REFLOG_BYTES) return "unknown";
-		return judgeGitReflogSecrets(await readFile(path, "utf8"));
+		if (!info.isFile() || info.size > maxBytes) return "unknown";
+		return judge(await readFile(path, "utf8"));
 	} catch {
 		return "unknown";
 	}
@@ -147,8 +156,9 @@ async function whitelistsAboveRoot(root: string, home: string): Promise<boolean>
  * What `request`'s tree holds, as the reader would walk it: every entry below the root, or for a glob word each
  * entry its parts can reach (hidden ones too, unless the reader skips them), links below the root skipped unless the reader follows them (then `unknown`: the target may be
  * anywhere), and, for paths that reach the reader through xargs (`splitsNames`), a name xargs would split makes it
- * `unknown` too. A git folder the kernel's test opens is walked too, and each of its config and reflog files read: a
- * credential makes the tree `protected`, a file that cannot be judged `unknown`. A missing root holds nothing; a root that is
+ * `unknown` too. A git folder the kernel's test opens is walked too, and each of its config, reflog, legacy remote and message
+ * files read: a credential (or a diff in a message) makes the tree `protected`, a file that cannot be judged
+ * `unknown`. A missing root holds nothing; a root that is
  * a file was judged by its name; a root that is a link is `unknown`. Errors other than a missing entry make the
  * verdict `unknown`. For ripgrep (hidden entries skipped, no pattern), hidden entries count again from a folder
  * whose ignore file, or one above the root or in `home`'s global excludes, whitelists anything. Never throws.
@@ -198,8 +208,13 @@ export async function readSearchTreeVerdict(
 				const path = next.path === "/" ? `/${entry.name}` : `${next.path}/${entry.name}`;
 				const kind = entryKind(path, entry.isDirectory(), next.inGit);
 				if (kind === "protected") return "protected";
-				if (kind === "git-config" || kind === "git-reflog") {
-					const secrets = kind === "git-config" ? await readGitConfigSecrets(path) : await readGitReflogSecrets(path);
+				if (kind === "git-config" || kind === "git-url-file" || kind === "git-message") {
+					const secrets =
+						kind === "git-config"
+							? await readGitConfigSecrets(path)
+							: kind === "git-url-file"
+								? await readJudgedText(path, MAX_GIT_URL_FILE_BYTES, judgeGitUrlFileSecrets)
+								: await readJudgedText(path, MAX_GIT_MESSAGE_BYTES, judgeGitMessageSecrets);
 					if (secrets !== "none") return secrets === "found" ? "protected" : "unknown";
 					continue;
 				}

@@ -78,6 +78,10 @@ describe("git folders that hold file content in clear", () => {
 		["Git LFS objects", ["lfs", "objects", "ab", "cd"]],
 		["a stopped rebase", ["rebase-merge"]],
 		["rerere's recorded conflicts", ["rr-cache", "0123abcd"]],
+		// A thirty-sixth review: git-crypt's symmetric key, `git fsck --lost-found`'s objects, a tool's unknown file.
+		["git-crypt's keys", ["git-crypt", "keys"]],
+		["lost-found objects", ["lost-found", "other"]],
+		["a folder git does not know", ["gk"]],
 	])("reviews a recursive read of the root that meets %s", async (_what, parts) => {
 		const h = await startInGitRepo(sandbox);
 		const folder = join(h.cwd, ".git", ...parts);
@@ -109,6 +113,57 @@ describe("Mercurial's and Jujutsu's folders, protected like git's", () => {
 				"cat ~/.hgrc",
 			],
 			["grep -rn hello README.md", "ls -a"],
+		);
+		expect(resultTexts(h).join("\n")).not.toContain(TOKEN);
+	});
+});
+
+describe("what git leaves in its folder, judged by its text (a thirty-sixth review)", () => {
+	it("reviews a root search when `git commit -v` left a removed .env's lines in COMMIT_EDITMSG", async () => {
+		const h = await startInGitRepo(sandbox);
+		writeFileSync(join(h.cwd, ".env"), "API_KEY=ZZSECRET-editmsg\n");
+		runGit(sandbox.home, h.cwd, "add", ".env");
+		runGit(sandbox.home, h.cwd, "commit", "-qm", "add env");
+		runGit(sandbox.home, h.cwd, "rm", "-q", ".env");
+		runGit(sandbox.home, h.cwd, "-c", "core.editor=true", "commit", "-q", "-v", "-e", "-m", "remove leaked .env");
+		await expectBashVerdicts(h, ["grep -rn ZZSECRET .", "rg --hidden -n ZZSECRET"], ["grep -rn hello README.md"]);
+		expect(resultTexts(h).join("\n")).not.toContain("ZZSECRET");
+	});
+
+	it("allows the same search after a plain commit, whose message holds no diff", async () => {
+		const h = await startInGitRepo(sandbox);
+		writeFileSync(join(h.cwd, "a.txt"), "one\n");
+		runGit(sandbox.home, h.cwd, "add", "a.txt");
+		runGit(sandbox.home, h.cwd, "-c", "core.editor=true", "commit", "-q", "-e", "-m", "add a");
+		await expectBashVerdicts(h, [], ["grep -rn one .", "rg --hidden -n one"]);
+		expect(resultTexts(h).join("\n")).toContain("a.txt");
+	});
+
+	it("reviews a root search when a legacy remote file names a URL with a token", async () => {
+		const h = await startInGitRepo(sandbox);
+		mkdirSync(join(h.cwd, ".git", "remotes"), { recursive: true });
+		writeFileSync(join(h.cwd, ".git", "remotes", "origin"), `URL: https://oauth2:${TOKEN}@example.invalid/r.git\n`);
+		await expectBashVerdicts(h, ["grep -rn oauth2 ."], []);
+		expect(resultTexts(h).join("\n")).not.toContain(TOKEN);
+	});
+});
+
+describe("a bare repository in the workspace (a thirty-sixth review)", () => {
+	it("reviews reads of a mirror's config, which holds the token of `git clone --mirror https://TOKEN@…`", async () => {
+		const h = await startInGitRepo(sandbox);
+		runGit(sandbox.home, h.cwd, "clone", "-q", "--mirror", ".", "backup/app.git");
+		runGit(
+			sandbox.home,
+			join(h.cwd, "backup", "app.git"),
+			"remote",
+			"set-url",
+			"origin",
+			`https://oauth2:${TOKEN}@example.invalid/o/app.git`,
+		);
+		await expectBashVerdicts(
+			h,
+			["grep -rn oauth2 .", "rg --hidden -n oauth2", "cat backup/app.git/config", "grep -rn oauth2 backup"],
+			["grep -rn hello README.md", "git status --short"],
 		);
 		expect(resultTexts(h).join("\n")).not.toContain(TOKEN);
 	});

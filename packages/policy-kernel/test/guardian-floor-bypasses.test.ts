@@ -750,10 +750,10 @@ describe("found by a review of decision 0021 (each run in GNU findutils 4.9 and 
 		["find src -print0 | xargs -0 --replace=.env --max-lines=1 cat .env", "review:not-read-only"],
 		["find src | xargs -I {} -n 1 cat {}", "review:not-read-only"],
 		// A name written earlier in the command was not in the listing, and xargs splits it into other paths.
-		['touch "src/x .env"; find src | xargs cat', "review:writes"],
+		['touch "src/x .envrc"; find src | xargs cat', "review:writes"],
 		['mkdir -p "src/x ../.ssh"; find src | xargs grep -r .', "review:writes"],
-		['find src | xargs cat > "src/x .env"', "review:writes"],
-		['find src | xargs cat & touch "src/x .env"', "review:writes"],
+		['find src | xargs cat > "src/x .envrc"', "review:writes"],
+		['find src | xargs cat & touch "src/x .envrc"', "review:writes"],
 		// file: an abbreviated --compile writes a .mgc file, -z runs decompressors from PATH, -p resets access times.
 		["find src -name mymagic -exec file --co -m {} \\;", "review:writes"],
 		["find src -name mymagic | xargs file --co -m", "review:writes"],
@@ -787,9 +787,9 @@ describe("found by a review of decision 0021 (each run in GNU findutils 4.9 and 
 		["find src | xargs -I{} grep -r KEY {}", "allow:read-only"],
 		// A write whose name xargs would not split, and writes after the read, leave it allowed.
 		["find src | xargs grep -l KEY > found.txt", "allow:workspace-write"],
-		['find src | xargs cat; touch "src/x .env"', "allow:workspace-write"],
+		['find src | xargs cat; touch "src/x .envrc"', "allow:workspace-write"],
 		// -print0 and xargs -0 pass names whole, so a written name with a blank is harmless.
-		['touch "src/x .env"; find src -print0 | xargs -0 cat', "allow:workspace-write"],
+		['touch "src/x .envrc"; find src -print0 | xargs -0 cat', "allow:workspace-write"],
 	])("%j → %s", (command, expected) => {
 		const verdict = outcome(decideBashFloor(command, "always", withCleanTrees(command, clean, "none")));
 		expect(verdict).toBe(expected);
@@ -800,13 +800,13 @@ describe("found by a second review of decision 0021", () => {
 	it.each<[string, string]>([
 		// A pipeline's parts run side by side: a write in a later part may land while find still walks, also when the
 		// command wrote something before the pipeline (which used to skip the second pass).
-		['touch src/a; find node_modules src | xargs cat >&2 | touch "src/x .env"', "review:writes"],
-		['true > src/a; find node_modules src | xargs cat >&2 | mkdir "src/x .env"', "review:writes"],
+		['touch src/a; find node_modules src | xargs cat >&2 | touch "src/x .envrc"', "review:writes"],
+		['true > src/a; find node_modules src | xargs cat >&2 | mkdir "src/x .envrc"', "review:writes"],
 		["touch src/a; find node_modules src -exec cat {} + >&2 | mv config src/cfg", "review:protected-path"],
 		["touch src/a; grep -r x src >&2 | mv config src/cfg", "review:protected-path"],
-		["bash -c 'touch src/a; find src | xargs cat >&2 | touch \"src/x .env\"'", "review:writes"],
+		["bash -c 'touch src/a; find src | xargs cat >&2 | touch \"src/x .envrc\"'", "review:writes"],
 		// A loop's next pass runs after this pass's write, also when the command wrote before the loop.
-		['touch a; for i in 1 2; do find src | xargs cat; touch "src/x .env"; done', "review:writes"],
+		['touch a; for i in 1 2; do find src | xargs cat; touch "src/x .envrc"; done', "review:writes"],
 		["touch a; for i in 1 2; do grep -r KEY sub; mv conf sub/conf; done", "review:protected-path"],
 		// grep takes a word before its -e patterns as a file: its lines, not find's, would reach xargs.
 		["find src | grep src/list -e . -e . | xargs cat", "review:not-read-only"],
@@ -1078,8 +1078,8 @@ describe("what a seventeenth review got past trusted commands", () => {
 		// `--rootdir` is reviewed in any form since a thirty-second review.
 		["pytest -o addopts=--rootdir=..", "review:not-read-only"],
 		["pytest -o 'addopts=-x --basetemp=/tmp/out'", "review:not-read-only"],
-		["pytest -o addopts=@.env", "review:not-read-only"],
-		["pytest -o 'addopts=-q @.env'", "review:not-read-only"],
+		["pytest -o addopts=@.env", "review:protected-path"],
+		["pytest -o 'addopts=-q @.env'", "review:protected-path"],
 		["pytest -o 'addopts=--cache-dir=$HOME/c'", "review:not-read-only"],
 		["pytest -o 'addopts=--rootdir= ..'", "review:not-read-only"],
 		// npm turns these settings into the code or shell its script runs with, in either form.

@@ -8,7 +8,8 @@ import {
 	GIT_FOLDER_CLEAR_CONTENT_NAMES,
 	gitRefHidesObjects,
 	judgeGitConfigSecrets,
-	judgeGitReflogSecrets,
+	judgeGitMessageSecrets,
+	judgeGitUrlFileSecrets,
 	MAX_GIT_CONFIG_CHARS,
 	treeEntryTest,
 } from "../src/guardian/index.js";
@@ -105,15 +106,61 @@ describe("treeEntryTest", () => {
 	});
 
 	it("reads reflog files by their text, at any depth, and nothing named `logs` outside a logs folder", () => {
-		expect(test(`${CWD}/.git/logs/HEAD`, false, true)).toBe("git-reflog");
-		expect(test(`${CWD}/.git/logs/refs/heads/main`, false, true)).toBe("git-reflog");
-		expect(test(`${CWD}/.git/modules/lib/logs/HEAD`, false, true)).toBe("git-reflog");
-		expect(test(`${CWD}/.git/worktrees/w/logs/HEAD`, false, true)).toBe("git-reflog");
-		expect(test(`${CWD}/vendor/lib/.git/logs/HEAD`, false, true)).toBe("git-reflog");
+		expect(test(`${CWD}/.git/logs/HEAD`, false, true)).toBe("git-url-file");
+		expect(test(`${CWD}/.git/logs/refs/heads/main`, false, true)).toBe("git-url-file");
+		expect(test(`${CWD}/.git/modules/lib/logs/HEAD`, false, true)).toBe("git-url-file");
+		expect(test(`${CWD}/.git/worktrees/w/logs/HEAD`, false, true)).toBe("git-url-file");
+		expect(test(`${CWD}/vendor/lib/.git/logs/HEAD`, false, true)).toBe("git-url-file");
 		expect(test(`${CWD}/.git/logs`, true, true)).toBe("readable");
 		expect(test(`${CWD}/.git/refs/heads/logs`, false, true)).toBe("readable");
 		// Outside a git folder a `logs` folder is the project's own.
 		expect(test(`${CWD}/logs/app.log`, false, false)).toBe("readable");
+	});
+
+	it("judges legacy remote files by their text, and messages git leaves for an editor by theirs", () => {
+		expect(test(`${CWD}/.git/remotes/origin`, false, true)).toBe("git-url-file");
+		expect(test(`${CWD}/.git/branches/origin`, false, true)).toBe("git-url-file");
+		for (const name of ["COMMIT_EDITMSG", "MERGE_MSG", "SQUASH_MSG", "TAG_EDITMSG"])
+			expect(test(`${CWD}/.git/${name}`, false, true)).toBe("git-message");
+		expect(test(`${CWD}/.git/modules/lib/COMMIT_EDITMSG`, false, true)).toBe("git-message");
+	});
+
+	it("reads what git keeps there by an allow-list: object and ref names, the index, hooks, git's notes", () => {
+		for (const file of [
+			"HEAD",
+			"ORIG_HEAD",
+			"FETCH_HEAD",
+			"packed-refs",
+			"index",
+			"description",
+			"sharedindex.0123abcd",
+			"index.lock",
+			"objects/pack/pack-1.pack",
+			"objects/info/commit-graph",
+			"refs/heads/main",
+			"info/exclude",
+			"hooks/pre-commit.sample",
+			"modules/lib/HEAD",
+			"modules/lib/objects/ab/cdef",
+			"worktrees/w/gitdir",
+			"worktrees/w/commondir",
+		])
+			expect(test(`${CWD}/.git/${file}`, false, true), file).toBe("readable");
+		for (const folder of ["objects", "refs", "modules", "modules/lib", "worktrees/w", "sequencer", "gk"])
+			expect(test(`${CWD}/.git/${folder}`, true, true), folder).toBe("readable");
+	});
+
+	it("keeps what it does not know protected: a tool's own files in the git folder", () => {
+		for (const file of [
+			"git-crypt/keys/default",
+			"lost-found/other/0123abcd",
+			"gk/config.json",
+			"svn/.metadata",
+			"filter-repo/commit-map",
+			"my-secret-notes.txt",
+			"modules/lib/unknown-file",
+		])
+			expect(test(`${CWD}/.git/${file}`, false, true), file).toBe("protected");
 	});
 
 	it.each(GIT_FOLDER_CLEAR_CONTENT_NAMES)(
@@ -149,20 +196,20 @@ describe("gitRefHidesObjects", () => {
 	});
 });
 
-describe("judgeGitReflogSecrets", () => {
+describe("judgeGitUrlFileSecrets (reflogs, legacy remote files)", () => {
 	const line = (message: string) =>
 		`0000000000000000000000000000000000000000 811e37c2e94d34d495ec416c895db6ced3222208 t <t@example.invalid> 1 +0000\t${message}\n`;
 
 	it("finds a URL with user information in any message: what `git pull URL` writes", () => {
-		expect(judgeGitReflogSecrets(line("pull -q http://oauth2:glpat-x@host/r.git main: Fast-forward"))).toBe("found");
-		expect(judgeGitReflogSecrets(line("commit: a") + line("pull https://ghp_x@github.com/o/r main"))).toBe("found");
+		expect(judgeGitUrlFileSecrets(line("pull -q http://oauth2:glpat-x@host/r.git main: Fast-forward"))).toBe("found");
+		expect(judgeGitUrlFileSecrets(line("commit: a") + line("pull https://ghp_x@github.com/o/r main"))).toBe("found");
 	});
 
 	it("finds none in messages git writes without one", () => {
-		expect(judgeGitReflogSecrets("")).toBe("none");
-		expect(judgeGitReflogSecrets(line("fetch -q http://127.0.0.1:8799/r.git x:y: storing head"))).toBe("none");
-		expect(judgeGitReflogSecrets(line("pull ssh://git@github.com/o/r main: Fast-forward"))).toBe("none");
-		expect(judgeGitReflogSecrets(line("checkout: moving from main to x"))).toBe("none");
+		expect(judgeGitUrlFileSecrets("")).toBe("none");
+		expect(judgeGitUrlFileSecrets(line("fetch -q http://127.0.0.1:8799/r.git x:y: storing head"))).toBe("none");
+		expect(judgeGitUrlFileSecrets(line("pull ssh://git@github.com/o/r main: Fast-forward"))).toBe("none");
+		expect(judgeGitUrlFileSecrets(line("checkout: moving from main to x"))).toBe("none");
 	});
 });
 
@@ -183,5 +230,19 @@ describe("reflog walks", () => {
 	it("still allows log forms that walk no reflog", () => {
 		expect(bashOutcome("git log --oneline -5", context)).toBe("allow:read-only");
 		expect(bashOutcome("git log --grep=fix --oneline", context)).toBe("allow:read-only");
+	});
+});
+
+describe("judgeGitMessageSecrets", () => {
+	it("finds the diff `git commit -v` writes below the message", () => {
+		const verbose =
+			"remove leaked .env\n# Please enter the commit message\n# ------------------------ >8 ------------------------\ndiff --git a/.env b/.env\ndeleted file mode 100644\n-API_KEY=x\n";
+		expect(judgeGitMessageSecrets(verbose)).toBe("found");
+		expect(judgeGitMessageSecrets("diff --git a/x b/x\n")).toBe("found");
+	});
+
+	it("finds none in a plain message, also one that talks about diffs", () => {
+		expect(judgeGitMessageSecrets("fix: parse diff --git headers\n# Please enter the commit message\n")).toBe("none");
+		expect(judgeGitMessageSecrets("")).toBe("none");
 	});
 });

@@ -55,6 +55,10 @@ export const DEFAULT_PROTECTED_PATHS = [
 	// the git store under `.jj/repo/store/git`). A thirty-fifth review's follow-up.
 	".hg/",
 	".jj/",
+	// A bare repository in the workspace (`backup/app.git/`, a `git clone --mirror https://TOKEN@…`): its config holds
+	// the remote URL, token and all, and its hooks run at the next push to it (a thirty-sixth review). Not `.git`
+	// itself, which `?` keeps out.
+	"?*.git/",
 	"*.pem",
 	"id_*",
 	"*.key",
@@ -94,6 +98,37 @@ export const DEFAULT_PROTECTED_PATHS = [
 	".modal.toml",
 	".Xauthority",
 	"krb5cc_*",
+	// Secret files tools keep in a project, named by the tool's own docs (a thirty-sixth review): Streamlit's
+	// secrets, Android signing properties, Terraform variables, Compose `env_file`s, Firebase and Google keys, MCP
+	// configs with tokens in `env`, package-manager auth in a project (Bundler, Yarn, NuGet, pip, Docker), dbt and
+	// DVC credentials, kubeconfigs, aider's keys.
+	"secrets.toml",
+	"key.properties",
+	"keystore.properties",
+	"local.properties",
+	"*.tfvars",
+	"backend.hcl",
+	"*.env",
+	"*firebase-adminsdk*.json",
+	".runtimeconfig.json",
+	"application_default_credentials.json",
+	"mcp.json",
+	".mcp.json",
+	".claude/settings.local.json",
+	"**/.claude/settings.local.json",
+	".bundle/config",
+	"**/.bundle/config",
+	".yarnrc.yml",
+	"[Nn]u[Gg]et.[Cc]onfig",
+	"pip.conf",
+	"pip.ini",
+	".docker/config.json",
+	"**/.docker/config.json",
+	"profiles.yml",
+	".dvc/config.local",
+	"**/.dvc/config.local",
+	"kubeconfig*",
+	".aider.conf.yml",
 	// Shell and REPL histories.
 	".bash_history",
 	".zsh_history",

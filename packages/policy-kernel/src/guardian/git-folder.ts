@@ -79,17 +79,20 @@ export function judgeGitConfigSecrets(text: string): GitConfigSecretsVerdict {
 /**
  * How the shell's tree lister treats one entry of a tree a recursive read walks: `readable`; `protected` (the tree
  * is then protected); `git-folder`, a `.git` folder protected only by {@link GIT_FOLDER_GLOB}, whose entries are
- * walked with `insideGitFolder`; `git-config`, a config file in such a folder, readable only when
- * {@link judgeGitConfigSecrets} finds no credential in it; `git-reflog`, a reflog file in such a folder, readable
- * only when {@link judgeGitReflogSecrets} finds no credential in it.
+ * walked with `insideGitFolder`; and three kinds of file in such a folder, each readable only when its text passes
+ * a check: `git-config` ({@link judgeGitConfigSecrets}), `git-url-file`, a reflog or legacy remote file
+ * ({@link judgeGitUrlFileSecrets}), and `git-message`, a message git leaves for an editor
+ * ({@link judgeGitMessageSecrets}).
  */
-export type TreeEntryKind = "readable" | "protected" | "git-folder" | "git-config" | "git-reflog";
+export type TreeEntryKind = "readable" | "protected" | "git-folder" | "git-config" | "git-url-file" | "git-message";
 
 /**
- * Folders of a git folder (at any depth: submodules' and worktrees' too) that hold file content in clear, which the
- * protected globs never see under its own name: Git LFS and git-annex objects (an LFS-tracked `deploy.pem`, also
- * after it left the working tree), a stopped rebase's patches and rerere's recorded conflicts (a commit's or a
- * merge's `.env` lines). A recursive read that meets one goes to review (a thirty-fifth review).
+ * Folders of a git folder (at any depth: submodules' and worktrees' too) that hold file content or keys in clear,
+ * which the protected globs never see under their own names: Git LFS and git-annex objects (an LFS-tracked
+ * `deploy.pem`, also after it left the working tree), a stopped rebase's patches, rerere's recorded conflicts,
+ * git-crypt's keys and `git fsck --lost-found`'s objects. A recursive read that meets one goes to review (the
+ * thirty-fifth and thirty-sixth reviews). A file the allow-list of {@link treeEntryTest} does not know goes to
+ * review too.
  */
 export const GIT_FOLDER_CLEAR_CONTENT_NAMES: readonly string[] = Object.freeze([
 	"lfs",
@@ -97,22 +100,108 @@ export const GIT_FOLDER_CLEAR_CONTENT_NAMES: readonly string[] = Object.freeze([
 	"rebase-merge",
 	"rebase-apply",
 	"rr-cache",
+	"git-crypt",
+	"lost-found",
 ]);
 
-/** The folder of a git folder (at any depth) that holds its reflogs: `logs/HEAD`, `logs/refs/heads/main`. */
-const GIT_REFLOG_FOLDER_NAME = "logs";
+/**
+ * Folders of a git folder whose files a reader may read whatever they hold: objects (compressed), refs (object
+ * names), `info` (exclude, attributes, grafts) and hook scripts.
+ */
+const GIT_FOLDER_READABLE_FOLDERS: readonly string[] = ["objects", "refs", "info", "hooks"];
 
-/** Reflog files larger than this are not read: the tree is then `unknown` (its read goes to review). */
-export const MAX_GIT_REFLOG_BYTES = 8 * 1024 * 1024;
+/** Folders whose files hold URLs: reflogs (`git pull URL` writes its command line) and legacy remote files. */
+const GIT_FOLDER_URL_FILE_FOLDERS: readonly string[] = ["logs", "remotes", "branches"];
+
+/** Messages git leaves for an editor; `git commit -v` puts the staged diff below the message in COMMIT_EDITMSG. */
+const GIT_FOLDER_MESSAGE_NAMES: readonly string[] = [
+	"COMMIT_EDITMSG",
+	"MERGE_MSG",
+	"SQUASH_MSG",
+	"TAG_EDITMSG",
+	"NOTES_EDITMSG",
+	"EDIT_DESCRIPTION",
+];
 
 /**
- * Judges one reflog file's text for a reader: `found` when any message holds a URL with user information. git
- * writes `git pull URL`'s command line into the reflog as typed (`pull https://oauth2:TOKEN@host/x main: Fast-forward`),
- * where `git fetch` and `FETCH_HEAD` leave the credential out (a thirty-fifth review). One pass; never throws.
+ * Files of a git folder a reader may read whatever they hold: object names, ref names, paths, counts, git's own
+ * notes of what it did (`FETCH_HEAD` leaves credentials out of its URLs). The index holds paths and object names.
  */
-export function judgeGitReflogSecrets(text: string): GitConfigSecretsVerdict {
+const GIT_FOLDER_READABLE_FILES: readonly string[] = [
+	"HEAD",
+	"ORIG_HEAD",
+	"FETCH_HEAD",
+	"MERGE_HEAD",
+	"MERGE_MODE",
+	"MERGE_RR",
+	"CHERRY_PICK_HEAD",
+	"REVERT_HEAD",
+	"REBASE_HEAD",
+	"AUTO_MERGE",
+	"BISECT_START",
+	"BISECT_TERMS",
+	"BISECT_NAMES",
+	"BISECT_LOG",
+	"BISECT_EXPECTED_REV",
+	"BISECT_ANCESTORS_OK",
+	"BISECT_RUN",
+	"BISECT_HEAD",
+	"packed-refs",
+	"index",
+	"description",
+	"shallow",
+	"commondir",
+	"gitdir",
+	"locked",
+	"gitk.cache",
+	"gc.log",
+	"gc.pid",
+];
+
+/** Reflog and legacy remote files larger than this are not read: the tree is then `unknown` (review). */
+export const MAX_GIT_URL_FILE_BYTES = 8 * 1024 * 1024;
+
+/** Message files larger than this are not read: the tree is then `unknown` (review). */
+export const MAX_GIT_MESSAGE_BYTES = 1024 * 1024;
+
+/**
+ * Judges a reflog or legacy remote file's text for a reader: `found` when it holds a URL with user information.
+ * git writes `git pull URL`'s command line into the reflog as typed (`pull https://oauth2:TOKEN@host/x main:
+ * Fast-forward`), where `git fetch` and `FETCH_HEAD` leave the credential out (a thirty-fifth review); a legacy
+ * `remotes/NAME` file names its URL (a thirty-sixth). One pass; never throws.
+ */
+export function judgeGitUrlFileSecrets(text: string): GitConfigSecretsVerdict {
 	if (typeof text !== "string") return "unknown";
 	return hasUserInfo(text) ? "found" : "none";
+}
+
+/**
+ * Judges a message file's text (`COMMIT_EDITMSG` and the like) for a reader: `found` when it holds a diff, which
+ * `git commit -v` (or `commit.verbose`) writes below the message and git keeps until the next commit: a removed
+ * `.env`'s lines with it (a thirty-sixth review). Never throws.
+ */
+export function judgeGitMessageSecrets(text: string): GitConfigSecretsVerdict {
+	if (typeof text !== "string") return "unknown";
+	return text.startsWith("diff --git ") || text.includes("\ndiff --git ") ? "found" : "none";
+}
+
+/**
+ * How an entry inside a git folder is read, from its parts below the innermost `.git` (the folder names of
+ * submodules and worktrees included): by an allow-list, so that what a tool keeps there under a name no glob knows
+ * (git-crypt's key, `lost-found/`) goes to review.
+ */
+function gitFolderEntryKind(parts: readonly string[], isDirectory: boolean): TreeEntryKind {
+	const name = parts.at(-1) ?? "";
+	const folders = isDirectory ? parts : parts.slice(0, -1);
+	if (folders.some((part) => GIT_FOLDER_CLEAR_CONTENT_NAMES.includes(part))) return "protected";
+	if (isDirectory) return "readable";
+	if (GIT_FOLDER_CONFIG_NAMES.includes(name)) return "git-config";
+	if (folders.some((part) => GIT_FOLDER_URL_FILE_FOLDERS.includes(part))) return "git-url-file";
+	if (folders.some((part) => GIT_FOLDER_READABLE_FOLDERS.includes(part))) return "readable";
+	if (GIT_FOLDER_MESSAGE_NAMES.includes(name)) return "git-message";
+	if (GIT_FOLDER_READABLE_FILES.includes(name) || /^sharedindex\.[0-9a-f]+$/.test(name) || name.endsWith(".lock"))
+		return "readable";
+	return "protected";
 }
 
 /**
@@ -140,8 +229,9 @@ export function treeProtectionKey(
  * The lister's test for one entry (absolute, normalized `path`; whether it is a directory, not following links;
  * whether it lies in a git folder being walked): the read test of {@link protectedReadTest}, except that a git
  * folder protected by nothing but {@link GIT_FOLDER_GLOB} is walked rather than refused. Inside it every entry is
- * judged by the other globs (`.git/deploy.key` stays protected), each config file and each reflog file by its text,
- * and the folders of {@link GIT_FOLDER_CLEAR_CONTENT_NAMES} stay protected. A user list without the exact `.git/`
+ * judged by the other globs (`.git/deploy.key` stays protected), then by an allow-list of what git keeps there:
+ * config, reflog, legacy remote and message files by their text, the folders of {@link GIT_FOLDER_CLEAR_CONTENT_NAMES}
+ * and anything the list does not know stay protected. A user list without the exact `.git/`
  * entry, or with another glob that covers git folders, keeps them protected whole.
  */
 export function treeEntryTest(
@@ -156,11 +246,7 @@ export function treeEntryTest(
 		if (insideGitFolder) {
 			if (withoutGitFolder(path)) return "protected";
 			// The parts below the innermost `.git` (submodules' and worktrees' git folders lie within it).
-			const parts = path.slice(path.lastIndexOf("/.git/") + "/.git/".length).split("/");
-			if (parts.some((part) => GIT_FOLDER_CLEAR_CONTENT_NAMES.includes(part))) return "protected";
-			if (isDirectory) return "readable";
-			if (GIT_FOLDER_CONFIG_NAMES.includes(baseName(path))) return "git-config";
-			return parts.slice(0, -1).includes(GIT_REFLOG_FOLDER_NAME) ? "git-reflog" : "readable";
+			return gitFolderEntryKind(path.slice(path.lastIndexOf("/.git/") + "/.git/".length).split("/"), isDirectory);
 		}
 		if (!all(path)) return "readable";
 		return isDirectory && baseName(path) === ".git" && !withoutGitFolder(path) ? "git-folder" : "protected";
