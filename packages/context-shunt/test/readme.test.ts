@@ -63,3 +63,15 @@ describe("README: $schema and status wording", () => {
 		expect(readme).toContain("invalid JSON at line 3, column 1");
 	});
 });
+
+describe("docs/context-shunt.md", () => {
+	const guide = readFileSync(new URL("../../../docs/context-shunt.md", import.meta.url), "utf8").replace(/\s+/g, " ");
+
+	it("says Pi's bash tool truncates a long log before context-shunt sees it (host-facts: built-in output limits)", () => {
+		const example = guide.slice(guide.indexOf("4,000-line log"), guide.indexOf("context_shunt_delegate"));
+		expect(example).toContain("Pi's `bash` tool truncates it first");
+		expect(example).toContain("last 2,000 lines");
+		expect(example).toContain("the first 2,000 lines are only in Pi's temp file");
+		expect(example).not.toMatch(/any 250-line or 16 KiB range of it\b/);
+	});
+});
