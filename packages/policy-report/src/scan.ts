@@ -72,8 +72,9 @@ async function walk(dir: string, out: string[]): Promise<void> {
 export class UnreadableInputError extends Error {}
 
 /**
- * Expands the CLI's inputs into files: a directory means every `.jsonl`/`.json` file below it; a glob is matched
- * below its static prefix; a plain path is that file. A path or glob that matches nothing is unreadable input.
+ * Expands the CLI's inputs into files: a directory means every `.jsonl`/`.json` file below it (`.json` for a
+ * Collector's OTLP export); a glob is matched below its static prefix; a plain path is that file. A path or glob
+ * that matches nothing is unreadable input. Which files are Pi sessions the scan decides by their first line.
  */
 export async function resolveInputs(inputs: readonly string[]): Promise<InputFile[]> {
 	const files = new Map<string, number>();
@@ -146,17 +147,18 @@ export async function scanFiles(
 /**
  * Reads a file as UTF-8 and calls `onLine` for each line, synchronously within each chunk, so a line's string
  * dies young. A line longer than {@link MAX_LINE_CHARS} is passed as `undefined` (to be counted, not kept).
- * Resolves `false` when the file could not be read.
+ * `onLine` returning `false` stops the reading there. Resolves `false` when the file could not be read.
  */
 export async function forEachLine(
 	path: string,
-	onLine: (line: string | undefined) => void,
+	onLine: (line: string | undefined) => boolean | undefined,
 	onProgress?: (bytes: number) => void,
 ): Promise<boolean> {
 	const stream = createReadStream(path, { encoding: "utf8", highWaterMark: 64 * 1024 });
 	let carry = "";
 	let overlong = false;
 	let read = 0;
+	let stopped = false;
 	try {
 		for await (const chunk of stream as AsyncIterable<string>) {
 			read += chunk.length;
@@ -164,8 +166,8 @@ export async function forEachLine(
 			let newline = chunk.indexOf("\n", start);
 			while (newline !== -1) {
 				const piece = chunk.slice(start, newline);
-				if (overlong) onLine(undefined);
-				else onLine(carry.length > 0 ? carry + piece : piece);
+				stopped = onLine(overlong ? undefined : carry.length > 0 ? carry + piece : piece) === false;
+				if (stopped) break;
 				carry = "";
 				overlong = false;
 				start = newline + 1;
@@ -179,13 +181,29 @@ export async function forEachLine(
 				}
 			}
 			onProgress?.(read);
+			if (stopped) break;
 		}
 	} catch {
 		return false;
+	} finally {
+		stream.destroy();
 	}
+	if (stopped) return true;
 	if (overlong) onLine(undefined);
 	else if (carry.length > 0) onLine(carry);
 	return true;
+}
+
+/** Whether a file's first non-empty line is a Pi session header or an OTLP/JSON logs request. */
+export function opensSessionOrOtlp(line: string): boolean {
+	if (!looksLikeJsonObject(line)) return false;
+	let value: unknown;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return false;
+	}
+	return isOtlpLine(value) || classifySessionLine(value).kind === "header";
 }
 
 /** The most audit entries a scan remembers to count forked copies once (about 100 MB); past it, copies count again. */
@@ -201,15 +219,26 @@ async function scanFile(
 	let sessionId: string | undefined;
 	let sawHeader = false;
 	let unknownHeader = false;
+	let firstLine = true;
 	let records: ReportRecord[] = [];
-	const onLine = (raw: string | undefined) => {
-		if (unknownHeader) return;
-		if (raw === undefined) {
+	const onLine = (raw: string | undefined): boolean | undefined => {
+		if (unknownHeader) return false;
+		const line = raw === undefined ? undefined : raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+		if (line?.length === 0) return;
+		if (firstLine) {
+			// A Pi session file opens with its `session` header, an OTLP export with a logs request. Anything else
+			// (pi-subagents' `_meta.json` and `.md` artifacts next to the sessions, a transcript) is not a session: it
+			// is counted as such and not read on, so its lines never count as malformed.
+			firstLine = false;
+			if (line === undefined || !opensSessionOrOtlp(line)) {
+				state.skipped.notSessions++;
+				return false;
+			}
+		}
+		if (line === undefined) {
 			state.skipped.lines++;
 			return;
 		}
-		const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-		if (line.length === 0) return;
 		if (!mayMatter(line)) {
 			// Most lines are messages and tool results: not parsed, only checked for the shape of one JSON object.
 			if (!looksLikeJsonObject(line)) state.skipped.lines++;
@@ -249,6 +278,7 @@ async function scanFile(
 					unknownHeader = true;
 					state.skipped.files++;
 					records = [];
+					return false;
 				}
 				break;
 			case "audit":

@@ -50,8 +50,11 @@ describe("pi-policy-report exit codes", () => {
 		expect(removed).toBe(true);
 		expect(result.code).toBe(1);
 		expect(result.stderr).toContain("pi-policy-report: 1 file(s) could not be read\n");
-		const report = JSON.parse(result.stdout) as { sessions: number; skipped: { lines: number; files: number } };
+		const report = JSON.parse(result.stdout) as {
+			sessions: number;
+			skipped: { lines: number; files: number; notSessions: number };
+		};
 		expect(report.sessions).toBe(1);
-		expect(report.skipped).toEqual({ lines: 0, files: 1 });
+		expect(report.skipped).toEqual({ lines: 0, files: 1, notSessions: 0 });
 	});
 });

@@ -14,7 +14,7 @@ function cli(args: string[], tty = false): Promise<CapturedCliRun> {
 
 interface JsonReport {
 	sessions: number;
-	skipped: { lines: number; files: number };
+	skipped: { lines: number; files: number; notSessions: number };
 	extensions: Record<string, Record<string, number>>;
 	gate: { pass: boolean; criteria: Array<{ id: string; pass: boolean; value: number | null; threshold: number }> };
 }
@@ -43,7 +43,7 @@ describe("exploration gate over a generated corpus", () => {
 		const report = await reportFor("pass", {});
 		expect(Object.keys(report)).toEqual(["sessions", "skipped", "extensions", "gate"]);
 		expect(report.sessions).toBe(40);
-		expect(report.skipped).toEqual({ lines: 0, files: 0 });
+		expect(report.skipped).toEqual({ lines: 0, files: 0, notSessions: 0 });
 		expect(report.gate.criteria.map((c) => c.id)).toEqual([
 			"days",
 			"opportunities",
@@ -107,7 +107,7 @@ describe("exploration gate over a generated corpus", () => {
 		const result = await cli([dir, "--json"]);
 		expect(result.code).toBe(0);
 		const report = JSON.parse(result.stdout) as JsonReport;
-		expect(report.skipped).toEqual({ lines: 3, files: 1 });
+		expect(report.skipped).toEqual({ lines: 3, files: 1, notSessions: 0 });
 		expect(report.sessions).toBe(2);
 	});
 

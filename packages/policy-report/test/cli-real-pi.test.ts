@@ -4,7 +4,8 @@
 // runs too.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -136,6 +137,42 @@ describe("real pi CLI sessions", () => {
 		expect(output).toContain("exploration-guard: active (mode warn)");
 		expect(output).toContain(`nudges ${warnings}`);
 		expect(output).toContain(`artifacts ${bounded}`);
+	});
+
+	it("files next to the sessions that are not Pi sessions (pi-subagents' artifacts) are counted apart, not as malformed lines", async () => {
+		const dir = await mkdtemp(join(tmpdir(), "policy-report-not-sessions-"));
+		try {
+			await cp(join(fixture.agentDir, "sessions"), dir, { recursive: true });
+			const artifacts = join(dir, "subagent-artifacts");
+			await mkdir(artifacts, { recursive: true });
+			// What pi-subagents 0.67 writes there: pretty-printed metadata, Markdown input and output, a transcript.
+			await writeFile(
+				join(artifacts, "run1_worker_meta.json"),
+				JSON.stringify({ runId: "run1", agent: "worker", exitCode: 0, usage: { input: 10, output: 5 } }, null, 2),
+			);
+			await writeFile(join(artifacts, "run1_worker_output.md"), "# Findings\n\n- one\n- two\n");
+			await writeFile(
+				join(artifacts, "run1_worker_transcript.jsonl"),
+				`${JSON.stringify({ version: 1, recordType: "message", runId: "run1", agent: "worker" })}\n`,
+			);
+			const baseline = JSON.parse(await report(["--json"])) as { extensions: unknown };
+			const byFolder = JSON.parse(await report([dir, "--json"])) as {
+				sessions: number;
+				skipped: unknown;
+				extensions: unknown;
+			};
+			// The folder walk takes .jsonl and .json: the metadata and the transcript.
+			expect(byFolder.skipped).toEqual({ lines: 0, files: 0, notSessions: 2 });
+			expect(byFolder.sessions).toBe(1);
+			expect(byFolder.extensions).toEqual(baseline.extensions);
+			// A quoted glob takes every file, the Markdown too.
+			const byGlob = await report([`${dir}/**`]);
+			expect(byGlob).toContain(
+				"pi-policy report: 1 session(s) · skipped 0 line(s), 0 file(s) · 3 file(s) not Pi sessions, skipped",
+			);
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
 	});
 
 	it("the built bin runs on the same folder and prints the summary", async () => {

@@ -1,10 +1,14 @@
 // The README's copyable config examples are valid configs, and what it documents matches the code.
 import { readFile } from "node:fs/promises";
 import {
+	createReport,
 	EXPORT_INTERVAL_RANGE,
+	finishReport,
 	GATE_CRITERION_IDS,
+	notSessionsText,
 	OTLP_ATTRIBUTES,
 	OTLP_METRICS,
+	reportToJson,
 	resolvePolicyReportConfig,
 	TELEMETRY_ENABLE_ENV,
 } from "@pi-policy/policy-kernel/report";
@@ -48,6 +52,18 @@ describe("README", () => {
 			expect(guide).toContain(`\`${id}\``);
 		}
 		expect(USAGE.split("\n")[0]).toBe(`Usage: ${fencedBlocks(readme, "text")[0]?.trim()}`);
+	});
+
+	it("quotes the CLI's skipped counts: files that are not Pi sessions apart from malformed lines", () => {
+		const state = createReport();
+		state.skipped.notSessions = 3;
+		const report = finishReport(state);
+		expect(readme).toContain(`\`${notSessionsText(report).trim()}\``);
+		const keys = Object.keys(reportToJson(report).skipped).map((key) => `"${key}"`);
+		expect(readme).toContain(`"skipped": { ${keys.join(", ")} }`);
+		expect(readme.replace(/\s+/g, " ")).toContain(
+			"In session and OTLP files, malformed lines and unknown schema versions are counted and skipped",
+		);
 	});
 
 	it("install comes first from a checkout or a tarball, npm after the first release; every section is there", () => {

@@ -35,7 +35,12 @@ export const TOP_SESSIONS = 10;
 /** The running report; see {@link createReport}, {@link addSessionToReport}, {@link finishReport}. */
 export interface ReportState {
 	sessions: number;
-	readonly skipped: { lines: number; files: number };
+	/**
+	 * Skipped input: malformed lines and unknown versions in session or OTLP files, files that could not be read or
+	 * hold an unknown session version, and files that are neither (`notSessions`: their first line is not a Pi session
+	 * header or OTLP/JSON, e.g. pi-subagents' `_meta.json` and `.md` artifacts next to the sessions).
+	 */
+	readonly skipped: { lines: number; files: number; notSessions: number };
 	/** Entries per event, per extension. */
 	readonly extensions: Partial<Record<AuditExt, Record<string, number>>>;
 	/** Per `event/category` pair, per extension (e.g. guardian `denied/floor`). */
@@ -63,7 +68,7 @@ export interface ReportWindow {
 export function createReport(window: ReportWindow = {}): ReportState {
 	return {
 		sessions: 0,
-		skipped: { lines: 0, files: 0 },
+		skipped: { lines: 0, files: 0, notSessions: 0 },
 		extensions: {},
 		eventCategories: {},
 		days: new Map(),
@@ -165,7 +170,7 @@ export function addSessionToReport(
 /** The finished report: what the terminal summary, `--json` and `--html` show. */
 export interface PolicyReport {
 	readonly sessions: number;
-	readonly skipped: { readonly lines: number; readonly files: number };
+	readonly skipped: { readonly lines: number; readonly files: number; readonly notSessions: number };
 	readonly extensions: Partial<Record<AuditExt, Record<string, number>>>;
 	readonly eventCategories: Partial<Record<AuditExt, Record<string, number>>>;
 	/** Days in order. */
@@ -226,7 +231,7 @@ export function finishReport(state: ReportState): PolicyReport {
 /** The `--json` shape, exactly: sessions, skipped, extensions (event counts) and the gate's criteria. */
 export interface PolicyReportJson {
 	readonly sessions: number;
-	readonly skipped: { readonly lines: number; readonly files: number };
+	readonly skipped: { readonly lines: number; readonly files: number; readonly notSessions: number };
 	readonly extensions: Partial<Record<AuditExt, Record<string, number>>>;
 	readonly gate: {
 		readonly pass: boolean;
@@ -243,7 +248,11 @@ export interface PolicyReportJson {
 export function reportToJson(report: PolicyReport): PolicyReportJson {
 	return {
 		sessions: report.sessions,
-		skipped: { lines: report.skipped.lines, files: report.skipped.files },
+		skipped: {
+			lines: report.skipped.lines,
+			files: report.skipped.files,
+			notSessions: report.skipped.notSessions,
+		},
 		extensions: report.extensions,
 		gate: {
 			pass: report.gate.pass,

@@ -1,7 +1,7 @@
 // The self-contained HTML page of a report: inline CSS and SVG bar charts (context kept out per day, guardian
 // decisions by source, gate criteria against their thresholds). No script, no external resource.
 import type { PolicyReport } from "./accumulate.js";
-import { formatCriterionThreshold, formatCriterionValue } from "./render-text.js";
+import { formatCriterionThreshold, formatCriterionValue, notSessionsText } from "./render-text.js";
 
 /** One bar of a chart: a label, its value, and a colour class. */
 export interface ChartBar {
@@ -152,7 +152,7 @@ tr.pass td:nth-child(2){color:#2e9d4a;font-weight:600}tr.fail td:nth-child(2){co
 .verdict{font-size:18px;font-weight:700}.verdict.pass{color:#2e9d4a}.verdict.fail{color:#d23c3c}
 </style></head><body>
 <h1>pi-policy report</h1>
-<p>${report.sessions} session(s) · skipped ${report.skipped.lines} line(s), ${report.skipped.files} file(s) · kept out of context ${report.bytesKeptOut} bytes (~${report.approxTokensKeptOut} tokens)${generated}</p>
+<p>${report.sessions} session(s) · skipped ${report.skipped.lines} line(s), ${report.skipped.files} file(s)${notSessionsText(report)} · kept out of context ${report.bytesKeptOut} bytes (~${report.approxTokensKeptOut} tokens)${generated}</p>
 <h2>Exploration gate</h2>
 <p class="verdict ${report.gate.pass ? "pass" : "fail"}">${report.gate.pass ? "PASS" : "FAIL"}</p>
 ${renderBarChart("chart-gate", "Gate criteria relative to their thresholds", gateCriteriaBars(report), { marker: 1 })}

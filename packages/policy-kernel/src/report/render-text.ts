@@ -22,6 +22,11 @@ function sortedEntries(record: Readonly<Record<string, number>>): Array<[string,
 	return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** ` · N file(s) not Pi sessions, skipped` when the input held such files (counted apart from malformed lines). */
+export function notSessionsText(report: PolicyReport): string {
+	return report.skipped.notSessions > 0 ? ` · ${report.skipped.notSessions} file(s) not Pi sessions, skipped` : "";
+}
+
 /**
  * The terminal summary: totals and skipped input, events per extension, one line per day, guardian decisions by
  * source, and the gate with pass or fail and the measured figure of each criterion. Enums and counts only.
@@ -29,7 +34,7 @@ function sortedEntries(record: Readonly<Record<string, number>>): Array<[string,
 export function formatReportText(report: PolicyReport): string {
 	const lines: string[] = [];
 	lines.push(
-		`pi-policy report: ${report.sessions} session(s) · skipped ${report.skipped.lines} line(s), ${report.skipped.files} file(s)`,
+		`pi-policy report: ${report.sessions} session(s) · skipped ${report.skipped.lines} line(s), ${report.skipped.files} file(s)${notSessionsText(report)}`,
 	);
 	lines.push(`kept out of context: ${report.bytesKeptOut} bytes (~${report.approxTokensKeptOut} tokens)`);
 	lines.push("");
