@@ -1,6 +1,7 @@
 // The loopback provider as a command: serve a scripted model on 127.0.0.1 and point an agent folder at it, so the
 // real `pi` TUI or CLI can be run by hand against it. Stops on Ctrl+C (SIGINT) or SIGTERM.
 //   pnpm --filter @pi-policy/loopback-provider run serve --script <file.json> --agent-dir <dir>
+// Relative paths are read from where pnpm was run (INIT_CWD), not the package folder pnpm runs the script in.
 // The script is JSON: a list of replies (see README), or { "steps": [...], "byModel": { "<model id>": [...] },
 // "defaultText": "..." }, where byModel answers requests addressed to that model (a reviewer, a child) first.
 import { readFile } from "node:fs/promises";
@@ -52,23 +53,37 @@ export function parseLoopbackScript(text: string): LoopbackScriptFile {
 	};
 }
 
+/**
+ * A path the user typed, made absolute against the folder they ran the command in. `pnpm --filter … run serve` runs
+ * the script in the package folder, and sets `INIT_CWD` to where pnpm was started; without it, the process's own cwd.
+ */
+export function resolveUserPath(
+	path: string,
+	env: Readonly<Record<string, string | undefined>> = process.env,
+	cwd: string = process.cwd(),
+): string {
+	return resolve(env.INIT_CWD || cwd, path);
+}
+
 function flag(argv: string[], name: string): string | undefined {
 	const at = argv.indexOf(name);
 	return at >= 0 ? argv[at + 1] : undefined;
 }
 
 async function main(argv: string[]): Promise<number> {
-	const scriptPath = flag(argv, "--script");
-	const agentDir = flag(argv, "--agent-dir");
-	if (!scriptPath || !agentDir) {
+	const scriptArg = flag(argv, "--script");
+	const agentDirArg = flag(argv, "--agent-dir");
+	if (!scriptArg || !agentDirArg) {
 		console.error("usage: serve --script <file.json> --agent-dir <dir>");
 		return 2;
 	}
+	const scriptPath = resolveUserPath(scriptArg);
+	const agentDir = resolveUserPath(agentDirArg);
 	let script: LoopbackScriptFile;
 	try {
-		script = parseLoopbackScript(await readFile(resolve(scriptPath), "utf8"));
+		script = parseLoopbackScript(await readFile(scriptPath, "utf8"));
 	} catch (error) {
-		console.error(`loopback-provider: ${scriptPath}: ${(error as Error).message}`);
+		console.error(`loopback-provider: ${scriptArg}: ${(error as Error).message}`);
 		return 2;
 	}
 	const queues = new Map(Object.entries(script.byModel).map(([model, replies]) => [model, [...replies]]));
@@ -78,11 +93,11 @@ async function main(argv: string[]): Promise<number> {
 		router: (request) => queues.get(String(request.body?.model))?.shift(),
 	});
 	const models = [DEFAULT_MODEL_ID, ...queues.keys()].filter((id, i, all) => all.indexOf(id) === i);
-	const written = await server.writeModelsJson(resolve(agentDir), { models: models.map((id) => ({ id })) });
+	const written = await server.writeModelsJson(agentDir, { models: models.map((id) => ({ id })) });
 	console.log(`loopback provider on ${server.baseUrl} (models: ${written.modelRefs.join(", ")})`);
 	console.log(`wrote ${written.path}`);
 	console.log(
-		`in another terminal: PI_CODING_AGENT_DIR=${resolve(agentDir)} pnpm exec pi --model ${DEFAULT_PROVIDER_ID}/${DEFAULT_MODEL_ID}`,
+		`in another terminal: PI_CODING_AGENT_DIR=${agentDir} pnpm exec pi --model ${DEFAULT_PROVIDER_ID}/${DEFAULT_MODEL_ID}`,
 	);
 	console.log("Ctrl+C stops the server.");
 	await new Promise<void>((done) => {
