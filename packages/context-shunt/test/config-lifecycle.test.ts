@@ -39,6 +39,11 @@ configLifecycleSuite({
 			content: { reader: { model: "faux/faux-1", role: "small" } },
 			problem: "global reader: set model or role, not both",
 		},
+		{
+			label: "a reader model without its provider",
+			content: { reader: { model: "claude-haiku" } },
+			problem: 'global reader.model: expected string: "provider/model-id", e.g. "anthropic/claude-haiku-4-5"',
+		},
 	],
 });
 

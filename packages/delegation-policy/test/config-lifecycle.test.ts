@@ -32,6 +32,12 @@ configLifecycleSuite({
 			content: validGlobal({ intensity: "max" }),
 			problem: 'global intensity: expected one of "off", "normal", "aggressive", "orchestrator"',
 		},
+		{
+			label: "a role's model reference in the wrong form",
+			content: validGlobal({ roles: { small: { provider: "faux/x", model: "faux-small" } } }),
+			problem:
+				'global roles.small.provider: expected string: a provider id such as "anthropic" (letters, digits, . _ -, no spaces, at most 64 characters)',
+		},
 	],
 });
 

@@ -44,6 +44,12 @@ configLifecycleSuite({
 			problem: "project blockAfter: expected integer between 4 and 50",
 		},
 		{ label: "a file with thresholds but no mode", content: { warnAfter: 3 }, problem: "global mode: required" },
+		{
+			label: "a delegation tool name with a space",
+			content: { mode: "warn", delegationTool: "sub agent" },
+			problem:
+				'global delegationTool: expected string: a tool name such as "subagent" (a letter, then letters, digits, _ . -, at most 64 characters)',
+		},
 	],
 });
 

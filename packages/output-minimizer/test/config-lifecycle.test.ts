@@ -34,7 +34,8 @@ configLifecycleSuite({
 			label: "an invalid project list entry",
 			file: "project",
 			content: { tools: ["sub agent"] },
-			problem: "project tools.0: expected string in the required format",
+			problem:
+				'project tools.0: expected string: a name such as "subagent" (letters, digits, _ . : -, no spaces, at most 64 characters)',
 		},
 	],
 });

@@ -465,6 +465,17 @@ function describeNumber(kind: string, node: Record<string, unknown>): string {
 	return bounds.length > 0 ? `${type} ${bounds.join(" and ")}` : type;
 }
 
+/**
+ * The schema key that says, in words, what a `pattern` accepts: `Type.String({ pattern, formatHint: '"provider/id"' })`
+ * makes a mismatch read `expected string: "provider/id"` instead of `… in the required format`. It is
+ * written by the schema's author (never input), cut at {@link MAX_FORMAT_HINT_CHARS} characters, and a `;` in it
+ * (the separator of joined issues) becomes `,`.
+ */
+export const FORMAT_HINT_KEY = "formatHint";
+
+/** The longest {@link FORMAT_HINT_KEY} text an error message quotes. */
+export const MAX_FORMAT_HINT_CHARS = 120;
+
 function describeString(node: Record<string, unknown>): string {
 	const minLength = finite(node.minLength);
 	const maxLength = finite(node.maxLength);
@@ -473,7 +484,11 @@ function describeString(node: Record<string, unknown>): string {
 		text +=
 			minLength !== undefined ? ` of ${minLength} to ${maxLength} characters` : ` of at most ${maxLength} characters`;
 	}
-	if (typeof node.pattern === "string" || typeof node.format === "string") text += " in the required format";
+	const hint = node[FORMAT_HINT_KEY];
+	// `;` separates issues in a joined message, so a hint cannot hold one.
+	if (typeof hint === "string" && hint.length > 0)
+		text += `: ${hint.slice(0, MAX_FORMAT_HINT_CHARS).replace(/;/g, ",")}`;
+	else if (typeof node.pattern === "string" || typeof node.format === "string") text += " in the required format";
 	return text;
 }
 

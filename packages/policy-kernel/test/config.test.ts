@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import {
 	cloneJson,
 	describeSchemaErrors,
+	FORMAT_HINT_KEY,
+	MAX_FORMAT_HINT_CHARS,
 	mergeConfigLayers,
 	parseJsonText,
 	parseWithSchema,
@@ -418,5 +420,28 @@ describe("describeSchemaErrors: the compiled fast path", () => {
 		);
 		// Both sides were exercised.
 		expect(valid).toBeGreaterThan(0);
+	});
+});
+
+describe("describeSchemaErrors: a pattern's formatHint says what is expected", () => {
+	const hinted = Type.Object(
+		{ model: Type.String({ pattern: "^[a-z]+/[a-z0-9-]+$", [FORMAT_HINT_KEY]: '"provider/model-id"' }) },
+		{ additionalProperties: false },
+	);
+
+	it("names the expected form instead of 'the required format', and never the value", () => {
+		expect(describeSchemaErrors(hinted, { model: "claude haiku" })).toEqual([
+			'model: expected string: "provider/model-id"',
+		]);
+	});
+
+	it("keeps the generic wording without a hint, and cuts a long hint", () => {
+		const plain = Type.Object({ model: Type.String({ pattern: "^[a-z]+$" }) });
+		expect(describeSchemaErrors(plain, { model: "A" })).toEqual(["model: expected string in the required format"]);
+		const long = Type.Object({ model: Type.String({ pattern: "^[a-z]+$", [FORMAT_HINT_KEY]: "x".repeat(500) }) });
+		const [message] = describeSchemaErrors(long, { model: "A" });
+		expect(message).toBe(`model: expected string: ${"x".repeat(MAX_FORMAT_HINT_CHARS)}`);
+		const semicolon = Type.Object({ model: Type.String({ pattern: "^[a-z]+$", [FORMAT_HINT_KEY]: "a; b" }) });
+		expect(describeSchemaErrors(semicolon, { model: "A" })).toEqual(["model: expected string: a, b"]);
 	});
 });

@@ -81,7 +81,10 @@ describe("config", () => {
 		[{ mode: "on" }, 'global config: mode: expected one of "off", "reference"'],
 		[{ fallbackLines: 81 }, "global config: fallbackLines: expected integer between 1 and 80"],
 		[{ fallbackBytes: 8192 }, "global config: fallbackBytes: expected integer between 256 and 4096"],
-		[{ tools: ["sub agent"] }, "global config: tools.0: expected string in the required format"],
+		[
+			{ tools: ["sub agent"] },
+			'global config: tools.0: expected string: a name such as "subagent" (letters, digits, _ . : -, no spaces, at most 64 characters)',
+		],
 		[{ extra: true }, "global config: config: unknown key"],
 		["nope", "global config: config: expected object"],
 	])("rejects %j with a concise error that echoes no value", (global, message) => {

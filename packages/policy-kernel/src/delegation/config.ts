@@ -71,8 +71,14 @@ export const DELEGATION_DEFAULTS = {
 /** An explicit model reference of a role. */
 export const RoleReferenceSchema = Type.Object(
 	{
-		provider: Type.String({ pattern: PROVIDER_ID_PATTERN }),
-		model: Type.String({ pattern: MODEL_ID_PATTERN }),
+		provider: Type.String({
+			pattern: PROVIDER_ID_PATTERN,
+			formatHint: 'a provider id such as "anthropic" (letters, digits, . _ -, no spaces, at most 64 characters)',
+		}),
+		model: Type.String({
+			pattern: MODEL_ID_PATTERN,
+			formatHint: 'a model id such as "claude-haiku-4-5" (no spaces, at most 200 characters)',
+		}),
 	},
 	{ additionalProperties: false },
 );

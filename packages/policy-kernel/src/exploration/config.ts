@@ -66,16 +66,23 @@ export const ExplorationGuardConfigSchema = Type.Object(
 		delegationTool: Type.Optional(
 			Type.String({
 				pattern: TOOL_NAME_PATTERN,
+				formatHint: 'a tool name such as "subagent" (a letter, then letters, digits, _ . -, at most 64 characters)',
 				description: 'The delegation tool named in nudges and checked before blocking. Default "subagent".',
 			}),
 		),
 		childEnv: Type.Optional(
-			Type.Array(Type.String({ pattern: ENV_NAME_PATTERN }), {
-				minItems: 1,
-				maxItems: 16,
-				uniqueItems: true,
-				description: 'Variables that mark a child process when set to "1"; the guard then registers nothing.',
-			}),
+			Type.Array(
+				Type.String({
+					pattern: ENV_NAME_PATTERN,
+					formatHint: 'a variable name such as "PI_SUBAGENT_CHILD" (letters, digits and _, not starting with a digit)',
+				}),
+				{
+					minItems: 1,
+					maxItems: 16,
+					uniqueItems: true,
+					description: 'Variables that mark a child process when set to "1"; the guard then registers nothing.',
+				},
+			),
 		),
 		bash: Type.Optional(
 			Type.Enum([...EXPLORATION_BASH_MODES], {

@@ -21,6 +21,8 @@ export const OUTPUT_MINIMIZER_LIMITS = Object.freeze({
 });
 
 const NAME_PATTERN = "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$";
+/** What {@link NAME_PATTERN} accepts, in a config error. */
+const NAME_HINT = 'a name such as "subagent" (letters, digits, _ . : -, no spaces, at most 64 characters)';
 
 /**
  * The schema of `policy/output-minimizer.json`. Every key is optional; omitted keys take
@@ -35,13 +37,13 @@ export const OutputMinimizerConfigSchema = Type.Object(
 			}),
 		),
 		tools: Type.Optional(
-			Type.Array(Type.String({ pattern: NAME_PATTERN }), {
+			Type.Array(Type.String({ pattern: NAME_PATTERN, formatHint: NAME_HINT }), {
 				maxItems: 16,
 				description: 'Delegation tools whose results are minimized. Default ["subagent"].',
 			}),
 		),
 		notifyTypes: Type.Optional(
-			Type.Array(Type.String({ pattern: NAME_PATTERN }), {
+			Type.Array(Type.String({ pattern: NAME_PATTERN, formatHint: NAME_HINT }), {
 				maxItems: 16,
 				description:
 					'Custom message types rewritten at message_end. Default ["subagent-notify", "subagent-incremental-child-notify"].',

@@ -28,7 +28,11 @@ export const ContextShuntReaderConfigSchema = Type.Object(
 	{
 		enabled: Type.Optional(Type.Boolean({ description: "Offer context_shunt_delegate. Default false." })),
 		model: Type.Optional(
-			Type.String({ pattern: READER_MODEL_REF_PATTERN, description: 'The reader model, "provider/id".' }),
+			Type.String({
+				pattern: READER_MODEL_REF_PATTERN,
+				formatHint: '"provider/model-id", e.g. "anthropic/claude-haiku-4-5"',
+				description: 'The reader model, "provider/id".',
+			}),
 		),
 		role: Type.Optional(
 			Type.Enum([...READER_ROLES], { description: "A delegation-policy role to resolve the reader model from." }),
