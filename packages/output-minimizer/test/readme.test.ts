@@ -34,4 +34,13 @@ describe("README: $schema and status wording", () => {
 		expect(readme).toContain("<global|project> <key>: <reason>");
 		expect(readme).toContain("invalid JSON at line 3, column 1");
 	});
+
+	it("points $schema where a config in ~/.pi/agent/policy/ can reach it, as the other packages' READMEs do", () => {
+		// A relative node_modules path means nothing next to the global config file.
+		expect(readme).not.toContain("node_modules/@pi-policy/output-minimizer/schema.json");
+		expect(readme.replace(/\s+/g, " ")).toContain(
+			'until the first release point `"$schema"` at `packages/output-minimizer/schema.json` in your checkout',
+		);
+		expect(readme).toContain('"$schema": "https://unpkg.com/@pi-policy/output-minimizer/schema.json"');
+	});
 });
