@@ -1,20 +1,14 @@
 // Until the first release the packages are not on npm: every guide and package README leads with the checkout
 // form (`pnpm exec pi install ./packages/<name>`), and names `pi install|remove npm:…` only as "after the first
 // release". A rollback that names npm also names the checkout form.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-const extensions = [
-	"exploration-guard",
-	"output-minimizer",
-	"context-shunt",
-	"delegation-policy",
-	"guardian-review",
-	"policy-report",
-];
+// Every package but the kernel is an extension with a guide and a README.
+const extensions = readdirSync(join(repoRoot, "packages")).filter((name) => name !== "policy-kernel");
 const files = extensions.flatMap((name) => [
 	[name, `docs/${name}.md`],
 	[name, `packages/${name}/README.md`],
