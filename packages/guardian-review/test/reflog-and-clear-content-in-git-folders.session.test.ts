@@ -168,3 +168,30 @@ describe("a bare repository in the workspace (a thirty-sixth review)", () => {
 		expect(resultTexts(h).join("\n")).not.toContain(TOKEN);
 	});
 });
+
+describe("a thirty-seventh review of the git folder's allow-list", () => {
+	it("judges a submodule's COMMIT_EDITMSG also when the submodule is named like a folder git keeps (src/hooks)", async () => {
+		const h = await startInGitRepo(sandbox);
+		const moduleFolder = join(h.cwd, ".git", "modules", "src", "hooks");
+		mkdirSync(moduleFolder, { recursive: true });
+		writeFileSync(join(moduleFolder, "HEAD"), "ref: refs/heads/main\n");
+		writeFileSync(
+			join(moduleFolder, "COMMIT_EDITMSG"),
+			"remove .env\n# ------------------------ >8 ------------------------\ndiff --git a/.env b/.env\ndeleted file mode 100644\n-API_KEY=ZZSECRET-module\n",
+		);
+		await expectBashVerdicts(h, ["grep -rn ZZSECRET .", "rg --hidden -n ZZSECRET"], []);
+		expect(resultTexts(h).join("\n")).not.toContain("ZZSECRET");
+	});
+
+	it("reviews a root search where core.compression 0 stores the history's content in clear", async () => {
+		const h = await startInGitRepo(sandbox);
+		runGit(sandbox.home, h.cwd, "config", "core.compression", "0");
+		writeFileSync(join(h.cwd, ".env"), "API_KEY=ZZSECRET-objects-clear\n");
+		runGit(sandbox.home, h.cwd, "add", ".env");
+		runGit(sandbox.home, h.cwd, "commit", "-qm", "add env");
+		runGit(sandbox.home, h.cwd, "rm", "-q", ".env");
+		runGit(sandbox.home, h.cwd, "commit", "-qm", "remove env");
+		await expectBashVerdicts(h, ["rg --hidden -a -n ZZSECRET", "grep -rna ZZSECRET ."], ["grep -rn hello README.md"]);
+		expect(resultTexts(h).join("\n")).not.toContain("ZZSECRET");
+	});
+});

@@ -150,6 +150,24 @@ describe("treeEntryTest", () => {
 			expect(test(`${CWD}/.git/${folder}`, true, true), folder).toBe("readable");
 	});
 
+	it("judges messages and config by name also in a submodule named like a folder git keeps (a thirty-seventh review)", () => {
+		// The git folder of a submodule at `src/hooks` is `.git/modules/src/hooks/`.
+		expect(test(`${CWD}/.git/modules/src/hooks/COMMIT_EDITMSG`, false, true)).toBe("git-message");
+		expect(test(`${CWD}/.git/modules/src/hooks/config`, false, true)).toBe("git-config");
+		expect(test(`${CWD}/.git/modules/refs/logs/HEAD`, false, true)).toBe("git-url-file");
+		expect(test(`${CWD}/.git/worktrees/info/COMMIT_EDITMSG`, false, true)).toBe("git-message");
+	});
+
+	it("judges a lock file as the file git is writing in its place", () => {
+		expect(test(`${CWD}/.git/config.lock`, false, true)).toBe("git-config");
+		expect(test(`${CWD}/.git/COMMIT_EDITMSG.lock`, false, true)).toBe("git-message");
+		expect(test(`${CWD}/.git/index.lock`, false, true)).toBe("readable");
+		expect(test(`${CWD}/.git/HEAD.lock`, false, true)).toBe("readable");
+		expect(test(`${CWD}/.git/refs/heads/main.lock`, false, true)).toBe("readable");
+		expect(test(`${CWD}/.git/notes.lock`, false, true)).toBe("protected");
+		expect(test(`${CWD}/.git/.lock`, false, true)).toBe("protected");
+	});
+
 	it("keeps what it does not know protected: a tool's own files in the git folder", () => {
 		for (const file of [
 			"git-crypt/keys/default",
@@ -245,4 +263,22 @@ describe("judgeGitMessageSecrets", () => {
 		expect(judgeGitMessageSecrets("fix: parse diff --git headers\n# Please enter the commit message\n")).toBe("none");
 		expect(judgeGitMessageSecrets("")).toBe("none");
 	});
+});
+
+describe("judgeGitConfigSecrets: objects stored in clear (a thirty-seventh review)", () => {
+	it.each([
+		"[core]\n\tcompression = 0\n",
+		"[core]\n\tlooseCompression = 0\n",
+		"[pack]\n\tcompression = 0\n",
+		"[core]\n\tcompression = none\n",
+	])("finds a compression level that stores content uncompressed: %j", (text) => {
+		expect(judgeGitConfigSecrets(text)).toBe("found");
+	});
+
+	it.each(["[core]\n\tcompression = 9\n", "[core]\n\tcompression = -1\n", "[pack]\n\tcompression = 1\n"])(
+		"finds none for a level that compresses: %j",
+		(text) => {
+			expect(judgeGitConfigSecrets(text)).toBe("none");
+		},
+	);
 });

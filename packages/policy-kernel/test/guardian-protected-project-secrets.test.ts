@@ -39,6 +39,13 @@ describe("secret files tools keep in a project", () => {
 		"kubeconfig.yaml",
 		"ops/kubeconfig",
 		".aider.conf.yml",
+		// A thirty-seventh review: the forms those tools also load.
+		"infra/terraform.tfvars.json",
+		"infra/prod.auto.tfvars.json",
+		"infra/config.s3.tfbackend",
+		"android/sentry.properties",
+		".secrets",
+		"config/secrets.yml",
 	])("protects %s", (path) => {
 		expect(entry(`${CWD}/${path}`, false, false)).toBe("protected");
 		expect(bashOutcome(`cat ${path}`, context)).toBe("review:protected-path");
@@ -57,6 +64,8 @@ describe("secret files tools keep in a project", () => {
 		"package.json",
 		"environment.yml",
 		"docker/config.json",
+		"android/gradle.properties",
+		"config/database.yml",
 	])("keeps %s readable", (path) => {
 		expect(entry(`${CWD}/${path}`, false, false)).toBe("readable");
 		expect(bashOutcome(`cat ${path}`, context)).toBe("allow:read-only");

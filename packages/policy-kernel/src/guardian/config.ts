@@ -98,15 +98,22 @@ export const DEFAULT_PROTECTED_PATHS = [
 	".modal.toml",
 	".Xauthority",
 	"krb5cc_*",
-	// Secret files tools keep in a project, named by the tool's own docs (a thirty-sixth review): Streamlit's
-	// secrets, Android signing properties, Terraform variables, Compose `env_file`s, Firebase and Google keys, MCP
-	// configs with tokens in `env`, package-manager auth in a project (Bundler, Yarn, NuGet, pip, Docker), dbt and
-	// DVC credentials, kubeconfigs, aider's keys.
+	// Secret files tools keep in a project, named by the tool's own docs (the thirty-sixth and thirty-seventh
+	// reviews): Streamlit's and Rails' secrets, act's `.secrets`, Sentry's and Android's signing properties, Terraform
+	// variables and backend files, Compose `env_file`s, Firebase and Google keys, MCP configs with tokens in `env`,
+	// package-manager auth in a project (Bundler, Yarn, NuGet, pip, Docker), dbt and DVC credentials, kubeconfigs,
+	// aider's keys.
 	"secrets.toml",
+	"secrets.yml",
+	"secrets.yaml",
+	".secrets",
+	"sentry.properties",
 	"key.properties",
 	"keystore.properties",
 	"local.properties",
 	"*.tfvars",
+	"*.tfvars.json",
+	"*.tfbackend",
 	"backend.hcl",
 	"*.env",
 	"*firebase-adminsdk*.json",

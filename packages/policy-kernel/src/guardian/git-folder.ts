@@ -58,7 +58,8 @@ function hasUserInfo(text: string | undefined): boolean {
  * Judges one git config file's text for a reader (see {@link GitConfigSecretsVerdict}). `found` for: user
  * information in any URL, in a value or a subsection (`[url "https://TOKEN@host/"]`); an `http` key that carries or
  * points at a credential (`extraHeader`, `cookieFile`, `sslKey`, `sslCert`, `proxy`); any credential helper (it may
- * store secrets in a file of its choosing, or print them); any key whose name says token, password, secret or auth.
+ * store secrets in a file of its choosing, or print them); any key whose name says token, password, secret or auth;
+ * a compression level of 0, which stores the history's content in clear (see `storesObjectsInClear`).
  * Pure; never throws.
  */
 export function judgeGitConfigSecrets(text: string): GitConfigSecretsVerdict {
@@ -72,8 +73,22 @@ export function judgeGitConfigSecrets(text: string): GitConfigSecretsVerdict {
 		if (entry.section === "credential" && entry.key === "helper" && entry.value !== undefined && entry.value !== "")
 			return "found";
 		if (SECRET_KEY_WORDS.some((word) => entry.key.includes(word))) return "found";
+		if (storesObjectsInClear(entry)) return "found";
 	}
 	return includes ? "unknown" : "none";
+}
+
+/**
+ * True for a config entry that makes git store objects uncompressed (`core.compression`, `core.looseCompression`
+ * or `pack.compression` at 0, a common tip for large binary repositories): the history's content, a removed `.env`
+ * too, then lies in `objects/` in clear, and `grep -ra` prints it (a thirty-seventh review). A value other than a
+ * plain level from 1 to 9 or -1 (the default) counts too.
+ */
+function storesObjectsInClear(entry: GitConfigEntry): boolean {
+	const compression =
+		(entry.section === "core" && (entry.key === "compression" || entry.key === "loosecompression")) ||
+		(entry.section === "pack" && entry.key === "compression");
+	return compression && !/^\s*(?:-1|[1-9])\s*$/.test(entry.value ?? "");
 }
 
 /**
@@ -191,16 +206,19 @@ export function judgeGitMessageSecrets(text: string): GitConfigSecretsVerdict {
  * (git-crypt's key, `lost-found/`) goes to review.
  */
 function gitFolderEntryKind(parts: readonly string[], isDirectory: boolean): TreeEntryKind {
-	const name = parts.at(-1) ?? "";
 	const folders = isDirectory ? parts : parts.slice(0, -1);
 	if (folders.some((part) => GIT_FOLDER_CLEAR_CONTENT_NAMES.includes(part))) return "protected";
 	if (isDirectory) return "readable";
+	// A lock file is what git is writing in the file's place (`config.lock` holds the new config): judged as that file.
+	const file = parts.at(-1) ?? "";
+	const name = file.endsWith(".lock") && file.length > ".lock".length ? file.slice(0, -".lock".length) : file;
+	// By name first: a submodule or worktree may be named like a folder git keeps (`modules/src/hooks/` is the git
+	// folder of a submodule at `src/hooks`; a thirty-seventh review), so its messages and config are still judged.
 	if (GIT_FOLDER_CONFIG_NAMES.includes(name)) return "git-config";
-	if (folders.some((part) => GIT_FOLDER_URL_FILE_FOLDERS.includes(part))) return "git-url-file";
-	if (folders.some((part) => GIT_FOLDER_READABLE_FOLDERS.includes(part))) return "readable";
 	if (GIT_FOLDER_MESSAGE_NAMES.includes(name)) return "git-message";
-	if (GIT_FOLDER_READABLE_FILES.includes(name) || /^sharedindex\.[0-9a-f]+$/.test(name) || name.endsWith(".lock"))
-		return "readable";
+	if (folders.some((part) => GIT_FOLDER_URL_FILE_FOLDERS.includes(part))) return "git-url-file";
+	if (GIT_FOLDER_READABLE_FILES.includes(name) || /^sharedindex\.[0-9a-f]+$/.test(name)) return "readable";
+	if (folders.some((part) => GIT_FOLDER_READABLE_FOLDERS.includes(part))) return "readable";
 	return "protected";
 }
 
