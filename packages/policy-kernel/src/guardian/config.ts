@@ -345,7 +345,15 @@ export const GuardianReviewConfigSchema = Type.Object(
 		),
 		trustedCommands: Type.Optional(Type.Array(TrustedCommandPattern, { maxItems: 100 })),
 		additionalDirectories: Type.Optional(
-			Type.Array(Type.String({ minLength: 1, maxLength: 400, pattern: AdditionalDirectoryPattern }), { maxItems: 32 }),
+			Type.Array(
+				Type.String({
+					minLength: 1,
+					maxLength: 400,
+					pattern: AdditionalDirectoryPattern,
+					formatHint: 'a folder such as "~/notes" or "/srv/data" (absolute or under ~, no glob characters, not "/")',
+				}),
+				{ maxItems: 32 },
+			),
 		),
 		floor: Type.Optional(
 			Type.Object(
@@ -360,7 +368,10 @@ export const GuardianReviewConfigSchema = Type.Object(
 			Type.Object(
 				{
 					model: Type.Optional(
-						Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}/[A-Za-z0-9][A-Za-z0-9._:@+/-]{0,199}$" }),
+						Type.String({
+							pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}/[A-Za-z0-9][A-Za-z0-9._:@+/-]{0,199}$",
+							formatHint: '"provider/model-id", e.g. "anthropic/claude-haiku-4-5"',
+						}),
 					),
 					fallbackToSessionModel: Type.Optional(Type.Boolean()),
 					timeoutMs: Type.Optional(
