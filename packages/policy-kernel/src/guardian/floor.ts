@@ -787,7 +787,7 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	// So is a file that decides what git runs or searches skip (`.gitattributes`, `.lfsconfig`, `.ignore`).
 	if (
 		(toolName === "write" || toolName === "edit") &&
-		resolved.flatMap(leadsTo).some((path) => isIgnoreOrAttributeFile(path))
+		resolved.flatMap(leadsTo).some((path) => reviewsEveryWrite(path))
 	)
 		return { kind: "review", reason: "protected-path" };
 	if (toolName !== "grep") return decision;
@@ -1991,11 +1991,70 @@ const OPTION_RISK_COMMANDS = new Set([
 const IGNORE_FILE_NAMES = new Set([".gitignore", ".ignore", ".rgignore", ".fdignore", ".gitattributes", ".lfsconfig"]);
 
 /**
- * True when `path` names an ignore or attribute file, in any case: a case-insensitive filesystem (macOS's default)
- * opens `.GITATTRIBUTES` as `.gitattributes`, as protected globs and context files are matched.
+ * Config files of the user's other tools that run a command of the file's choosing, later, when the user does
+ * something ordinary with the folder, with no prompt from that tool (a thirty-eighth review): git hook runners
+ * (husky's `.husky/` and `.husky/_`, the folder `core.hooksPath` names; lefthook; pre-commit at the next commit),
+ * Claude Code's project hooks, mise's `[hooks]` and `_.source` at the next prompt in a trusted folder, VS Code's
+ * folder-open tasks and settings that name programs, dev containers' host commands, Cargo's `rustc-wrapper`, and
+ * other agents' project configs that start MCP servers. Writes are reviewed; reads stay allowed.
  */
-function isIgnoreOrAttributeFile(path: string): boolean {
-	return IGNORE_FILE_NAMES.has(baseName(path).toLowerCase());
+const ARMED_CONFIG_NAMES = new Set([
+	".pre-commit-config.yaml",
+	".pre-commit-config.yml",
+	"lefthook.yml",
+	".lefthook.yml",
+	"lefthook.yaml",
+	".lefthook.yaml",
+	"lefthook.toml",
+	".lefthook.toml",
+	"lefthook.json",
+	".lefthook.json",
+	"lefthook-local.yml",
+	".lefthook-local.yml",
+	"lefthook-local.yaml",
+	".lefthook-local.yaml",
+	"mise.toml",
+	".mise.toml",
+	".devcontainer.json",
+	"opencode.json",
+]);
+
+/** Mise's per-environment and local files: `mise.local.toml`, `.mise.production.toml`. */
+const MISE_VARIANT = /^\.?mise\.[^/]+\.toml$/;
+
+/** Folders whose every file is a git hook a runner installs (`core.hooksPath` points there). */
+const ARMED_HOOK_FOLDERS = new Set([".husky", ".githooks", ".git-hooks"]);
+
+/** `<folder>/<file>` pairs of tools' project configs that run programs. */
+const ARMED_CONFIG_PAIRS = new Set([
+	".claude/settings.json",
+	".vscode/tasks.json",
+	".vscode/settings.json",
+	".devcontainer/devcontainer.json",
+	".cargo/config.toml",
+	".cargo/config",
+	".gemini/settings.json",
+	".codex/config.toml",
+	".mise/config.toml",
+	"mise/config.toml",
+]);
+
+/** True when a write to `path` arms a command of another tool (see {@link ARMED_CONFIG_NAMES}), in any case. */
+function armsAnotherTool(path: string): boolean {
+	const parts = path.toLowerCase().split("/");
+	const name = parts.at(-1) ?? "";
+	if (ARMED_CONFIG_NAMES.has(name) || MISE_VARIANT.test(name)) return true;
+	if (parts.slice(0, -1).some((part) => ARMED_HOOK_FOLDERS.has(part))) return true;
+	return parts.length >= 2 && ARMED_CONFIG_PAIRS.has(`${parts.at(-2)}/${name}`);
+}
+
+/**
+ * True when every write to `path` is reviewed: an ignore or attribute file, in any case (a case-insensitive
+ * filesystem, macOS's default, opens `.GITATTRIBUTES` as `.gitattributes`, as protected globs and context files are
+ * matched), or a config that arms another tool's command ({@link armsAnotherTool}).
+ */
+function reviewsEveryWrite(path: string): boolean {
+	return IGNORE_FILE_NAMES.has(baseName(path).toLowerCase()) || armsAnotherTool(path);
 }
 
 /** Commands that read `.` when given no path operand. */
@@ -2582,7 +2641,7 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	if (creates && path.split("/").some((part) => part.startsWith("-"))) throw new Review("writes");
 	// Ignore files decide what rg and git read: `!.env` in `.ignore` makes `rg` print `.env`; attribute files what
 	// git runs.
-	if (isIgnoreOrAttributeFile(path)) throw new Review("writes");
+	if (reviewsEveryWrite(path)) throw new Review("writes");
 	// Pi loads a context file into every later session's system prompt.
 	if (isPiContextFile(path)) throw new Review("protected-path");
 	// Where the workspace's context files lead is asked for with every write.
@@ -2616,7 +2675,7 @@ function judgeLinkedWriteTarget(path: string, state: WalkState, judge: Judge, cr
 	const links = judge.context.pathLinks;
 	const key = openedLinkKey(path, state, judge);
 	const target = links === undefined || key === undefined ? null : linkTargetOf(links, key, creates);
-	if (target !== null && isIgnoreOrAttributeFile(target)) throw new Review("writes");
+	if (target !== null && reviewsEveryWrite(target)) throw new Review("writes");
 	if (target !== null && (isPiContextFile(target) || isLinkedContextFileTarget(target, judge.context)))
 		throw new Review("protected-path");
 }
@@ -5551,7 +5610,7 @@ function trustedArgumentSetting(value: string): string | undefined {
  * test's output into the file Pi loads into every later session; a twenty-eighth review).
  */
 function judgeTrustedWriteName(part: string, state: WalkState, judge: Judge): void {
-	if (isIgnoreOrAttributeFile(part)) throw new Review("writes");
+	if (reviewsEveryWrite(part)) throw new Review("writes");
 	if (isPiContextFile(part)) throw new Review("protected-path");
 	if (judge.requests !== undefined) {
 		for (const file of workspaceContextFiles(judge.context)) judge.requests.linkPaths.add(file);
