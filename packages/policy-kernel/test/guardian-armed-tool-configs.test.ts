@@ -62,4 +62,13 @@ describe("configs that arm another tool's command", () => {
 	])("allows a write to %s, which arms nothing", (path) => {
 		expect(writeTool(path)).toBe("allow:workspace-path");
 	});
+
+	it.each([
+		"cd .husky && echo id > pre-commit",
+		"cd .husky && cp ../notes.md pre-commit",
+		"cd .vscode && sed -i s/a/b/ settings.json",
+		"cd packages/app/.husky/_ && cat > pre-push <<'EOF'\nid\nEOF",
+	])("reviews `%s`: judged by the folder the write lands in", (command) => {
+		expect(bashOutcome(command, context)).toBe("review:writes");
+	});
 });

@@ -2649,6 +2649,8 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 		for (const file of workspaceContextFiles(judge.context)) judge.requests.linkPaths.add(file);
 	const resolved = resolveIn(path, state, judge);
 	if (resolved === undefined) throw new Review("dynamic");
+	// The same by the folder it lands in: `cd .husky && echo id > pre-commit` writes a hook (a thirty-eighth review).
+	if (reviewsEveryWrite(resolved)) throw new Review("writes");
 	const pathClass = classifyOpened(path, resolved, state, judge, false, creates);
 	if (pathClass === "protected") throw new Review("protected-path");
 	// The same two by where a link leads (`notes.md -> AGENTS.md`, `lnk -> .ignore`).
