@@ -85,7 +85,8 @@ describe("a twenty-third review, in real sessions", () => {
 			callTool("bash", { command: "bash -lc 'echo login-ok'" }),
 			"done",
 		);
-		expect(await promptsWithDenials(h, 1, "set up cargo")).toEqual(["floor", "reviewer"]);
+		// Since a thirty-ninth review the write into `~/.cargo` is reviewed too (home's own configuration).
+		expect(await promptsWithDenials(h, 2, "set up cargo")).toEqual(["reviewer", "reviewer"]);
 		expect(existsSync(marker)).toBe(false);
 	});
 

@@ -434,9 +434,10 @@ describe("renaming a folder a protected glob names by its parts (a thirteenth re
 	it("reviews an mv of such a folder, from or to its name", () => {
 		const inHome = floorContextFor(config, HOME, HOME);
 		const mvIn = (command: string, context: FloorContext) => outcome(decideBashFloor(command, "always", context));
-		expect(mvIn("mv .kube kk", inHome)).toBe("review:protected-path");
-		expect(mvIn("mv kk .kube", inHome)).toBe("review:protected-path");
-		expect(mvIn("mv .config cfg", inHome)).toBe("review:protected-path");
+		// Home's hidden folders are its own configuration, outside the workspace for writes (a thirty-ninth review).
+		expect(mvIn("mv .kube kk", inHome)).toBe("review:outside-workspace");
+		expect(mvIn("mv kk .kube", inHome)).toBe("review:outside-workspace");
+		expect(mvIn("mv .config cfg", inHome)).toBe("review:outside-workspace");
 		expect(mvIn("mv notes notes2", inHome)).toBe("allow:workspace-write");
 		const shell = judgeShellSetup({
 			environment: { PATH: "./node_modules/.bin:/usr/bin" },
@@ -499,7 +500,10 @@ describe("what a fourteenth review found", () => {
 		const requested = floorFactRequestsOf(command, inHome).linkPaths;
 		const links = new Map<string, string | null>(requested.map((path) => [path, normalizeAbsolutePath(path)]));
 		links.set(`${HOME}/hl`, HOME);
-		expect(outcome(decideBashFloor(command, "always", { ...inHome, pathLinks: links }))).toBe("review:protected-path");
+		// Through the link it is home's own `.kube`: outside the workspace for writes (a thirty-ninth review).
+		expect(outcome(decideBashFloor(command, "always", { ...inHome, pathLinks: links }))).toBe(
+			"review:outside-workspace",
+		);
 		const plain = new Map<string, string | null>(requested.map((path) => [path, normalizeAbsolutePath(path)]));
 		expect(outcome(decideBashFloor(command, "always", { ...inHome, pathLinks: plain }))).toBe("allow:workspace-write");
 	});

@@ -53,6 +53,7 @@ import {
 	holdsProtectedByName,
 	isInWorkspace,
 	isWithin,
+	isWritableWorkspacePath,
 	normalizeAbsolutePath,
 	type PathClass,
 	type PathContext,
@@ -2344,7 +2345,9 @@ function classifyResolved(path: string, judge: Judge, read = false): PathClass {
 		return isReadableLocation(path, judge.workspace, judge.context) ? "workspace" : "outside";
 	}
 	if (judge.isProtected(path)) return "protected";
-	return isInWorkspace(path, judge.workspace, judge.context.additionalDirectories) ? "workspace" : "outside";
+	return isWritableWorkspacePath(path, judge.workspace, judge.home, judge.context.additionalDirectories)
+		? "workspace"
+		: "outside";
 }
 
 /**

@@ -625,12 +625,52 @@ export function classifyPath(raw: string, context: PathContext): PathClass {
 	return classifyResolvedPath(resolveShellPath(raw, context.cwd, context.home), context);
 }
 
-/** {@link classifyPath} for a path already resolved with {@link resolveToolPath} (absolute, normalized). */
+/**
+ * {@link classifyPath} for a path already resolved with {@link resolveToolPath} (absolute, normalized). A path in
+ * home's own configuration ({@link isHomeConfigPath}) counts as outside the workspace even when home is in it.
+ */
 export function classifyResolvedPath(resolved: string, context: PathContext): PathClass {
 	const workspace = normalizeAbsolutePath(context.cwd);
-	if (isProtectedPath(resolved, { ...context, cwd: workspace, home: normalizeAbsolutePath(context.home) }))
-		return "protected";
-	return isInWorkspace(resolved, workspace, context.additionalDirectories) ? "workspace" : "outside";
+	const home = normalizeAbsolutePath(context.home);
+	if (isProtectedPath(resolved, { ...context, cwd: workspace, home })) return "protected";
+	return isWritableWorkspacePath(resolved, workspace, home, context.additionalDirectories) ? "workspace" : "outside";
+}
+
+/**
+ * Folders of home, besides its hidden entries, that hold what the user's programs run or load: `~/bin` (Debian's
+ * and Ubuntu's `~/.profile` put it first on `PATH`), macOS's `~/Library` (`LaunchAgents` start at login) and
+ * Windows' `AppData` (the Startup folder).
+ */
+const HOME_PROGRAM_FOLDERS: ReadonlySet<string> = new Set(["bin", "Library", "AppData"]);
+
+/**
+ * True when `path` (absolute, normalized) lies in home's own configuration: a hidden entry of `home` (`~/.vimrc`,
+ * `~/.config/autostart/x.desktop`, `~/.local/bin/ls`) or one of {@link HOME_PROGRAM_FOLDERS}, where the user's shell,
+ * desktop session, editor or service manager finds what it runs at the next login or start. False when a workspace
+ * root (`roots`) that holds `path` lies inside that entry: the user named it (Pi started in `~/.config/nvim`).
+ * With Pi started in home, or `~` an additional directory, a write there is not workspace work (a thirty-ninth
+ * review: `~/.config/systemd/user/x.service` and `~/.config/autostart` were allowed as workspace writes).
+ */
+export function isHomeConfigPath(path: string, home: string, roots: readonly string[]): boolean {
+	if (path === home || !isWithin(home, path)) return false;
+	const entry = path.slice(home === "/" ? 1 : home.length + 1).split("/")[0] ?? "";
+	if (!entry.startsWith(".") && !HOME_PROGRAM_FOLDERS.has(entry)) return false;
+	const entryPath = home === "/" ? `/${entry}` : `${home}/${entry}`;
+	return !roots.some((root) => isWithin(entryPath, root) && isWithin(root, path));
+}
+
+/**
+ * True when a write of `path` (absolute, normalized) is a workspace write by where it lies: inside the workspace
+ * root or an additional directory, and not in home's own configuration ({@link isHomeConfigPath}).
+ */
+export function isWritableWorkspacePath(
+	path: string,
+	workspace: string,
+	home: string,
+	additionalDirectories: readonly string[] | undefined,
+): boolean {
+	if (!isInWorkspace(path, workspace, additionalDirectories)) return false;
+	return !isHomeConfigPath(path, home, [workspace, ...(additionalDirectories ?? [])]);
 }
 
 /**
