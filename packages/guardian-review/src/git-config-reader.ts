@@ -22,6 +22,7 @@ import {
 	type GitUrlCredentialsVerdict,
 	gitCommonDirFileTarget,
 	gitDirFileTarget,
+	gitHooksFolderPaths,
 	isInWorkspace,
 	judgeGitConfigFile,
 	judgeGitHead,
@@ -365,6 +366,8 @@ interface ConfigFilesRead {
 	readonly verdicts: GitConfigVerdict[];
 	readonly credentials: GitUrlCredentialsVerdict[];
 	readonly settings: (readonly GitContentSetting[] | undefined)[];
+	/** Every `core.hooksPath` value of every file read, the user's and the system's included. */
+	readonly hooksPaths: string[];
 }
 
 /** The config files git reads from a repository's git folder: the common `config`, the worktree's `config.worktree`. */
@@ -391,7 +394,7 @@ async function readConfigFiles(
 	isAgentWritable: (path: string) => boolean,
 	worktreeIsTop?: (worktree: string) => Promise<boolean>,
 ): Promise<ConfigFilesRead | undefined> {
-	const read: ConfigFilesRead = { verdicts: [], credentials: [], settings: [] };
+	const read: ConfigFilesRead = { verdicts: [], credentials: [], settings: [], hooksPaths: [] };
 	let files = 0;
 	while (queue.length > 0) {
 		const next = queue.shift() as ConfigFileToRead;
@@ -418,6 +421,7 @@ async function readConfigFiles(
 		}
 		read.credentials.push(judged.urlCredentials);
 		read.settings.push(judged.contentSettings);
+		read.hooksPaths.push(...judged.hooksPaths);
 		// The user's own files are theirs, unless the agent may write them (a dotfiles repository as the workspace,
 		// `~/.gitconfig` a link into it), or one it may write includes them: then their program keys count as the
 		// repository's do.
@@ -657,6 +661,32 @@ export async function readGitHooksVerdict(cwd: string): Promise<GitHooksVerdict>
 	}
 }
 
+/**
+ * The folders `core.hooksPath` names for the repository at `cwd` (see `gitHooksFolderPaths`), from every config file
+ * git reads for it and their includes, placed through the path asked about (`namedTop`) so that the floor compares
+ * them with the workspace's names: `[]` outside a repository or with none set; `unknown` when a file could not be
+ * judged or the top cannot be named. Never throws.
+ */
+export async function readGitHooksFolders(cwd: string, home: string): Promise<readonly string[] | "unknown"> {
+	try {
+		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return "unknown";
+		const location = await locateRepository(cwd);
+		if (location === "none") return [];
+		if (location === "unknown" || location.namedTop === undefined) return "unknown";
+		const globalFiles = [...systemGitConfigPaths(), ...userGitConfigPathsForGit(home)].map((path) => ({
+			path,
+			depth: 0,
+			global: true,
+			agent: false,
+		}));
+		const read = await readConfigFiles([...repositoryConfigFiles(location), ...globalFiles], home, () => false);
+		if (read === undefined) return "unknown";
+		return gitHooksFolderPaths(read.hooksPaths, location.namedTop, home);
+	} catch {
+		return "unknown";
+	}
+}
+
 /** True when a bash command may run git, so the floor needs the config fact (a cheap substring check). */
 export function mayRunGit(command: string): boolean {
 	return command.includes("git");
@@ -680,9 +710,12 @@ export function createGitConfigFacts(home: string): {
 		historyDirectories?: readonly string[],
 		addDirectories?: readonly string[],
 	): Promise<FloorFacts>;
+	/** {@link readGitHooksFolders} for `cwd`, cached like the rest. */
+	hooksFolders(cwd: string): Promise<readonly string[] | "unknown">;
 	invalidate(): void;
 } {
 	const cached = new Map<string, { config: Promise<GitConfigFacts>; hooks: Promise<GitHooksVerdict> }>();
+	const hooksFolders = new Map<string, Promise<readonly string[] | "unknown">>();
 	const history = createGitHistoryFacts();
 	/** `writable`: where the agent may write without review (the workspace and additional directories), by `key`. */
 	const current = (dir: string, writable?: { test: (path: string) => boolean; key: string }) => {
@@ -770,8 +803,18 @@ export function createGitConfigFacts(home: string): {
 				...(atCwd === undefined ? {} : { gitHistoryProtected: atCwd.protectedPaths, gitHistoryCommits: atCwd.commits }),
 			};
 		},
+		hooksFolders(cwd) {
+			let entry = hooksFolders.get(cwd);
+			if (entry === undefined) {
+				if (hooksFolders.size >= MAX_CACHED_DIRECTORIES) hooksFolders.clear();
+				entry = readGitHooksFolders(cwd, home);
+				hooksFolders.set(cwd, entry);
+			}
+			return entry;
+		},
 		invalidate() {
 			cached.clear();
+			hooksFolders.clear();
 		},
 	};
 }

@@ -35,6 +35,7 @@ import {
 	judgeShellSetup,
 	type LoadedPiResources,
 	loadedPiResourcesOf,
+	normalizeAbsolutePath,
 	notePrompt,
 	type PipelineStep,
 	planToolCall,
@@ -250,6 +251,12 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			...(loadedResources === undefined ? {} : { loadedResources }),
 			...(treeReadsInFlight.size > 0 ? { treeReadInFlight: true } : {}),
 		};
+		// A write in the folder the repository's `core.hooksPath` names arms a hook: its folders are read for every call
+		// that may write there (a file that cannot be judged counts the whole workspace as one).
+		if (command !== undefined || toolName === "write" || toolName === "edit") {
+			const folders = await gitFacts.hooksFolders(ctx.cwd);
+			facts = { ...facts, gitHooksFolders: folders === "unknown" ? [normalizeAbsolutePath(ctx.cwd)] : folders };
+		}
 		if (command !== undefined) {
 			const factContext = floorContextFor(active, ctx.cwd, home, facts);
 			const requests = floorFactRequestsOf(command, factContext);

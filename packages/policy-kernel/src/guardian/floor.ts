@@ -344,6 +344,12 @@ export interface FloorContext extends PathContext {
 	/** The repository's top folder (absolute), from which git reads `HEAD:path`; missing: such paths are reviewed. */
 	readonly gitTop?: string;
 	/**
+	 * The folders the workspace repository's `core.hooksPath` names (absolute, normalized; see `gitHooksFolderPaths`):
+	 * git runs a file written there as a hook at the user's next commit, so every write in or above one is reviewed.
+	 * Missing: not read (no repository, or a context built without the shell's facts).
+	 */
+	readonly gitHooksFolders?: readonly string[];
+	/**
 	 * The same facts for the other directories the command runs git in (after `cd DIR`; see {@link gitDirectoriesOf}),
 	 * keyed by absolute, normalized path. A directory missing here counts as `unknown`, so its git goes to review.
 	 */
@@ -474,6 +480,8 @@ export interface FloorFacts {
 	readonly gitContentSettings?: readonly GitContentSetting[];
 	/** The repository's top folder, as found through the working directory's path; missing outside a repository. */
 	readonly gitTop?: string;
+	/** The folders the workspace repository's `core.hooksPath` names (see `FloorContext.gitHooksFolders`). */
+	readonly gitHooksFolders?: readonly string[];
 	/** The facts of the repositories around the other directories the command runs git in. */
 	readonly gitByDirectory?: ReadonlyMap<string, GitRepositoryFacts>;
 	/** True when the environment bash inherits sets a non-empty `CDPATH`. */
@@ -624,6 +632,7 @@ export function floorContextFor(
 			: { gitUntrackedRepositories: facts.gitUntrackedRepositories }),
 		...(facts.gitContentSettings === undefined ? {} : { gitContentSettings: facts.gitContentSettings }),
 		...(facts.gitTop === undefined ? {} : { gitTop: facts.gitTop }),
+		...(facts.gitHooksFolders === undefined ? {} : { gitHooksFolders: facts.gitHooksFolders }),
 		gitFactsByDirectory: facts.gitByDirectory,
 		cdSearchPath: facts.cdSearchPath === true || facts.shell?.cdSearchPath === true,
 		searchTrees: facts.searchTrees,
@@ -788,7 +797,7 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	// So is a file that decides what git runs or searches skip (`.gitattributes`, `.lfsconfig`, `.ignore`).
 	if (
 		(toolName === "write" || toolName === "edit") &&
-		resolved.flatMap(leadsTo).some((path) => reviewsEveryWrite(path))
+		resolved.flatMap(leadsTo).some((path) => reviewsEveryWrite(path) || writesGitHooksFolder(path, context))
 	)
 		return { kind: "review", reason: "protected-path" };
 	if (toolName !== "grep") return decision;
@@ -2040,13 +2049,45 @@ const ARMED_CONFIG_PAIRS = new Set([
 	"mise/config.toml",
 ]);
 
+/** The folder of each of {@link ARMED_CONFIG_PAIRS} (`.vscode`, `.cargo`, `mise`, …). */
+const ARMED_CONFIG_FOLDERS: ReadonlySet<string> = new Set(
+	[...ARMED_CONFIG_PAIRS].map((pair) => pair.split("/")[0] ?? ""),
+);
+
+/**
+ * Folders every TOML file below which mise loads as project config (`.config/mise/conf.d/*.toml`,
+ * `mise/config.local.toml`), and the one Dev Containers looks in for `devcontainer.json` one folder deep
+ * (`.devcontainer/<name>/devcontainer.json`; a fortieth review).
+ */
+const MISE_CONFIG_FOLDERS: ReadonlySet<string> = new Set(["mise", ".mise"]);
+
 /** True when a write to `path` arms a command of another tool (see {@link ARMED_CONFIG_NAMES}), in any case. */
 function armsAnotherTool(path: string): boolean {
 	const parts = path.toLowerCase().split("/");
 	const name = parts.at(-1) ?? "";
-	if (ARMED_CONFIG_NAMES.has(name) || MISE_VARIANT.test(name)) return true;
-	if (parts.slice(0, -1).some((part) => ARMED_HOOK_FOLDERS.has(part))) return true;
+	const folders = parts.slice(0, -1);
+	if (ARMED_CONFIG_NAMES.has(name) || MISE_VARIANT.test(name) || name === ".rtx.toml") return true;
+	if (folders.some((part) => ARMED_HOOK_FOLDERS.has(part))) return true;
+	// Judged on the nearest folders only: a folder named `mise` far above the workspace says nothing.
+	const parent = folders.at(-1) ?? "";
+	const grandparent = folders.at(-2) ?? "";
+	const inMise = MISE_CONFIG_FOLDERS.has(parent) || (parent === "conf.d" && MISE_CONFIG_FOLDERS.has(grandparent));
+	if (name.endsWith(".toml") && inMise) return true;
+	if (name === "devcontainer.json" && (parent === ".devcontainer" || grandparent === ".devcontainer")) return true;
 	return parts.length >= 2 && ARMED_CONFIG_PAIRS.has(`${parts.at(-2)}/${name}`);
+}
+
+/**
+ * True when `path` names a folder whose files would arm another tool by their names alone: a write that creates or
+ * renames it (`mv staged .vscode`, `cp -r st .cargo`, `ln -s st .devcontainer`) may put such a file there with a
+ * name no rule saw when it was written (`staged/tasks.json`; a fortieth review). In any case.
+ */
+function namesArmedFolder(path: string): boolean {
+	const parts = path.toLowerCase().split("/");
+	const name = parts.at(-1) ?? "";
+	if (ARMED_CONFIG_FOLDERS.has(name) || ARMED_HOOK_FOLDERS.has(name) || MISE_CONFIG_FOLDERS.has(name)) return true;
+	const parent = parts.at(-2) ?? "";
+	return MISE_CONFIG_FOLDERS.has(parent) || parent === ".devcontainer";
 }
 
 /**
@@ -2055,7 +2096,16 @@ function armsAnotherTool(path: string): boolean {
  * matched), or a config that arms another tool's command ({@link armsAnotherTool}).
  */
 function reviewsEveryWrite(path: string): boolean {
-	return IGNORE_FILE_NAMES.has(baseName(path).toLowerCase()) || armsAnotherTool(path);
+	return IGNORE_FILE_NAMES.has(baseName(path).toLowerCase()) || armsAnotherTool(path) || namesArmedFolder(path);
+}
+
+/**
+ * True when a write of `path` (absolute, normalized) lands in a folder the repository's `core.hooksPath` names, or
+ * creates, moves or removes one above it (`mv staged scripts`, `cp -r st/. .`): git runs what lies there as hooks
+ * (a fortieth review: `scripts/git-hooks/pre-commit` with `core.hooksPath=scripts/git-hooks` ran at the next commit).
+ */
+function writesGitHooksFolder(path: string, context: FloorContext): boolean {
+	return context.gitHooksFolders?.some((folder) => isWithin(folder, path) || isWithin(path, folder)) === true;
 }
 
 /** Commands that read `.` when given no path operand. */
@@ -2653,7 +2703,7 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	const resolved = resolveIn(path, state, judge);
 	if (resolved === undefined) throw new Review("dynamic");
 	// The same by the folder it lands in: `cd .husky && echo id > pre-commit` writes a hook (a thirty-eighth review).
-	if (reviewsEveryWrite(resolved)) throw new Review("writes");
+	if (reviewsEveryWrite(resolved) || writesGitHooksFolder(resolved, judge.context)) throw new Review("writes");
 	const pathClass = classifyOpened(path, resolved, state, judge, false, creates);
 	if (pathClass === "protected") throw new Review("protected-path");
 	// The same two by where a link leads (`notes.md -> AGENTS.md`, `lnk -> .ignore`).
@@ -2680,7 +2730,8 @@ function judgeLinkedWriteTarget(path: string, state: WalkState, judge: Judge, cr
 	const links = judge.context.pathLinks;
 	const key = openedLinkKey(path, state, judge);
 	const target = links === undefined || key === undefined ? null : linkTargetOf(links, key, creates);
-	if (target !== null && reviewsEveryWrite(target)) throw new Review("writes");
+	if (target !== null && (reviewsEveryWrite(target) || writesGitHooksFolder(target, judge.context)))
+		throw new Review("writes");
 	if (target !== null && (isPiContextFile(target) || isLinkedContextFileTarget(target, judge.context)))
 		throw new Review("protected-path");
 }

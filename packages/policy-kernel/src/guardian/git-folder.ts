@@ -16,7 +16,7 @@ import {
 	lastGitConfigEntry,
 	parseGitConfig,
 } from "./git-config.js";
-import { baseName, type PathContext } from "./paths.js";
+import { baseName, normalizeAbsolutePath, type PathContext } from "./paths.js";
 import { loadedResourcesKey, protectedReadTest, type ReadableLoadedResources } from "./pi-resources.js";
 
 /** The default protected glob that covers every git folder (writes there run programs: hooks, config keys). */
@@ -309,6 +309,8 @@ export interface GitConfigFileJudgement {
 	 */
 	readonly worktree: string | undefined;
 	readonly includes: readonly GitConfigInclude[];
+	/** Every non-empty `core.hooksPath` value, in file order: the folder git runs hooks from (see `gitHooksFolderPaths`). */
+	readonly hooksPaths: readonly string[];
 }
 
 /**
@@ -325,6 +327,7 @@ export function judgeGitConfigFile(text: string): GitConfigFileJudgement {
 			contentSettings: undefined,
 			worktree: undefined,
 			includes: [],
+			hooksPaths: [],
 		};
 	}
 	const worktree = lastGitConfigEntry(parsed.value, "core", "worktree");
@@ -334,6 +337,9 @@ export function judgeGitConfigFile(text: string): GitConfigFileJudgement {
 		contentSettings: gitContentSettings(parsed.value),
 		worktree: worktree === undefined ? undefined : (worktree.value ?? ""),
 		includes: gitConfigIncludes(parsed.value),
+		hooksPaths: parsed.value
+			.filter((entry) => entry.section === "core" && entry.subsection === undefined && entry.key === "hookspath")
+			.flatMap((entry) => (entry.value === undefined || entry.value === "" ? [] : [entry.value])),
 	};
 }
 
@@ -413,4 +419,26 @@ export function judgeGitHead(head: { readonly link: string } | { readonly text: 
 	if (typeof head.text !== "string") return false;
 	const text = head.text.slice(0, 255);
 	return /^ref:[ \t\n\r]*refs\//.test(text) || /^[0-9a-fA-F]{40}/.test(text);
+}
+
+/**
+ * The folders `core.hooksPath` values name (from {@link GitConfigFileJudgement.hooksPaths}), absolute and normalized:
+ * `~/x` below `home`, an absolute path as it is, anything else relative to the repository's top folder `top`, where
+ * git runs hooks from. A value this cannot place (`~user/x`) is left out. Pure; never throws.
+ */
+export function gitHooksFolderPaths(values: readonly string[], top: string, home: string): string[] {
+	const folders: string[] = [];
+	for (const value of values) {
+		if (typeof value !== "string" || value === "") continue;
+		if (value.startsWith("~") && value !== "~" && !value.startsWith("~/")) continue;
+		const absolute =
+			value === "~" || value.startsWith("~/")
+				? `${home}/${value.slice(1)}`
+				: value.startsWith("/")
+					? value
+					: `${top}/${value}`;
+		const folder = normalizeAbsolutePath(absolute);
+		if (!folders.includes(folder)) folders.push(folder);
+	}
+	return folders;
 }
