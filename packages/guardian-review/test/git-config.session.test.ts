@@ -550,19 +550,25 @@ describe("a repository the agent writes itself", () => {
 	it("finds a folder that looks like a git folder as git does, so `cd b && git status` is reviewed", async () => {
 		h = await startInRepo();
 		const marker = join(h.cwd, "fsmonitor-ran");
+		// A project may ship such a folder; the agent's own write of one is reviewed since a thirty-ninth review (a
+		// file named `HEAD` makes a git folder).
+		execFileSync("bash", ["-c", writeBareRepository("b", marker)], { cwd: h.cwd });
 		h.agent(
-			callTool("bash", { command: writeBareRepository("b", marker) }),
+			callTool("bash", { command: writeBareRepository("b2", marker) }),
 			callTool("bash", { command: "cd b && git status --short" }),
 			"done",
 		);
-		h.reviewer(verdict("deny", { risk_level: "high", rationale: "b is a repository whose config runs a program" }));
+		h.reviewer(
+			verdict("deny", { risk_level: "high", rationale: "writes a git folder" }),
+			verdict("deny", { risk_level: "high", rationale: "b is a repository whose config runs a program" }),
+		);
 		await h.prompt("check b");
-		// The layout is plain workspace writes; git in it is reviewed, denied, and the program never runs.
-		expect(existsSync(join(h.cwd, "b", "config"))).toBe(true);
-		expect(h.reviewerRequests()).toHaveLength(1);
-		expect(h.requestText(h.reviewerRequests()[0]!)).toContain('"command": "cd b && git status --short"');
+		// git in it is reviewed, denied, and the program never runs.
+		expect(existsSync(join(h.cwd, "b2", "HEAD"))).toBe(false);
+		expect(h.reviewerRequests()).toHaveLength(2);
+		expect(h.requestText(h.reviewerRequests()[1]!)).toContain('"command": "cd b && git status --short"');
 		expect(existsSync(marker)).toBe(false);
-		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer"]);
 	});
 
 	it("reviews git in a folder whose `commondir` points at a repository outside the workspace; the secret stays out", async () => {
@@ -573,17 +579,15 @@ describe("a repository the agent writes itself", () => {
 			git(outside, "init", "-q");
 			git(outside, "add", "secret.txt");
 			git(outside, "commit", "-qm", "secret");
-			// Plain workspace writes make `fake` a git folder whose objects, refs and config are the outside repository's.
+			// A folder `fake` whose objects, refs and config are the outside repository's (the agent's own write of
+			// such a layout is reviewed since a thirty-ninth review: a file named `HEAD` or `commondir`).
 			const layout = `mkdir -p fake && echo 'ref: refs/heads/master' > fake/HEAD && echo ${join(outside, ".git")} > fake/commondir`;
-			h.agent(
-				callTool("bash", { command: layout }),
-				callTool("bash", { command: "cd fake && git show HEAD:secret.txt" }),
-				"done",
-			);
+			execFileSync("bash", ["-c", layout], { cwd: h.cwd });
+			h.agent(callTool("bash", { command: "cd fake && git show HEAD:secret.txt" }), "done");
 			h.reviewer(verdict("deny", { risk_level: "high", rationale: "reads another repository" }));
 			await h.prompt("look at fake");
 			expect(existsSync(join(h.cwd, "fake", "commondir"))).toBe(true);
-			expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+			expect(verdictSources(h)).toEqual(["reviewer"]);
 			expect(resultTexts(h).join("\n")).not.toContain("OUTSIDE_REPO_SECRET_4b");
 			await expect(readGitConfigVerdict(join(h.cwd, "fake"), sandbox.home)).resolves.toBe("unknown");
 			await expect(readGitHooksVerdict(join(h.cwd, "fake"))).resolves.toBe("unknown");

@@ -51,6 +51,7 @@ import {
 	createListKeyedCache,
 	globMatches,
 	holdsProtectedByName,
+	isHomeConfigPath,
 	isInWorkspace,
 	isWithin,
 	isWritableWorkspacePath,
@@ -2061,12 +2062,24 @@ const ARMED_CONFIG_FOLDERS: ReadonlySet<string> = new Set(
  */
 const MISE_CONFIG_FOLDERS: ReadonlySet<string> = new Set(["mise", ".mise"]);
 
+/** Files that make a folder a git folder (see {@link armsAnotherTool}), in lower case. */
+const GIT_FOLDER_MARKER_NAMES: ReadonlySet<string> = new Set(["head", "commondir"]);
+/** Modules Python imports at every start when they lie on its path. */
+const PYTHON_STARTUP_NAMES: ReadonlySet<string> = new Set(["sitecustomize.py", "usercustomize.py"]);
+/** Folders whose `.pth` files Python runs at every start. */
+const PYTHON_SITE_FOLDERS: ReadonlySet<string> = new Set(["site-packages", "dist-packages"]);
+
 /** True when a write to `path` arms a command of another tool (see {@link ARMED_CONFIG_NAMES}), in any case. */
 function armsAnotherTool(path: string): boolean {
 	const parts = path.toLowerCase().split("/");
 	const name = parts.at(-1) ?? "";
 	const folders = parts.slice(0, -1);
 	if (ARMED_CONFIG_NAMES.has(name) || MISE_VARIANT.test(name) || name === ".rtx.toml") return true;
+	// A `HEAD` (or `commondir`) makes a folder with `objects/` and `refs/` a git folder, whose `config` git then runs
+	// programs from wherever git starts in or below it (home made one: a thirty-ninth review); Python runs a
+	// site folder's `.pth` lines and `sitecustomize.py` at every start.
+	if (GIT_FOLDER_MARKER_NAMES.has(name) || PYTHON_STARTUP_NAMES.has(name)) return true;
+	if (name.endsWith(".pth") && PYTHON_SITE_FOLDERS.has(folders.at(-1) ?? "")) return true;
 	if (folders.some((part) => ARMED_HOOK_FOLDERS.has(part))) return true;
 	// Judged on the nearest folders only: a folder named `mise` far above the workspace says nothing.
 	const parent = folders.at(-1) ?? "";
@@ -3391,6 +3404,8 @@ function judgeSearchTree(
 	const root = resolveIn(path, state, judge);
 	if (root === undefined) throw new Review("dynamic");
 	if (judge.movedFiles) throw new Review("protected-path");
+	// A tree that holds home's own configuration (Pi started in home: `grep -rn TOKEN ~`) reads outside the workspace.
+	if (holdsHomeConfig(root, judge)) throw new Review("outside-workspace");
 	const request: SearchTreeRequest = {
 		root,
 		skipsHidden,
@@ -3411,6 +3426,14 @@ function judgeSearchTree(
 		throw new Review("protected-path");
 	if (judge.concurrent > 0) judge.concurrentTreeRead = true;
 	if (judge.context.searchTrees?.get(key) !== "none") throw new Review("protected-path");
+}
+
+/**
+ * True when a tree rooted at `root` (absolute, normalized) holds home's own configuration while home lies in the
+ * workspace (see `isHomeConfigPath`; a root inside that configuration is judged as a read outside the workspace).
+ */
+function holdsHomeConfig(root: string, judge: Judge): boolean {
+	return judge.context.homeInWorkspace === true && isWithin(root, judge.home);
 }
 
 /** The operands of `diff` or `git diff --no-index`, each a tree (a file is a tree of one entry; diff follows links). */

@@ -638,10 +638,31 @@ export function classifyResolvedPath(resolved: string, context: PathContext): Pa
 
 /**
  * Folders of home, besides its hidden entries, that hold what the user's programs run or load: `~/bin` (Debian's
- * and Ubuntu's `~/.profile` put it first on `PATH`), macOS's `~/Library` (`LaunchAgents` start at login) and
- * Windows' `AppData` (the Startup folder).
+ * and Ubuntu's `~/.profile` put it first on `PATH`), macOS's `~/Library` (`LaunchAgents` start at login), Windows'
+ * `AppData` (the Startup folder), `~/node_modules`, and the folders common installers keep in home.
  */
-const HOME_PROGRAM_FOLDERS: ReadonlySet<string> = new Set(["bin", "Library", "AppData"]);
+const HOME_PROGRAM_FOLDERS: ReadonlySet<string> = new Set([
+	"bin",
+	"Library",
+	"AppData",
+	// Node resolves a package a project lacks up to `~/node_modules` (a thirty-ninth review: `ws` loads `bufferutil`).
+	"node_modules",
+	// Installers that put their folder in home and source it or put it on `PATH` from the shell's start-up files: gcloud
+	// (`path.bash.inc`), conda and its kin (their base Python runs a site folder's `.pth` files), Go, local::lib,
+	// Flutter, snaps.
+	"google-cloud-sdk",
+	"miniconda3",
+	"miniconda",
+	"anaconda3",
+	"anaconda",
+	"miniforge3",
+	"mambaforge",
+	"micromamba",
+	"go",
+	"perl5",
+	"flutter",
+	"snap",
+]);
 
 /**
  * True when `path` (absolute, normalized) lies in home's own configuration: a hidden entry of `home` (`~/.vimrc`,

@@ -14,8 +14,8 @@ import { PI_RESOURCE_PROTECTED_PATHS } from "./config.js";
 import {
 	baseName,
 	createListKeyedCache,
-	isInWorkspace,
 	isWithin,
+	isWritableWorkspacePath,
 	normalizeAbsolutePath,
 	type PathClass,
 	type PathContext,
@@ -204,10 +204,12 @@ export function protectedReadTest(context: PathContext): (path: string) => boole
 
 /**
  * True when a read of `path` (absolute, normalized; not protected) needs no review for where it lies: inside the
- * workspace (`workspace`, normalized) or an additional directory, or among what Pi loaded for the model to read.
+ * workspace (`workspace`, normalized) or an additional directory but not in home's own configuration (`~/.config`
+ * with Pi started in home; see `isHomeConfigPath`), or among what Pi loaded for the model to read.
  */
 export function isReadableLocation(path: string, workspace: string, context: PathContext): boolean {
-	if (isInWorkspace(path, workspace, context.additionalDirectories)) return true;
+	const home = normalizeAbsolutePath(context.home);
+	if (isWritableWorkspacePath(path, workspace, home, context.additionalDirectories)) return true;
 	return context.loadedResources !== undefined && isLoadedResourcePath(path, context.loadedResources);
 }
 
