@@ -51,7 +51,6 @@ import {
 	createListKeyedCache,
 	globMatches,
 	holdsProtectedByName,
-	isHomeConfigPath,
 	isInWorkspace,
 	isWithin,
 	isWritableWorkspacePath,
