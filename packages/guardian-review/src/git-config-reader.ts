@@ -30,6 +30,7 @@ import {
 	judgeGitRemoteFileUrlCredentials,
 	MAX_GIT_CONFIG_CHARS,
 	MAX_GIT_CONFIG_INCLUDE_DEPTH,
+	MAX_WRITE_FOLDERS,
 	treeEntryTest,
 	treeProtectionKey,
 } from "@pi-policy/policy-kernel/guardian";
@@ -671,20 +672,37 @@ export async function readGitHooksFolders(cwd: string, home: string): Promise<re
 	try {
 		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return "unknown";
 		const location = await locateRepository(cwd);
-		if (location === "none") return [];
-		if (location === "unknown" || location.namedTop === undefined) return "unknown";
+		if (location === "unknown" || (location !== "none" && location.namedTop === undefined)) return "unknown";
 		const globalFiles = [...systemGitConfigPaths(), ...userGitConfigPathsForGit(home)].map((path) => ({
 			path,
 			depth: 0,
 			global: true,
 			agent: false,
 		}));
-		const read = await readConfigFiles([...repositoryConfigFiles(location), ...globalFiles], home, () => false);
+		// Outside a repository the user's own `core.hooksPath` still names a folder every repository uses, when it is
+		// absolute or under home (a forty-first review).
+		const files = location === "none" ? globalFiles : [...repositoryConfigFiles(location), ...globalFiles];
+		const read = await readConfigFiles(files, home, () => false);
 		if (read === undefined) return "unknown";
-		return gitHooksFolderPaths(read.hooksPaths, location.namedTop, home);
+		const folders = gitHooksFolderPaths(read.hooksPaths, location === "none" ? undefined : location.namedTop, home);
+		// By where links lead too (`githooks -> tools/hooks`; a forty-first review).
+		const real = await Promise.all(folders.map((folder) => realPathOf(folder)));
+		return [...new Set([...folders, ...real.filter((path): path is string => path !== undefined)])];
 	} catch {
 		return "unknown";
 	}
+}
+
+/** At most this many folders up are tried to find an existing one (see {@link nearestExistingFolder}). */
+const MAX_MISSING_FOLDER_DEPTH = 64;
+
+/** `folder` or the nearest folder above it that exists (a write may make the folders below it). */
+async function nearestExistingFolder(folder: string): Promise<string> {
+	let current = folder;
+	for (let depth = 0; depth < MAX_MISSING_FOLDER_DEPTH && (await kindOf(current)) === "missing"; depth++) {
+		current = dirname(current);
+	}
+	return current;
 }
 
 /** True when a bash command may run git, so the floor needs the config fact (a cheap substring check). */
@@ -710,8 +728,12 @@ export function createGitConfigFacts(home: string): {
 		historyDirectories?: readonly string[],
 		addDirectories?: readonly string[],
 	): Promise<FloorFacts>;
-	/** {@link readGitHooksFolders} for `cwd`, cached like the rest. */
-	hooksFolders(cwd: string): Promise<readonly string[] | "unknown">;
+	/**
+	 * The `core.hooksPath` folders of the repositories around `folders` (where a call writes; see
+	 * `FloorFactRequests.writeFolders`) and `cwd`, for `FloorFacts.gitHooksFolders`: a folder whose repository cannot
+	 * be judged counts as one itself, and more than `MAX_WRITE_FOLDERS` folders make `cwd` one (every write reviewed).
+	 */
+	hooksFoldersAround(cwd: string, folders: readonly string[]): Promise<readonly string[]>;
 	invalidate(): void;
 } {
 	const cached = new Map<string, { config: Promise<GitConfigFacts>; hooks: Promise<GitHooksVerdict> }>();
@@ -803,14 +825,21 @@ export function createGitConfigFacts(home: string): {
 				...(atCwd === undefined ? {} : { gitHistoryProtected: atCwd.protectedPaths, gitHistoryCommits: atCwd.commits }),
 			};
 		},
-		hooksFolders(cwd) {
-			let entry = hooksFolders.get(cwd);
-			if (entry === undefined) {
-				if (hooksFolders.size >= MAX_CACHED_DIRECTORIES) hooksFolders.clear();
-				entry = readGitHooksFolders(cwd, home);
-				hooksFolders.set(cwd, entry);
+		async hooksFoldersAround(cwd, folders) {
+			if (folders.length > MAX_WRITE_FOLDERS) return [resolve(cwd)];
+			const found = new Set<string>();
+			for (const folder of new Set([resolve(cwd), ...folders])) {
+				const existing = await nearestExistingFolder(folder);
+				let entry = hooksFolders.get(existing);
+				if (entry === undefined) {
+					if (hooksFolders.size >= MAX_CACHED_DIRECTORIES) hooksFolders.clear();
+					entry = readGitHooksFolders(existing, home);
+					hooksFolders.set(existing, entry);
+				}
+				const read = await entry;
+				for (const hooks of read === "unknown" ? [folder] : read) found.add(hooks);
 			}
-			return entry;
+			return [...found];
 		},
 		invalidate() {
 			cached.clear();

@@ -47,6 +47,7 @@ import {
 	settleUserAnswer,
 	startTurn,
 	toolCallLinkPaths,
+	toolWriteFolders,
 	UNAVAILABLE_DIALOG_TITLE,
 	unavailableDialogMessage,
 } from "@pi-policy/policy-kernel/guardian";
@@ -60,7 +61,13 @@ import {
 import { createGuardianCommand } from "./command.js";
 import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects.js";
 import { createGitConfigFacts, mayRunGit } from "./git-config-reader.js";
-import { createPathLinkReader, readExistingPaths, readShellSetupRealPaths } from "./path-link-reader.js";
+import {
+	createPathLinkReader,
+	homeNamedLikeWorkspace,
+	readExistingPaths,
+	readHomeConfigLinkTargets,
+	readShellSetupRealPaths,
+} from "./path-link-reader.js";
 import { type ReviewOutcome, runReview } from "./reviewer.js";
 import { createSearchTreeFacts } from "./search-tree-reader.js";
 
@@ -181,6 +188,17 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		if (shellSetup?.key !== key) shellSetup = { key, facts: readShellSetup(pi, cwd, directories, home, environment) };
 		return shellSetup.facts;
 	};
+	/** Where links among home's configuration lead into the workspace, read like the shell setup (session start). */
+	let homeLinks: { key: string; targets: readonly string[] } | undefined;
+	const homeConfigLinkTargetsFor = (cwd: string, active: GuardianReviewConfig, workspaceHome: string) => {
+		const directories = resolveAdditionalDirectories(active.additionalDirectories, workspaceHome);
+		const key = [workspaceHome, cwd, ...directories].join("\u0000");
+		if (homeLinks?.key !== key) {
+			const roots = [normalizeAbsolutePath(cwd), ...directories];
+			homeLinks = { key, targets: readHomeConfigLinkTargets(workspaceHome, roots) };
+		}
+		return homeLinks.targets;
+	};
 	const audit = createAuditWriter(pi, NAME, { onDiagnostic: diagnose });
 	const toolFacts = createToolFactsLookup(() => pi.getAllTools());
 	const gitFacts = createGitConfigFacts(home);
@@ -234,6 +252,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		if (mode === "off") return undefined;
 		const { toolName } = event;
 		const input: unknown = event.input;
+		// Home as the workspace's path names it (Pi's folder is a real path; `$HOME` may lead through a link).
+		const workspaceHome = homeNamedLikeWorkspace(home, ctx.cwd);
 		// The shell's facts are read only while no call that may change them runs: the repositories' git facts for git
 		// commands, and the trees a recursive read walks. Links are followed for every call; while a call is in flight,
 		// a path with a missing part is unknown, since that call may make it (`mv lnk n2` beside `cat n2/x`).
@@ -247,19 +267,25 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		// folders; an alias or exported function may redefine `ls`); Pi's agent directory is protected.
 		let facts: FloorFacts = {
 			shell: shellSetupFor(ctx.cwd, active),
+			homeConfigLinkTargets: homeConfigLinkTargetsFor(ctx.cwd, active, workspaceHome),
 			agentDir: getAgentDir(),
 			...(loadedResources === undefined ? {} : { loadedResources }),
 			...(treeReadsInFlight.size > 0 ? { treeReadInFlight: true } : {}),
 		};
-		// A write in the folder the repository's `core.hooksPath` names arms a hook: its folders are read for every call
-		// that may write there (a file that cannot be judged counts the whole workspace as one).
-		if (command !== undefined || toolName === "write" || toolName === "edit") {
-			const folders = await gitFacts.hooksFolders(ctx.cwd);
-			facts = { ...facts, gitHooksFolders: folders === "unknown" ? [normalizeAbsolutePath(ctx.cwd)] : folders };
+		const requests =
+			command === undefined
+				? undefined
+				: floorFactRequestsOf(command, floorContextFor(active, ctx.cwd, workspaceHome, facts));
+		// A write in a folder a repository's `core.hooksPath` names arms a hook: the folders of the repositories around
+		// where the call writes are read (one that cannot be judged counts as such a folder itself).
+		if (requests !== undefined || toolName === "write" || toolName === "edit") {
+			const folders =
+				requests?.writeFolders ??
+				toolWriteFolders(toolName, input, floorContextFor(active, ctx.cwd, workspaceHome, facts));
+			facts = { ...facts, gitHooksFolders: await gitFacts.hooksFoldersAround(ctx.cwd, folders) };
 		}
-		if (command !== undefined) {
-			const factContext = floorContextFor(active, ctx.cwd, home, facts);
-			const requests = floorFactRequestsOf(command, factContext);
+		if (command !== undefined && requests !== undefined) {
+			const factContext = floorContextFor(active, ctx.cwd, workspaceHome, facts);
 			if (settled && mayRunGit(command))
 				facts = {
 					...facts,
@@ -278,7 +304,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			};
 			readsTree = requests.searchTrees.length > 0;
 		} else if (toolName !== "bash" && resolveToolScope(active, toolName, toolFacts.of(toolName), input) !== "off") {
-			const factContext = floorContextFor(active, ctx.cwd, home, facts);
+			const factContext = floorContextFor(active, ctx.cwd, workspaceHome, facts);
 			// Pi's grep tool reads every file below its path, hidden ones included: list that tree.
 			const tree = settled ? grepToolSearchTree(toolName, input, factContext) : undefined;
 			if (tree !== undefined) facts = { ...facts, searchTrees: await treeFacts.forTrees([tree], factContext) };
@@ -296,7 +322,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				tool: toolFacts.of(toolName),
 				config: active,
 				mode,
-				floorContext: floorContextFor(active, ctx.cwd, home, facts),
+				floorContext: floorContextFor(active, ctx.cwd, workspaceHome, facts),
 				now: now(),
 				hasUI: ctx.hasUI,
 			}),
@@ -309,8 +335,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				toolName,
 				input,
 				cwd: ctx.cwd,
-				home,
-				additionalDirectories: resolveAdditionalDirectories(active.additionalDirectories, home),
+				home: workspaceHome,
+				additionalDirectories: resolveAdditionalDirectories(active.additionalDirectories, workspaceHome),
 				transcript: sessionTranscript(ctx.sessionManager),
 			});
 			let review: ReviewOutcome;
@@ -364,6 +390,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				readsInFlight.clear();
 				treeReadsInFlight.clear();
 				shellSetup = undefined;
+				homeLinks = undefined;
 				loadedResources = undefined;
 				await loadConfig(ctx);
 			},

@@ -4,9 +4,11 @@
 // system resolves a path (decision 0023). Nothing is cached across calls: a link may change between any two. The
 // lookups are synchronous `lstat`s on local paths, a few per call: through the thread pool each would cost a hop
 // of its own on the tool-call hook.
-import { lstatSync, opendirSync, readlinkSync, statSync } from "node:fs";
+import { lstatSync, opendirSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import {
 	type FloorContext,
+	isHomeConfigPath,
+	isWithin,
 	type LinkRoot,
 	MAX_LINK_HOPS,
 	normalizeAbsolutePath,
@@ -248,4 +250,77 @@ export function readExistingPaths(paths: readonly string[], settled: boolean): R
 		}
 	}
 	return existing;
+}
+
+/**
+ * Home as the workspace's path names it: `home` itself, unless only its real path (links followed) holds the
+ * workspace or lies in it. Pi's folder is the real path the system gives; a `$HOME` through a link
+ * (`/home -> /usr/home` on FreeBSD, a home moved to another disk) would otherwise leave the workspace's own names of
+ * home's files (`.ssh/`, `.config/`) unjudged as home's (a forty-first review). Never throws.
+ */
+export function homeNamedLikeWorkspace(home: string, cwd: string): string {
+	try {
+		const named = normalizeAbsolutePath(home);
+		const workspace = normalizeAbsolutePath(cwd);
+		if (isWithin(named, workspace) || isWithin(workspace, named)) return named;
+		const real = normalizeAbsolutePath(realpathSync(named));
+		return real !== named && (isWithin(real, workspace) || isWithin(workspace, real)) ? real : named;
+	} catch {
+		return home;
+	}
+}
+
+/** Folders of home's configuration whose own entries are looked at for links too (GNU Stow links at this depth). */
+const HOME_CONFIG_LINK_FOLDERS = [".config", ".local", ".local/bin", ".local/share", "bin"] as const;
+/** At most this many entries are looked at (see {@link readHomeConfigLinkTargets}). */
+const MAX_HOME_CONFIG_ENTRIES = 4_096;
+
+/**
+ * Where the links among home's own configuration lead inside `roots` (the workspace and the additional
+ * directories), as real paths: home's entries that `isHomeConfigPath` counts, and the entries of
+ * {@link HOME_CONFIG_LINK_FOLDERS}. A dotfiles folder (`~/.config/nvim -> ~/dotfiles/nvim`, as GNU Stow makes) is
+ * then home's configuration for writes (a forty-first review). At most {@link MAX_HOME_CONFIG_ENTRIES} entries are
+ * read; an entry that cannot be read is skipped. Never throws.
+ */
+export function readHomeConfigLinkTargets(home: string, roots: readonly string[]): string[] {
+	const targets = new Set<string>();
+	try {
+		const named = normalizeAbsolutePath(home);
+		const rootsReal = roots.map((root) => {
+			try {
+				return normalizeAbsolutePath(realpathSync(root));
+			} catch {
+				return normalizeAbsolutePath(root);
+			}
+		});
+		let budget = MAX_HOME_CONFIG_ENTRIES;
+		const visit = (folder: string, keep: (name: string) => boolean) => {
+			let names: string[];
+			try {
+				names = readdirSync(folder);
+			} catch {
+				return;
+			}
+			for (const name of names) {
+				if (budget-- <= 0) return;
+				if (!keep(name)) continue;
+				const path = `${folder}/${name}`;
+				try {
+					if (!lstatSync(path).isSymbolicLink()) continue;
+					const real = normalizeAbsolutePath(realpathSync(path));
+					const index = rootsReal.findIndex((root) => isWithin(root, real));
+					// Named as the workspace names it: through the root it lies in.
+					if (index >= 0)
+						targets.add(normalizeAbsolutePath(`${roots[index]}/${real.slice(rootsReal[index]?.length ?? 0)}`));
+				} catch {
+					// A dangling or unreadable link leads nowhere the agent may write.
+				}
+			}
+		};
+		visit(named, (name) => isHomeConfigPath(`${named === "/" ? "" : named}/${name}`, named, []));
+		for (const folder of HOME_CONFIG_LINK_FOLDERS) visit(`${named === "/" ? "" : named}/${folder}`, () => true);
+	} catch {
+		// Nothing more can be read.
+	}
+	return [...targets];
 }

@@ -482,6 +482,8 @@ export interface FloorFacts {
 	readonly gitTop?: string;
 	/** The folders the workspace repository's `core.hooksPath` names (see `FloorContext.gitHooksFolders`). */
 	readonly gitHooksFolders?: readonly string[];
+	/** Where links among home's own configuration lead inside the workspace (see `PathContext.homeConfigLinkTargets`). */
+	readonly homeConfigLinkTargets?: readonly string[];
 	/** The facts of the repositories around the other directories the command runs git in. */
 	readonly gitByDirectory?: ReadonlyMap<string, GitRepositoryFacts>;
 	/** True when the environment bash inherits sets a non-empty `CDPATH`. */
@@ -633,6 +635,7 @@ export function floorContextFor(
 		...(facts.gitContentSettings === undefined ? {} : { gitContentSettings: facts.gitContentSettings }),
 		...(facts.gitTop === undefined ? {} : { gitTop: facts.gitTop }),
 		...(facts.gitHooksFolders === undefined ? {} : { gitHooksFolders: facts.gitHooksFolders }),
+		...(facts.homeConfigLinkTargets === undefined ? {} : { homeConfigLinkTargets: facts.homeConfigLinkTargets }),
 		gitFactsByDirectory: facts.gitByDirectory,
 		cdSearchPath: facts.cdSearchPath === true || facts.shell?.cdSearchPath === true,
 		searchTrees: facts.searchTrees,
@@ -1655,6 +1658,7 @@ interface CollectedFactRequests {
 	readonly searchTrees: Map<string, SearchTreeRequest>;
 	readonly linkPaths: Set<string>;
 	readonly modulePaths: Set<string>;
+	readonly writeFolders: Set<string>;
 }
 
 class Review extends Error {
@@ -2027,6 +2031,11 @@ const ARMED_CONFIG_NAMES = new Set([
 	".mise.toml",
 	".devcontainer.json",
 	"opencode.json",
+	"opencode.jsonc",
+	// Start-up files interpreters load from the folder they start in: R (`.Rprofile`), Ruby's irb and pry.
+	".rprofile",
+	".irbrc",
+	".pryrc",
 ]);
 
 /** Mise's per-environment and local files: `mise.local.toml`, `.mise.production.toml`. */
@@ -2065,6 +2074,8 @@ const MISE_CONFIG_FOLDERS: ReadonlySet<string> = new Set(["mise", ".mise"]);
 const GIT_FOLDER_MARKER_NAMES: ReadonlySet<string> = new Set(["head", "commondir"]);
 /** Modules Python imports at every start when they lie on its path. */
 const PYTHON_STARTUP_NAMES: ReadonlySet<string> = new Set(["sitecustomize.py", "usercustomize.py"]);
+/** {@link PYTHON_STARTUP_NAMES} as module names. */
+const PYTHON_STARTUP_MODULES: ReadonlySet<string> = new Set(["sitecustomize", "usercustomize"]);
 /** Folders whose `.pth` files Python runs at every start. */
 const PYTHON_SITE_FOLDERS: ReadonlySet<string> = new Set(["site-packages", "dist-packages"]);
 
@@ -2079,6 +2090,10 @@ function armsAnotherTool(path: string): boolean {
 	// site folder's `.pth` lines and `sitecustomize.py` at every start.
 	if (GIT_FOLDER_MARKER_NAMES.has(name) || PYTHON_STARTUP_NAMES.has(name)) return true;
 	if (name.endsWith(".pth") && PYTHON_SITE_FOLDERS.has(folders.at(-1) ?? "")) return true;
+	// The same modules as packages or compiled (`sitecustomize/__init__.py`, `sitecustomize.cpython-311.pyc`; a
+	// forty-first review), and PowerShell's profiles, which it runs at every start.
+	if (PYTHON_STARTUP_MODULES.has(name.split(".")[0] ?? "") && name.includes(".")) return true;
+	if (folders.some((part) => PYTHON_STARTUP_MODULES.has(part)) || name.endsWith("profile.ps1")) return true;
 	if (folders.some((part) => ARMED_HOOK_FOLDERS.has(part))) return true;
 	// Judged on the nearest folders only: a folder named `mise` far above the workspace says nothing.
 	const parent = folders.at(-1) ?? "";
@@ -2109,6 +2124,28 @@ function namesArmedFolder(path: string): boolean {
  */
 function reviewsEveryWrite(path: string): boolean {
 	return IGNORE_FILE_NAMES.has(baseName(path).toLowerCase()) || armsAnotherTool(path) || namesArmedFolder(path);
+}
+
+/** The folder `path` (absolute, normalized) lies in: `/a/b` → `/a`, `/a` → `/`. */
+function parentFolder(path: string): string {
+	const slash = path.lastIndexOf("/");
+	return slash <= 0 ? "/" : path.slice(0, slash);
+}
+
+/**
+ * The folders a call of Pi's `write` or `edit` writes in (absolute, normalized), for the shell's `core.hooksPath`
+ * facts (see `FloorFactRequests.writeFolders`); empty for any other tool or input. Pure; never throws.
+ */
+export function toolWriteFolders(toolName: string, input: unknown, context: FloorContext): string[] {
+	try {
+		if (toolName !== "write" && toolName !== "edit") return [];
+		const found = toolArgumentPaths(input);
+		if (found === "unjudgeable") return [];
+		const named = namedOrDefaultPaths(toolName, input, found.named) ?? [];
+		return [...new Set(named.map((path) => parentFolder(resolveToolPath(path, context.cwd, context.home))))];
+	} catch {
+		return [];
+	}
 }
 
 /**
@@ -2407,7 +2444,8 @@ function classifyResolved(path: string, judge: Judge, read = false): PathClass {
 		return isReadableLocation(path, judge.workspace, judge.context) ? "workspace" : "outside";
 	}
 	if (judge.isProtected(path)) return "protected";
-	return isWritableWorkspacePath(path, judge.workspace, judge.home, judge.context.additionalDirectories)
+	const { additionalDirectories, homeConfigLinkTargets } = judge.context;
+	return isWritableWorkspacePath(path, judge.workspace, judge.home, additionalDirectories, homeConfigLinkTargets)
 		? "workspace"
 		: "outside";
 }
@@ -2714,6 +2752,8 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 		for (const file of workspaceContextFiles(judge.context)) judge.requests.linkPaths.add(file);
 	const resolved = resolveIn(path, state, judge);
 	if (resolved === undefined) throw new Review("dynamic");
+	// The repository around the folder it lands in may name a hooks folder there (a nested one's, a worktree's).
+	if (judge.requests !== undefined) judge.requests.writeFolders.add(parentFolder(resolved));
 	// The same by the folder it lands in: `cd .husky && echo id > pre-commit` writes a hook (a thirty-eighth review).
 	if (reviewsEveryWrite(resolved) || writesGitHooksFolder(resolved, judge.context)) throw new Review("writes");
 	const pathClass = classifyOpened(path, resolved, state, judge, false, creates);
@@ -4988,6 +5028,8 @@ export const MAX_GIT_DIRECTORIES = 8;
 
 /** At most this many module paths are checked for one call (two per part of each test label); the rest count as missing. */
 export const MAX_MODULE_PATHS = 256;
+/** At most this many folders a command writes in are named in `FloorFactRequests.writeFolders`. */
+export const MAX_WRITE_FOLDERS = 32;
 /** At most this many trees are collected for one command; a command that reads more is reviewed. */
 export const MAX_SEARCH_TREES = 16;
 
@@ -5019,6 +5061,11 @@ export interface FloorFactRequests {
 	 * {@link MAX_MODULE_PATHS}): the shell tells which exist (`FloorFacts.existingPaths`).
 	 */
 	readonly modulePaths: readonly string[];
+	/**
+	 * The folders the command writes in (absolute; at most {@link MAX_WRITE_FOLDERS} + 1, so that more shows): the
+	 * shell reads the `core.hooksPath` folders of the repository around each (`FloorFacts.gitHooksFolders`).
+	 */
+	readonly writeFolders: readonly string[];
 }
 
 const NO_FACT_REQUESTS: FloorFactRequests = {
@@ -5028,6 +5075,7 @@ const NO_FACT_REQUESTS: FloorFactRequests = {
 	searchTrees: [],
 	linkPaths: [],
 	modulePaths: [],
+	writeFolders: [],
 };
 
 /**
@@ -5051,6 +5099,7 @@ export function floorFactRequestsOf(command: string, context: FloorContext): Flo
 			searchTrees: new Map(),
 			linkPaths: new Set(),
 			modulePaths: new Set(),
+			writeFolders: new Set(),
 		};
 		const judge = new Judge(context, requests);
 		try {
@@ -5065,6 +5114,7 @@ export function floorFactRequestsOf(command: string, context: FloorContext): Flo
 			searchTrees: [...requests.searchTrees.values()].slice(0, MAX_SEARCH_TREES),
 			linkPaths: [...requests.linkPaths].slice(0, MAX_LINK_PATHS),
 			modulePaths: [...requests.modulePaths].slice(0, MAX_MODULE_PATHS),
+			writeFolders: [...requests.writeFolders].slice(0, MAX_WRITE_FOLDERS + 1),
 		};
 	} catch {
 		return NO_FACT_REQUESTS;
@@ -5596,12 +5646,14 @@ function pytestShortOptionValue(
 const WARNING_CATEGORY_MODULES = new Set(["builtins", "warnings", "pytest", "_pytest"]);
 
 /**
- * True when a warnings filter (`action:message:category:module:lineno`, or several separated by commas) names a
- * dotted category, which Python imports, from a module other than {@link WARNING_CATEGORY_MODULES}.
+ * True when a warnings filter (`action:message:category:module:lineno`) names a dotted category, which Python
+ * imports, from a module other than {@link WARNING_CATEGORY_MODULES}. Read both ways: `PYTHONWARNINGS` separates
+ * filters by commas, while pytest's `-W`, `--pythonwarnings` and `filterwarnings` lines take a comma as part of the
+ * message (`ignore:a,b:this.W` imports `this`; a forty-second review).
  */
 function importsWarningModule(filter: string | undefined): boolean {
 	if (filter === undefined) return true;
-	return filter.split(/[\n,]/).some((one) => {
+	return [...filter.split("\n"), ...filter.split(/[\n,]/)].some((one) => {
 		const category = one.split(":")[2]?.trim() ?? "";
 		const dot = category.indexOf(".");
 		return dot >= 0 && !WARNING_CATEGORY_MODULES.has(category.slice(0, dot));

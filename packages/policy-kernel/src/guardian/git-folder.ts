@@ -424,13 +424,15 @@ export function judgeGitHead(head: { readonly link: string } | { readonly text: 
 /**
  * The folders `core.hooksPath` values name (from {@link GitConfigFileJudgement.hooksPaths}), absolute and normalized:
  * `~/x` below `home`, an absolute path as it is, anything else relative to the repository's top folder `top`, where
- * git runs hooks from. A value this cannot place (`~user/x`) is left out. Pure; never throws.
+ * git runs hooks from (left out when `top` is undefined: the user's own config read outside a repository). A value this cannot place (`~user/x`) is left out. Pure; never throws.
  */
-export function gitHooksFolderPaths(values: readonly string[], top: string, home: string): string[] {
+export function gitHooksFolderPaths(values: readonly string[], top: string | undefined, home: string): string[] {
 	const folders: string[] = [];
 	for (const value of values) {
 		if (typeof value !== "string" || value === "") continue;
 		if (value.startsWith("~") && value !== "~" && !value.startsWith("~/")) continue;
+		// A relative value is relative to each repository's top: outside one (the user's own config) it names none.
+		if (top === undefined && !value.startsWith("/") && !value.startsWith("~")) continue;
 		const absolute =
 			value === "~" || value.startsWith("~/")
 				? `${home}/${value.slice(1)}`

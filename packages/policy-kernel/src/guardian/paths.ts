@@ -24,6 +24,12 @@ export interface PathContext {
 	 * a read there needs no review for lying in the agent directory or outside the workspace. Writes ignore it.
 	 */
 	readonly loadedResources?: ReadableLoadedResources;
+	/**
+	 * Where links among home's own configuration lead inside the workspace (absolute, normalized; the shell's
+	 * `FloorFacts.homeConfigLinkTargets`): a dotfiles folder that `~/.config/nvim` links to is home's configuration
+	 * too, for writes.
+	 */
+	readonly homeConfigLinkTargets?: readonly string[];
 }
 
 /** Normalizes an absolute POSIX path: collapses `//`, resolves `.` and `..`, drops a trailing slash. */
@@ -633,7 +639,15 @@ export function classifyResolvedPath(resolved: string, context: PathContext): Pa
 	const workspace = normalizeAbsolutePath(context.cwd);
 	const home = normalizeAbsolutePath(context.home);
 	if (isProtectedPath(resolved, { ...context, cwd: workspace, home })) return "protected";
-	return isWritableWorkspacePath(resolved, workspace, home, context.additionalDirectories) ? "workspace" : "outside";
+	return isWritableWorkspacePath(
+		resolved,
+		workspace,
+		home,
+		context.additionalDirectories,
+		context.homeConfigLinkTargets,
+	)
+		? "workspace"
+		: "outside";
 }
 
 /**
@@ -642,9 +656,10 @@ export function classifyResolvedPath(resolved: string, context: PathContext): Pa
  * `AppData` (the Startup folder), `~/node_modules`, and the folders common installers keep in home.
  */
 const HOME_PROGRAM_FOLDERS: ReadonlySet<string> = new Set([
+	// In lower case: macOS's and Windows' disks ignore case (`~/library/LaunchAgents` is `~/Library/LaunchAgents`).
 	"bin",
-	"Library",
-	"AppData",
+	"library",
+	"appdata",
 	// Node resolves a package a project lacks up to `~/node_modules` (a thirty-ninth review: `ws` loads `bufferutil`).
 	"node_modules",
 	// Installers that put their folder in home and source it or put it on `PATH` from the shell's start-up files: gcloud
@@ -656,6 +671,9 @@ const HOME_PROGRAM_FOLDERS: ReadonlySet<string> = new Set([
 	"anaconda3",
 	"anaconda",
 	"miniforge3",
+	"miniforge",
+	"miniconda2",
+	"anaconda2",
 	"mambaforge",
 	"micromamba",
 	"go",
@@ -675,22 +693,25 @@ const HOME_PROGRAM_FOLDERS: ReadonlySet<string> = new Set([
 export function isHomeConfigPath(path: string, home: string, roots: readonly string[]): boolean {
 	if (path === home || !isWithin(home, path)) return false;
 	const entry = path.slice(home === "/" ? 1 : home.length + 1).split("/")[0] ?? "";
-	if (!entry.startsWith(".") && !HOME_PROGRAM_FOLDERS.has(entry)) return false;
+	if (!entry.startsWith(".") && !HOME_PROGRAM_FOLDERS.has(entry.toLowerCase())) return false;
 	const entryPath = home === "/" ? `/${entry}` : `${home}/${entry}`;
 	return !roots.some((root) => isWithin(entryPath, root) && isWithin(root, path));
 }
 
 /**
  * True when a write of `path` (absolute, normalized) is a workspace write by where it lies: inside the workspace
- * root or an additional directory, and not in home's own configuration ({@link isHomeConfigPath}).
+ * root or an additional directory, not in home's own configuration ({@link isHomeConfigPath}), and not in or above
+ * where a link of it leads (`linkedHomeConfig`: `~/.config/nvim -> ~/dotfiles/nvim`; a forty-first review).
  */
 export function isWritableWorkspacePath(
 	path: string,
 	workspace: string,
 	home: string,
 	additionalDirectories: readonly string[] | undefined,
+	linkedHomeConfig: readonly string[] = [],
 ): boolean {
 	if (!isInWorkspace(path, workspace, additionalDirectories)) return false;
+	if (linkedHomeConfig.some((target) => isWithin(target, path) || isWithin(path, target))) return false;
 	return !isHomeConfigPath(path, home, [workspace, ...(additionalDirectories ?? [])]);
 }
 
