@@ -27,6 +27,7 @@ import {
 	initialBreakerState,
 	initialGuardianStats,
 	isTransientModelError,
+	MAX_PROTECTED_PATH_ENTRIES,
 	matchesProtectedGlob,
 	median,
 	parseVerdictText,
@@ -132,7 +133,7 @@ describe("resolveGuardianReviewConfig", () => {
 		).toEqual([...DEFAULT_PROTECTED_PATHS.filter((glob) => glob !== "*.p12"), "deploy/"]);
 		expect(lifecycle(undefined, { protectedPaths: ["!.env*"] })).toEqual([...DEFAULT_PROTECTED_PATHS]);
 		const tooMany = resolveGuardianReviewConfig(
-			{ protectedPaths: Array.from({ length: 257 }, (_, i) => `dir${i}/`) },
+			{ protectedPaths: Array.from({ length: MAX_PROTECTED_PATH_ENTRIES + 1 }, (_, i) => `dir${i}/`) },
 			undefined,
 		);
 		expect(tooMany.ok && tooMany.value.errors.length).toBe(1);

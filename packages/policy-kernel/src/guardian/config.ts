@@ -36,7 +36,7 @@ export const REVIEWER_TIMEOUT_RANGE = { min: 5_000, max: 180_000 } as const;
 export const REVIEWER_MAX_OUTPUT_TOKENS_RANGE = { min: 64, max: 8_192 } as const;
 
 /** The most `protectedPaths` entries one layer may hold (the defaults are not counted). */
-export const MAX_PROTECTED_PATH_ENTRIES = 256;
+export const MAX_PROTECTED_PATH_ENTRIES = 512;
 
 /**
  * The default protected globs (see the README for their matching rules): secrets in the workspace (environment
@@ -125,6 +125,8 @@ export const DEFAULT_PROTECTED_PATHS = [
 	"**/.claude/settings.local.json",
 	".bundle/config",
 	"**/.bundle/config",
+	".aptos/config.yaml",
+	"**/.aptos/config.yaml",
 	".yarnrc.yml",
 	"[Nn]u[Gg]et.[Cc]onfig",
 	"pip.conf",
@@ -261,6 +263,28 @@ export const DEFAULT_PROTECTED_PATHS = [
 	"~/AppData/Roaming/DBeaverData",
 	"~/.config/remmina",
 	"~/.local/share/remmina",
+	"~/.config/solana",
+	"~/.near-credentials",
+	"~/.aptos/config.yaml",
+	"~/.ethereum/keystore",
+	"~/.foundry/keystores",
+	"~/.local/share/jupyter/runtime",
+	"~/Library/Jupyter/runtime",
+	"~/.config/openstack",
+	"~/.python-gitlab.cfg",
+	"~/.config/python-gitlab.cfg",
+	"~/.config/nix/nix.conf",
+	"~/.config/nix/access-tokens.conf",
+	"~/.bunfig.toml",
+	"~/.config/.bunfig.toml",
+	"~/.config/hardhat-nodejs",
+	"~/Library/Preferences/hardhat-nodejs",
+	"~/.config/argocd",
+	"~/.argocd",
+	"~/.talos",
+	"~/.cf/config.json",
+	"~/.fetchmailrc",
+	"~/.config/cachix",
 	// Other coding agents' sign-ins, and their user-level MCP server configs, which hold the servers' tokens in `env`.
 	"~/.codex/auth.json",
 	"~/.claude/.credentials.json",
@@ -286,6 +310,13 @@ export const DEFAULT_PROTECTED_PATHS = [
 	"~/Library/Application Support/Code/User/globalStorage",
 	"~/.config/Cursor/User/globalStorage",
 	"~/Library/Application Support/Cursor/User/globalStorage",
+	"~/.copilot/mcp-config.json",
+	"~/.qwen/settings.json",
+	"~/.config/opencode/opencode.json",
+	"~/.config/opencode/opencode.jsonc",
+	"~/.config/zed/settings.json",
+	"~/.config/aichat",
+	"~/.config/shell_gpt",
 	// Browser and mail profiles: saved passwords and session cookies, also inside snap and Flatpak folders.
 	"~/.mozilla",
 	".mozilla/",
@@ -493,11 +524,16 @@ export function protectedPathsWithDefaults(entries: readonly string[] | undefine
 }
 
 /**
- * The `protectedPaths` entries that give `globs` back through {@link protectedPathsWithDefaults}: the globs, then
- * `!glob` for each default they lack.
+ * The `protectedPaths` entries that give `globs` back through {@link protectedPathsWithDefaults}: the globs that are
+ * not defaults, then `!glob` for each default they lack. The defaults they keep are left implied, so a layer's
+ * entries stay within {@link MAX_PROTECTED_PATH_ENTRIES} however long the default list grows.
  */
 function protectedPathEntries(globs: readonly string[]): string[] {
-	return [...globs, ...DEFAULT_PROTECTED_PATHS.filter((glob) => !globs.includes(glob)).map((glob) => `!${glob}`)];
+	const defaults: readonly string[] = DEFAULT_PROTECTED_PATHS;
+	return [
+		...globs.filter((glob) => !defaults.includes(glob)),
+		...defaults.filter((glob) => !globs.includes(glob)).map((glob) => `!${glob}`),
+	];
 }
 
 /**
