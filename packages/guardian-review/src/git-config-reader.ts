@@ -369,6 +369,8 @@ interface ConfigFilesRead {
 	readonly settings: (readonly GitContentSetting[] | undefined)[];
 	/** Every `core.hooksPath` value of every file read, the user's and the system's included. */
 	readonly hooksPaths: string[];
+	/** Every file an include of a file read names (as read), the user's and the system's included. */
+	readonly included: string[];
 }
 
 /** The config files git reads from a repository's git folder: the common `config`, the worktree's `config.worktree`. */
@@ -395,7 +397,7 @@ async function readConfigFiles(
 	isAgentWritable: (path: string) => boolean,
 	worktreeIsTop?: (worktree: string) => Promise<boolean>,
 ): Promise<ConfigFilesRead | undefined> {
-	const read: ConfigFilesRead = { verdicts: [], credentials: [], settings: [], hooksPaths: [] };
+	const read: ConfigFilesRead = { verdicts: [], credentials: [], settings: [], hooksPaths: [], included: [] };
 	let files = 0;
 	while (queue.length > 0) {
 		const next = queue.shift() as ConfigFileToRead;
@@ -436,6 +438,7 @@ async function readConfigFiles(
 				read.settings.push(undefined);
 				continue;
 			}
+			read.included.push(path);
 			queue.push({ path, depth: next.depth + 1, global: next.global, agent });
 		}
 	}
@@ -663,12 +666,13 @@ export async function readGitHooksVerdict(cwd: string): Promise<GitHooksVerdict>
 }
 
 /**
- * The folders `core.hooksPath` names for the repository at `cwd` (see `gitHooksFolderPaths`), from every config file
- * git reads for it and their includes, placed through the path asked about (`namedTop`) so that the floor compares
- * them with the workspace's names: `[]` outside a repository or with none set; `unknown` when a file could not be
- * judged or the top cannot be named. Never throws.
+ * The paths git runs programs from for the repository at `cwd`: the folders `core.hooksPath` names (see
+ * `gitHooksFolderPaths`) and the config files its config and the user's include, from every config file git reads
+ * for it, placed through the path asked about (`namedTop`) so that the floor compares them with the workspace's names,
+ * and by their real paths too: `[]` with none; `unknown` when a file could not be judged or the top cannot be named.
+ * Outside a repository, the user's own absolute or home values and includes. Never throws.
  */
-export async function readGitHooksFolders(cwd: string, home: string): Promise<readonly string[] | "unknown"> {
+export async function readGitArmedPaths(cwd: string, home: string): Promise<readonly string[] | "unknown"> {
 	try {
 		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return "unknown";
 		const location = await locateRepository(cwd);
@@ -685,9 +689,11 @@ export async function readGitHooksFolders(cwd: string, home: string): Promise<re
 		const read = await readConfigFiles(files, home, () => false);
 		if (read === undefined) return "unknown";
 		const folders = gitHooksFolderPaths(read.hooksPaths, location === "none" ? undefined : location.namedTop, home);
+		// The files the config includes: a line there can name a program too (a forty-third review).
+		const armed = [...folders, ...read.included.map((path) => resolve(path))];
 		// By where links lead too (`githooks -> tools/hooks`; a forty-first review).
-		const real = await Promise.all(folders.map((folder) => realPathOf(folder)));
-		return [...new Set([...folders, ...real.filter((path): path is string => path !== undefined)])];
+		const real = await Promise.all(armed.map((path) => realPathOf(path)));
+		return [...new Set([...armed, ...real.filter((path): path is string => path !== undefined)])];
 	} catch {
 		return "unknown";
 	}
@@ -729,11 +735,12 @@ export function createGitConfigFacts(home: string): {
 		addDirectories?: readonly string[],
 	): Promise<FloorFacts>;
 	/**
-	 * The `core.hooksPath` folders of the repositories around `folders` (where a call writes; see
-	 * `FloorFactRequests.writeFolders`) and `cwd`, for `FloorFacts.gitHooksFolders`: a folder whose repository cannot
-	 * be judged counts as one itself, and more than `MAX_WRITE_FOLDERS` folders make `cwd` one (every write reviewed).
+	 * {@link readGitArmedPaths} of the repositories around `folders` (where a call writes; see
+	 * `FloorFactRequests.writeFolders`) and `cwd`, for `FloorFacts.gitArmedPaths`: a folder whose repository cannot
+	 * be judged counts as one itself, and more than `MAX_WRITE_FOLDERS` folders make `cwd` and every one of `roots`
+	 * (the additional directories) one: every write there is reviewed.
 	 */
-	hooksFoldersAround(cwd: string, folders: readonly string[]): Promise<readonly string[]>;
+	armedPathsAround(cwd: string, folders: readonly string[], roots?: readonly string[]): Promise<readonly string[]>;
 	invalidate(): void;
 } {
 	const cached = new Map<string, { config: Promise<GitConfigFacts>; hooks: Promise<GitHooksVerdict> }>();
@@ -825,15 +832,17 @@ export function createGitConfigFacts(home: string): {
 				...(atCwd === undefined ? {} : { gitHistoryProtected: atCwd.protectedPaths, gitHistoryCommits: atCwd.commits }),
 			};
 		},
-		async hooksFoldersAround(cwd, folders) {
-			if (folders.length > MAX_WRITE_FOLDERS) return [resolve(cwd)];
+		async armedPathsAround(cwd, folders, roots = []) {
+			// Past the bound every root the agent may write in counts as one (a forty-third review: the additional
+			// directories too).
+			if (folders.length > MAX_WRITE_FOLDERS) return [resolve(cwd), ...roots];
 			const found = new Set<string>();
 			for (const folder of new Set([resolve(cwd), ...folders])) {
 				const existing = await nearestExistingFolder(folder);
 				let entry = hooksFolders.get(existing);
 				if (entry === undefined) {
 					if (hooksFolders.size >= MAX_CACHED_DIRECTORIES) hooksFolders.clear();
-					entry = readGitHooksFolders(existing, home);
+					entry = readGitArmedPaths(existing, home);
 					hooksFolders.set(existing, entry);
 				}
 				const read = await entry;

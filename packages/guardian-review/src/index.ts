@@ -282,7 +282,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			const folders =
 				requests?.writeFolders ??
 				toolWriteFolders(toolName, input, floorContextFor(active, ctx.cwd, workspaceHome, facts));
-			facts = { ...facts, gitHooksFolders: await gitFacts.hooksFoldersAround(ctx.cwd, folders) };
+			const roots = resolveAdditionalDirectories(active.additionalDirectories, workspaceHome);
+			facts = { ...facts, gitArmedPaths: await gitFacts.armedPathsAround(ctx.cwd, folders, roots) };
 		}
 		if (command !== undefined && requests !== undefined) {
 			const factContext = floorContextFor(active, ctx.cwd, workspaceHome, facts);

@@ -270,15 +270,15 @@ export function homeNamedLikeWorkspace(home: string, cwd: string): string {
 	}
 }
 
-/** Folders of home's configuration whose own entries are looked at for links too (GNU Stow links at this depth). */
-const HOME_CONFIG_LINK_FOLDERS = [".config", ".local", ".local/bin", ".local/share", "bin"] as const;
+/** Folders of home's configuration whose entries, two levels deep, are looked at for links too (as GNU Stow makes). */
+const HOME_CONFIG_LINK_FOLDERS = [".config", ".local/bin", "bin", ".local/share"] as const;
 /** At most this many entries are looked at (see {@link readHomeConfigLinkTargets}). */
 const MAX_HOME_CONFIG_ENTRIES = 4_096;
 
 /**
  * Where the links among home's own configuration lead inside `roots` (the workspace and the additional
  * directories), as real paths: home's entries that `isHomeConfigPath` counts, and the entries of
- * {@link HOME_CONFIG_LINK_FOLDERS}. A dotfiles folder (`~/.config/nvim -> ~/dotfiles/nvim`, as GNU Stow makes) is
+ * {@link HOME_CONFIG_LINK_FOLDERS} and of the real folders two levels below them. A dotfiles folder (`~/.config/nvim -> ~/dotfiles/nvim`, as GNU Stow makes) is
  * then home's configuration for writes (a forty-first review). At most {@link MAX_HOME_CONFIG_ENTRIES} entries are
  * read; an entry that cannot be read is skipped. Never throws.
  */
@@ -294,7 +294,8 @@ export function readHomeConfigLinkTargets(home: string, roots: readonly string[]
 			}
 		});
 		let budget = MAX_HOME_CONFIG_ENTRIES;
-		const visit = (folder: string, keep: (name: string) => boolean) => {
+		/** Looks at `folder`'s entries, and `depth` levels of real folders below them. */
+		const visit = (folder: string, keep: (name: string) => boolean, depth = 0) => {
 			let names: string[];
 			try {
 				names = readdirSync(folder);
@@ -306,7 +307,9 @@ export function readHomeConfigLinkTargets(home: string, roots: readonly string[]
 				if (!keep(name)) continue;
 				const path = `${folder}/${name}`;
 				try {
-					if (!lstatSync(path).isSymbolicLink()) continue;
+					const entry = lstatSync(path);
+					if (entry.isDirectory() && depth > 0) visit(path, () => true, depth - 1);
+					if (!entry.isSymbolicLink()) continue;
 					const real = normalizeAbsolutePath(realpathSync(path));
 					const index = rootsReal.findIndex((root) => isWithin(root, real));
 					// Named as the workspace names it: through the root it lies in.
@@ -318,7 +321,9 @@ export function readHomeConfigLinkTargets(home: string, roots: readonly string[]
 			}
 		};
 		visit(named, (name) => isHomeConfigPath(`${named === "/" ? "" : named}/${name}`, named, []));
-		for (const folder of HOME_CONFIG_LINK_FOLDERS) visit(`${named === "/" ? "" : named}/${folder}`, () => true);
+		// Stow links files, not only folders, once a folder exists (`~/.config/git/config -> ~/dotfiles/git/config`; a
+		// forty-third review): two levels below these folders.
+		for (const folder of HOME_CONFIG_LINK_FOLDERS) visit(`${named === "/" ? "" : named}/${folder}`, () => true, 2);
 	} catch {
 		// Nothing more can be read.
 	}

@@ -77,7 +77,7 @@ describe("mise's and Dev Containers' other config names", () => {
 
 describe("the folder core.hooksPath names", () => {
 	const hooks = `${CWD}/scripts/git-hooks`;
-	const withHooks: FloorContext = { ...plain, gitHooksFolders: [hooks] };
+	const withHooks: FloorContext = { ...plain, gitArmedPaths: [hooks] };
 
 	it("reviews a write in it, by bash and by Pi's tools, and a move, copy or removal above it", () => {
 		expect(bashOutcome("printf '#!/bin/sh\\nid\\n' > scripts/git-hooks/pre-commit", withHooks)).toBe("review:writes");

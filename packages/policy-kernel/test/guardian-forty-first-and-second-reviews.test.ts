@@ -111,7 +111,7 @@ describe("the folders a call writes in, for the core.hooksPath facts", () => {
 	});
 
 	it("reviews a write in a nested repository's hooks folder once the shell names it", () => {
-		const nested: FloorContext = { ...plain, gitHooksFolders: [`${CWD}/lib/ci/hooks`] };
+		const nested: FloorContext = { ...plain, gitArmedPaths: [`${CWD}/lib/ci/hooks`] };
 		expect(bashOutcome("printf 'id' > lib/ci/hooks/pre-commit", nested)).toBe("review:writes");
 		expect(writeTool("lib/ci/hooks/pre-commit", nested)).toBe("review:protected-path");
 		expect(bashOutcome("printf 'id' > lib/src/a.py", nested)).toBe("allow:workspace-write");

@@ -344,11 +344,12 @@ export interface FloorContext extends PathContext {
 	/** The repository's top folder (absolute), from which git reads `HEAD:path`; missing: such paths are reviewed. */
 	readonly gitTop?: string;
 	/**
-	 * The folders the workspace repository's `core.hooksPath` names (absolute, normalized; see `gitHooksFolderPaths`):
-	 * git runs a file written there as a hook at the user's next commit, so every write in or above one is reviewed.
-	 * Missing: not read (no repository, or a context built without the shell's facts).
+	 * Paths git runs programs from for the repositories around where a call writes (absolute, normalized): the folders
+	 * `core.hooksPath` names (see `gitHooksFolderPaths`), where a file becomes a hook at the user's next commit, and the
+	 * config files their config includes, where a line can name a program. Every write in or above one is reviewed.
+	 * Missing: not read (a context built without the shell's facts).
 	 */
-	readonly gitHooksFolders?: readonly string[];
+	readonly gitArmedPaths?: readonly string[];
 	/**
 	 * The same facts for the other directories the command runs git in (after `cd DIR`; see {@link gitDirectoriesOf}),
 	 * keyed by absolute, normalized path. A directory missing here counts as `unknown`, so its git goes to review.
@@ -480,8 +481,8 @@ export interface FloorFacts {
 	readonly gitContentSettings?: readonly GitContentSetting[];
 	/** The repository's top folder, as found through the working directory's path; missing outside a repository. */
 	readonly gitTop?: string;
-	/** The folders the workspace repository's `core.hooksPath` names (see `FloorContext.gitHooksFolders`). */
-	readonly gitHooksFolders?: readonly string[];
+	/** Paths git runs programs from: hooks folders and included config files (see `FloorContext.gitArmedPaths`). */
+	readonly gitArmedPaths?: readonly string[];
 	/** Where links among home's own configuration lead inside the workspace (see `PathContext.homeConfigLinkTargets`). */
 	readonly homeConfigLinkTargets?: readonly string[];
 	/** The facts of the repositories around the other directories the command runs git in. */
@@ -634,7 +635,7 @@ export function floorContextFor(
 			: { gitUntrackedRepositories: facts.gitUntrackedRepositories }),
 		...(facts.gitContentSettings === undefined ? {} : { gitContentSettings: facts.gitContentSettings }),
 		...(facts.gitTop === undefined ? {} : { gitTop: facts.gitTop }),
-		...(facts.gitHooksFolders === undefined ? {} : { gitHooksFolders: facts.gitHooksFolders }),
+		...(facts.gitArmedPaths === undefined ? {} : { gitArmedPaths: facts.gitArmedPaths }),
 		...(facts.homeConfigLinkTargets === undefined ? {} : { homeConfigLinkTargets: facts.homeConfigLinkTargets }),
 		gitFactsByDirectory: facts.gitByDirectory,
 		cdSearchPath: facts.cdSearchPath === true || facts.shell?.cdSearchPath === true,
@@ -800,7 +801,7 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	// So is a file that decides what git runs or searches skip (`.gitattributes`, `.lfsconfig`, `.ignore`).
 	if (
 		(toolName === "write" || toolName === "edit") &&
-		resolved.flatMap(leadsTo).some((path) => reviewsEveryWrite(path) || writesGitHooksFolder(path, context))
+		resolved.flatMap(leadsTo).some((path) => reviewsEveryWrite(path) || writesGitArmedPath(path, context))
 	)
 		return { kind: "review", reason: "protected-path" };
 	if (toolName !== "grep") return decision;
@@ -2149,12 +2150,14 @@ export function toolWriteFolders(toolName: string, input: unknown, context: Floo
 }
 
 /**
- * True when a write of `path` (absolute, normalized) lands in a folder the repository's `core.hooksPath` names, or
- * creates, moves or removes one above it (`mv staged scripts`, `cp -r st/. .`): git runs what lies there as hooks
- * (a fortieth review: `scripts/git-hooks/pre-commit` with `core.hooksPath=scripts/git-hooks` ran at the next commit).
+ * True when a write of `path` (absolute, normalized) lands in a path git runs programs from (`FloorContext.gitArmedPaths`:
+ * a folder `core.hooksPath` names, a config file a config includes), or creates, moves or removes one above it
+ * (`mv staged scripts`, `cp -r st/. .`). A fortieth review showed `scripts/git-hooks/pre-commit` with
+ * `core.hooksPath=scripts/git-hooks` run at the next commit; a forty-third, an `fsmonitor` line appended to
+ * `tools/git.cfg`, which `include.path` names, run at the next `git status`.
  */
-function writesGitHooksFolder(path: string, context: FloorContext): boolean {
-	return context.gitHooksFolders?.some((folder) => isWithin(folder, path) || isWithin(path, folder)) === true;
+function writesGitArmedPath(path: string, context: FloorContext): boolean {
+	return context.gitArmedPaths?.some((folder) => isWithin(folder, path) || isWithin(path, folder)) === true;
 }
 
 /** Commands that read `.` when given no path operand. */
@@ -2755,7 +2758,7 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	// The repository around the folder it lands in may name a hooks folder there (a nested one's, a worktree's).
 	if (judge.requests !== undefined) judge.requests.writeFolders.add(parentFolder(resolved));
 	// The same by the folder it lands in: `cd .husky && echo id > pre-commit` writes a hook (a thirty-eighth review).
-	if (reviewsEveryWrite(resolved) || writesGitHooksFolder(resolved, judge.context)) throw new Review("writes");
+	if (reviewsEveryWrite(resolved) || writesGitArmedPath(resolved, judge.context)) throw new Review("writes");
 	const pathClass = classifyOpened(path, resolved, state, judge, false, creates);
 	if (pathClass === "protected") throw new Review("protected-path");
 	// The same two by where a link leads (`notes.md -> AGENTS.md`, `lnk -> .ignore`).
@@ -2782,7 +2785,7 @@ function judgeLinkedWriteTarget(path: string, state: WalkState, judge: Judge, cr
 	const links = judge.context.pathLinks;
 	const key = openedLinkKey(path, state, judge);
 	const target = links === undefined || key === undefined ? null : linkTargetOf(links, key, creates);
-	if (target !== null && (reviewsEveryWrite(target) || writesGitHooksFolder(target, judge.context)))
+	if (target !== null && (reviewsEveryWrite(target) || writesGitArmedPath(target, judge.context)))
 		throw new Review("writes");
 	if (target !== null && (isPiContextFile(target) || isLinkedContextFileTarget(target, judge.context)))
 		throw new Review("protected-path");
@@ -5063,7 +5066,7 @@ export interface FloorFactRequests {
 	readonly modulePaths: readonly string[];
 	/**
 	 * The folders the command writes in (absolute; at most {@link MAX_WRITE_FOLDERS} + 1, so that more shows): the
-	 * shell reads the `core.hooksPath` folders of the repository around each (`FloorFacts.gitHooksFolders`).
+	 * shell reads the `core.hooksPath` folders of the repository around each (`FloorFacts.gitArmedPaths`).
 	 */
 	readonly writeFolders: readonly string[];
 }
