@@ -688,6 +688,9 @@ export async function readGitArmedPaths(cwd: string, home: string): Promise<read
 		const files = location === "none" ? globalFiles : [...repositoryConfigFiles(location), ...globalFiles];
 		const read = await readConfigFiles(files, home, () => false);
 		if (read === undefined) return "unknown";
+		// git expands `~user/` too, into a home this reader does not look up: not placed, so not known.
+		if (read.hooksPaths.some((value) => value.startsWith("~") && value !== "~" && !value.startsWith("~/")))
+			return "unknown";
 		const folders = gitHooksFolderPaths(read.hooksPaths, location === "none" ? undefined : location.namedTop, home);
 		// The files the config includes: a line there can name a program too (a forty-third review).
 		const armed = [...folders, ...read.included.map((path) => resolve(path))];

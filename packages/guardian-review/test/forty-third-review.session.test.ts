@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readGitArmedPaths } from "../src/git-config-reader.ts";
 import { readHomeConfigLinkTargets } from "../src/path-link-reader.ts";
 import {
 	callTool,
@@ -81,5 +82,18 @@ describe("more write folders than the hooks facts are read for", () => {
 		);
 		expect(await promptsWithDenials(h, 1, "build")).toEqual(["reviewer"]);
 		expect(readFileSync(join(other, "ci", "hooks", "pre-commit"), "utf8")).toBe("#!/bin/sh\nexit 0\n");
+	});
+});
+
+describe("the paths the shell reads", () => {
+	it("names hooks folders and included files, and takes a hooks path under another user's home as unknown", async () => {
+		const repo = join(sandbox.home, "repo");
+		initWithFiles(sandbox.home, repo, { "README.md": "r\n" });
+		runGit(sandbox.home, repo, "config", "core.hooksPath", "ci/hooks");
+		runGit(sandbox.home, repo, "config", "include.path", "../shared.cfg");
+		const found = await readGitArmedPaths(repo, sandbox.home);
+		expect(found).toEqual(expect.arrayContaining([join(repo, "ci", "hooks"), join(repo, ".git", "..", "shared.cfg")]));
+		runGit(sandbox.home, repo, "config", "core.hooksPath", "~nobody/hooks");
+		expect(await readGitArmedPaths(repo, sandbox.home)).toBe("unknown");
 	});
 });

@@ -2033,9 +2033,13 @@ const ARMED_CONFIG_NAMES = new Set([
 	".devcontainer.json",
 	"opencode.json",
 	"opencode.jsonc",
-	// Start-up files interpreters load from the folder they start in: R (`.Rprofile`), Ruby's irb and pry.
+	// Start-up files interpreters load from the folder they start in: R (`.Rprofile`, and `.Renviron`, whose
+	// `R_PROFILE_USER` names a script), Ruby's irb and pry.
 	".rprofile",
+	".renviron",
 	".irbrc",
+	"_irbrc",
+	"irb.rc",
 	".pryrc",
 ]);
 
