@@ -676,7 +676,7 @@ export async function readGitArmedPaths(cwd: string, home: string): Promise<read
 	try {
 		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return "unknown";
 		const location = await locateRepository(cwd);
-		if (location === "unknown" || (location !== "none" && location.namedTop === undefined)) return "unknown";
+		if (location === "unknown") return "unknown";
 		const globalFiles = [...systemGitConfigPaths(), ...userGitConfigPathsForGit(home)].map((path) => ({
 			path,
 			depth: 0,
@@ -691,7 +691,10 @@ export async function readGitArmedPaths(cwd: string, home: string): Promise<read
 		// git expands `~user/` too, into a home this reader does not look up: not placed, so not known.
 		if (read.hooksPaths.some((value) => value.startsWith("~") && value !== "~" && !value.startsWith("~/")))
 			return "unknown";
-		const folders = gitHooksFolderPaths(read.hooksPaths, location === "none" ? undefined : location.namedTop, home);
+		// Placed through the path asked about when it names the top, else by the top's real path: a folder reached
+		// through a link (`docs -> packages/app/docs`) is judged by where its links lead (a forty-fifth review).
+		const top = location === "none" ? undefined : (location.namedTop ?? location.top);
+		const folders = gitHooksFolderPaths(read.hooksPaths, top, home);
 		// The files the config includes: a line there can name a program too (a forty-third review).
 		const armed = [...folders, ...read.included.map((path) => resolve(path))];
 		// By where links lead too (`githooks -> tools/hooks`; a forty-first review).

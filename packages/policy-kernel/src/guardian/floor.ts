@@ -2079,6 +2079,8 @@ const MISE_CONFIG_FOLDERS: ReadonlySet<string> = new Set(["mise", ".mise"]);
 const GIT_FOLDER_MARKER_NAMES: ReadonlySet<string> = new Set(["head", "commondir"]);
 /** Modules Python imports at every start when they lie on its path. */
 const PYTHON_STARTUP_NAMES: ReadonlySet<string> = new Set(["sitecustomize.py", "usercustomize.py"]);
+/** PowerShell's profile files, which it runs at every start (in lower case). */
+const POWERSHELL_PROFILE = /^(?:microsoft\.[a-z]+_)?profile\.ps1$/;
 /** {@link PYTHON_STARTUP_NAMES} as module names. */
 const PYTHON_STARTUP_MODULES: ReadonlySet<string> = new Set(["sitecustomize", "usercustomize"]);
 /** Folders whose `.pth` files Python runs at every start. */
@@ -2098,7 +2100,7 @@ function armsAnotherTool(path: string): boolean {
 	// The same modules as packages or compiled (`sitecustomize/__init__.py`, `sitecustomize.cpython-311.pyc`; a
 	// forty-first review), and PowerShell's profiles, which it runs at every start.
 	if (PYTHON_STARTUP_MODULES.has(name.split(".")[0] ?? "") && name.includes(".")) return true;
-	if (folders.some((part) => PYTHON_STARTUP_MODULES.has(part)) || name.endsWith("profile.ps1")) return true;
+	if (folders.some((part) => PYTHON_STARTUP_MODULES.has(part)) || POWERSHELL_PROFILE.test(name)) return true;
 	if (folders.some((part) => ARMED_HOOK_FOLDERS.has(part))) return true;
 	// Judged on the nearest folders only: a folder named `mise` far above the workspace says nothing.
 	const parent = folders.at(-1) ?? "";
@@ -2128,7 +2130,7 @@ function namesArmedFolder(path: string): boolean {
  * matched), or a config that arms another tool's command ({@link armsAnotherTool}).
  */
 function reviewsEveryWrite(path: string): boolean {
-	return IGNORE_FILE_NAMES.has(baseName(path).toLowerCase()) || armsAnotherTool(path) || namesArmedFolder(path);
+	return IGNORE_FILE_NAMES.has(baseName(path).toLowerCase()) || armsAnotherTool(path);
 }
 
 /** The folder `path` (absolute, normalized) lies in: `/a/b` → `/a`, `/a` → `/`. */
@@ -2161,7 +2163,19 @@ export function toolWriteFolders(toolName: string, input: unknown, context: Floo
  * `tools/git.cfg`, which `include.path` names, run at the next `git status`.
  */
 function writesGitArmedPath(path: string, context: FloorContext): boolean {
-	return context.gitArmedPaths?.some((folder) => isWithin(folder, path) || isWithin(path, folder)) === true;
+	return context.gitArmedPaths?.some((armed) => isWithin(armed, path)) === true;
+}
+
+/**
+ * True when renaming `path` (absolute, normalized; an `mv` source or destination) may bring a file where another
+ * tool runs it: a folder named like a tool's config folder ({@link namesArmedFolder}), or one above a path git runs
+ * programs from (`mv staged scripts` with `core.hooksPath=scripts/git-hooks`). The folder bash is in and the root
+ * are never renamed (`mv x .` writes `./x`, judged on its own).
+ */
+function renamesArmedFolder(path: string, state: WalkState, judge: Judge): boolean {
+	if (namesArmedFolder(path)) return true;
+	if (path === state.cwd || path === "/") return false;
+	return judge.context.gitArmedPaths?.some((armed) => armed !== path && isWithin(path, armed)) === true;
 }
 
 /** Commands that read `.` when given no path operand. */
@@ -2675,9 +2689,9 @@ export function globPartsMayMeet(shellPart: string, protectedPart: string): bool
  * A path the command writes: judged like the write tool (protected always reviewed). `creates` is false for a file
  * the command only removes (`rm`, the source of `mv`).
  */
-function judgeWritePath(word: BashWord, state: WalkState, judge: Judge, creates = true): void {
+function judgeWritePath(word: BashWord, state: WalkState, judge: Judge, creates = true, folder = false): void {
 	judgeLiteralPath(word);
-	judgeWritePathText(word.value, state, judge, creates);
+	judgeWritePathText(word.value, state, judge, creates, folder);
 }
 
 /** Names of the context files Pi loads from the workspace folder, as they are usually written. */
@@ -2745,13 +2759,16 @@ function isLinkedContextFileTarget(path: string, context: FloorContext): boolean
 }
 
 /** A literal path the command writes, judged like the write tool: a workspace write, or the reason to review. */
-function judgeWritePathText(path: string, state: WalkState, judge: Judge, creates = true): void {
+function judgeWritePathText(path: string, state: WalkState, judge: Judge, creates = true, folder = false): void {
 	if (HARMLESS_TARGETS.has(path)) return;
+	// An empty folder (`mkdir`) runs nothing by its name: `src/components/Head` or `.vscode` is no file any tool loads
+	// (a forty-fifth review of what the name rules sent to review needlessly).
+	const armedName = (name: string) => !folder && reviewsEveryWrite(name);
 	// A file named like an option (`./--pre=sh`) turns into one when a later glob expands to it.
 	if (creates && path.split("/").some((part) => part.startsWith("-"))) throw new Review("writes");
 	// Ignore files decide what rg and git read: `!.env` in `.ignore` makes `rg` print `.env`; attribute files what
 	// git runs.
-	if (reviewsEveryWrite(path)) throw new Review("writes");
+	if (armedName(path)) throw new Review("writes");
 	// Pi loads a context file into every later session's system prompt.
 	if (isPiContextFile(path)) throw new Review("protected-path");
 	// Where the workspace's context files lead is asked for with every write.
@@ -2762,11 +2779,11 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	// The repository around the folder it lands in may name a hooks folder there (a nested one's, a worktree's).
 	if (judge.requests !== undefined) judge.requests.writeFolders.add(parentFolder(resolved));
 	// The same by the folder it lands in: `cd .husky && echo id > pre-commit` writes a hook (a thirty-eighth review).
-	if (reviewsEveryWrite(resolved) || writesGitArmedPath(resolved, judge.context)) throw new Review("writes");
+	if (armedName(resolved) || (!folder && writesGitArmedPath(resolved, judge.context))) throw new Review("writes");
 	const pathClass = classifyOpened(path, resolved, state, judge, false, creates);
 	if (pathClass === "protected") throw new Review("protected-path");
 	// The same two by where a link leads (`notes.md -> AGENTS.md`, `lnk -> .ignore`).
-	judgeLinkedWriteTarget(path, state, judge, creates);
+	judgeLinkedWriteTarget(path, state, judge, creates, folder);
 	const scope = judge.context.writeScope ?? "outside-workspace";
 	if (scope === "always") throw new Review("writes");
 	if (scope === "outside-workspace" && pathClass === "outside") throw new Review("outside-workspace");
@@ -2785,11 +2802,12 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
  * Reviews a write through a link (per the link facts) to a file whose writes are reviewed in any case: an ignore or
  * attribute file, or a context file Pi loads (`notes.md -> AGENTS.md`, `lnk -> .ignore`).
  */
-function judgeLinkedWriteTarget(path: string, state: WalkState, judge: Judge, creates: boolean): void {
+function judgeLinkedWriteTarget(path: string, state: WalkState, judge: Judge, creates: boolean, folder = false): void {
 	const links = judge.context.pathLinks;
 	const key = openedLinkKey(path, state, judge);
 	const target = links === undefined || key === undefined ? null : linkTargetOf(links, key, creates);
-	if (target !== null && (reviewsEveryWrite(target) || writesGitArmedPath(target, judge.context)))
+	// A new empty folder (`mkdir`) runs nothing, whatever its name or where it lands.
+	if (target !== null && !folder && (reviewsEveryWrite(target) || writesGitArmedPath(target, judge.context)))
 		throw new Review("writes");
 	if (target !== null && (isPiContextFile(target) || isLinkedContextFileTarget(target, judge.context)))
 		throw new Review("protected-path");
@@ -3207,7 +3225,7 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 				// Creating directories is a workspace write, judged like the write tool.
 				if (operands.length === 0) return "not-read-only";
 				if (options.some((o) => !/^-[pv]+$/.test(o.value) && o.value !== "--parents")) return "not-read-only";
-				for (const operand of operands) judgeWritePath(operand, state, judge);
+				for (const operand of operands) judgeWritePath(operand, state, judge, true, true);
 				return "allowed";
 			}
 			if (Object.hasOwn(WORKSPACE_FILE_OPERATIONS, name))
@@ -3277,6 +3295,8 @@ function judgeFileOperation(
 		for (const operand of operands) {
 			const resolved = resolveIn(operand.value, state, judge);
 			if (resolved === undefined || holdsProtectedByName(resolved, judge.context)) throw new Review("protected-path");
+			// A folder written under another name, renamed onto a tool's config folder (a fortieth review).
+			if (namesArmedFolder(operand.value) || renamesArmedFolder(resolved, state, judge)) throw new Review("writes");
 			const operandKey = openedLinkKey(operand.value, state, judge);
 			const follows = operand === destination;
 			const led = links === undefined || operandKey === undefined ? null : linkTargetOf(links, operandKey, follows);
