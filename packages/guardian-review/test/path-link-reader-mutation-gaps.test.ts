@@ -1,0 +1,83 @@
+// The readers of home's names for the floor, on real folders: which of home's links count as links among its
+// configuration, how their targets are named, and the user's own core.hooksPath outside a repository.
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { readGitArmedPaths } from "../src/git-config-reader.ts";
+import { readHomeConfigLinkTargets } from "../src/path-link-reader.ts";
+
+let root = "";
+beforeEach(() => {
+	root = realpathSync(mkdtempSync(join(tmpdir(), "guardian-link-gaps-")));
+});
+afterEach(async () => {
+	vi.unstubAllEnvs();
+	await rm(root, { recursive: true, force: true });
+});
+
+describe("readHomeConfigLinkTargets", () => {
+	it("follows links in home's hidden entries, ~/bin and ~/.local/bin, and not home's other entries", () => {
+		const home = join(root, "home");
+		mkdirSync(join(home, "dotfiles", "bin"), { recursive: true });
+		mkdirSync(join(home, "src", "code"), { recursive: true });
+		mkdirSync(join(home, ".local", "bin"), { recursive: true });
+		mkdirSync(join(home, "bin"));
+		writeFileSync(join(home, "dotfiles", "vimrc"), "set number\n");
+		writeFileSync(join(home, "dotfiles", "bin", "tool"), "#!/bin/sh\n");
+		writeFileSync(join(home, "dotfiles", "x"), "#!/bin/sh\n");
+		symlinkSync(join(home, "dotfiles", "vimrc"), join(home, ".vimrc"));
+		symlinkSync(join(home, "dotfiles", "bin", "tool"), join(home, ".local", "bin", "tool"));
+		symlinkSync(join(home, "dotfiles", "x"), join(home, "bin", "x"));
+		symlinkSync(join(home, "src", "code"), join(home, "code"));
+		expect(readHomeConfigLinkTargets(home, [home]).sort()).toEqual([
+			`${root}/home/dotfiles/bin/tool`,
+			`${root}/home/dotfiles/vimrc`,
+			`${root}/home/dotfiles/x`,
+		]);
+	});
+
+	it("names a target through the workspace root it lies in, not by its real path", () => {
+		const real = join(root, "real");
+		mkdirSync(join(real, "dotfiles", "nvim"), { recursive: true });
+		mkdirSync(join(real, ".config"));
+		symlinkSync(join(real, "dotfiles", "nvim"), join(real, ".config", "nvim"));
+		symlinkSync(real, join(root, "named"));
+		expect(readHomeConfigLinkTargets(real, [join(root, "named")])).toEqual([`${root}/named/dotfiles/nvim`]);
+	});
+
+	it("looks at no more than 4,096 entries", () => {
+		const home = join(root, "home");
+		mkdirSync(join(home, "dotfiles", "nvim"), { recursive: true });
+		mkdirSync(join(home, ".config"));
+		symlinkSync(join(home, "dotfiles", "nvim"), join(home, ".config", "nvim"));
+		for (let index = 0; index < 4_000; index++) writeFileSync(join(home, `f${index}`), "");
+		expect(readHomeConfigLinkTargets(home, [home])).toEqual([`${root}/home/dotfiles/nvim`]);
+		for (let index = 4_000; index < 4_100; index++) writeFileSync(join(home, `f${index}`), "");
+		expect(readHomeConfigLinkTargets(home, [home])).toEqual([]);
+	});
+});
+
+describe("readGitArmedPaths outside a repository", () => {
+	it("takes the user's absolute or home values, and no relative one", async () => {
+		// The sandbox's own config files only: no system file, no redirected user file.
+		vi.stubEnv("GIT_CONFIG_NOSYSTEM", "1");
+		vi.stubEnv("GIT_CONFIG_GLOBAL", undefined);
+		vi.stubEnv("XDG_CONFIG_HOME", undefined);
+		const home = join(root, "home");
+		const folder = join(root, "plain");
+		mkdirSync(home);
+		mkdirSync(folder);
+		writeFileSync(join(home, ".gitconfig"), "[core]\n\thooksPath = hooks\n");
+		expect(await readGitArmedPaths(folder, home)).toEqual([]);
+		writeFileSync(join(home, ".gitconfig"), "[core]\n\thooksPath = ~/git-hooks\n");
+		expect(await readGitArmedPaths(folder, home)).toEqual([`${root}/home/git-hooks`]);
+	});
+
+	it("cannot tell with git's folder or config redirected by the environment", async () => {
+		vi.stubEnv("GIT_DIR", join(root, "elsewhere"));
+		mkdirSync(join(root, "plain"));
+		expect(await readGitArmedPaths(join(root, "plain"), join(root, "plain"))).toBe("unknown");
+	});
+});
