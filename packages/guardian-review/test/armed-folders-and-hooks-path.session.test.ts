@@ -6,7 +6,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callTool, guardianSandboxPerTest, promptsWithDenials, runGit, startInGitRepo } from "./helpers.ts";
+import {
+	callTool,
+	guardianSandboxPerTest,
+	PROJECT_HOOK,
+	promptsWithDenials,
+	runGit,
+	startInGitRepo,
+	writeProjectHook,
+} from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-armed-folders-home-" });
 
@@ -43,7 +51,7 @@ describe("the folder core.hooksPath names", () => {
 		const h = await startInGitRepo(sandbox);
 		mkdirSync(join(h.cwd, "scripts", "git-hooks"), { recursive: true });
 		// The project's own hook, executable: a write keeps its mode, so git would run what the agent puts there.
-		writeFileSync(join(h.cwd, "scripts", "git-hooks", "pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+		writeProjectHook(join(h.cwd, "scripts", "git-hooks", "pre-commit"));
 		runGit(sandbox.home, h.cwd, "config", "core.hooksPath", "scripts/git-hooks");
 		const marker = join(sandbox.home, "hook-ran");
 		h.agent(
@@ -55,7 +63,7 @@ describe("the folder core.hooksPath names", () => {
 		);
 		const sources = await promptsWithDenials(h, 2, "add a hook", "and a script");
 		expect(sources).toEqual(["reviewer", "reviewer", "floor"]);
-		expect(readFileSync(join(h.cwd, "scripts", "git-hooks", "pre-commit"), "utf8")).toBe("#!/bin/sh\nexit 0\n");
+		expect(readFileSync(join(h.cwd, "scripts", "git-hooks", "pre-commit"), "utf8")).toBe(PROJECT_HOOK);
 		expect(existsSync(join(h.cwd, "scripts", "git-hooks", "commit-msg"))).toBe(false);
 		runGit(sandbox.home, h.cwd, "commit", "--allow-empty", "-q", "-m", "next");
 		expect(existsSync(marker)).toBe(false);

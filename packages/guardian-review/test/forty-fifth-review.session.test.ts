@@ -5,7 +5,15 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callTool, guardianSandboxPerTest, promptsWithDenials, runGit, startInGitRepo } from "./helpers.ts";
+import {
+	callTool,
+	guardianSandboxPerTest,
+	PROJECT_HOOK,
+	promptsWithDenials,
+	runGit,
+	startInGitRepo,
+	writeProjectHook,
+} from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-review45-home-" });
 
@@ -13,7 +21,7 @@ describe("ordinary writes in a husky repository", () => {
 	it("allows writes through a folder link, into the top folder and as new folders; reviews the hook folder", async () => {
 		const h = await startInGitRepo(sandbox);
 		mkdirSync(join(h.cwd, ".husky", "_"), { recursive: true });
-		writeFileSync(join(h.cwd, ".husky", "_", "pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+		writeProjectHook(join(h.cwd, ".husky", "_", "pre-commit"));
 		runGit(sandbox.home, h.cwd, "config", "core.hooksPath", ".husky/_");
 		mkdirSync(join(h.cwd, "packages", "app", "docs"), { recursive: true });
 		writeFileSync(join(h.cwd, "packages", "app", "docs", "a.md"), "a\n");
@@ -35,6 +43,6 @@ describe("ordinary writes in a husky repository", () => {
 		const sources = await promptsWithDenials(h, 1, "write docs", "copy", "set up", "and a hook");
 		expect(sources).toEqual(["floor", "floor", "floor", "floor", "reviewer"]);
 		expect(readFileSync(join(h.cwd, "packages", "app", "docs", "a.md"), "utf8")).toBe("a\nmore\n");
-		expect(readFileSync(join(h.cwd, ".husky", "_", "pre-commit"), "utf8")).toBe("#!/bin/sh\nexit 0\n");
+		expect(readFileSync(join(h.cwd, ".husky", "_", "pre-commit"), "utf8")).toBe(PROJECT_HOOK);
 	});
 });

@@ -12,19 +12,15 @@ import {
 	callTool,
 	guardianSandboxPerTest,
 	initWithFiles,
+	PROJECT_HOOK,
 	promptsWithDenials,
 	resultTexts,
 	runGit,
 	startInGitRepo,
+	writeProjectHook,
 } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-review41-home-" });
-const KEEP = "#!/bin/sh\nexit 0\n";
-
-/** An executable hook holding {@link KEEP} at `path`, as a project's own. */
-function projectHook(path: string): void {
-	writeFileSync(path, KEEP, { mode: 0o755 });
-}
 
 describe("hooks folders beyond the workspace repository's own", () => {
 	it("reviews a hook written in a nested repository's hooks folder, by bash and Pi's write, and its commit runs none", async () => {
@@ -33,7 +29,7 @@ describe("hooks folders beyond the workspace repository's own", () => {
 		initWithFiles(sandbox.home, lib, { "README.md": "lib\n" });
 		runGit(sandbox.home, lib, "config", "core.hooksPath", "ci/hooks");
 		mkdirSync(join(lib, "ci", "hooks"), { recursive: true });
-		projectHook(join(lib, "ci", "hooks", "pre-commit"));
+		writeProjectHook(join(lib, "ci", "hooks", "pre-commit"));
 		const marker = join(sandbox.home, "nested-hook-ran");
 		h.agent(
 			callTool("bash", { command: `printf '#!/bin/sh\\nid > ${marker}\\n' > lib/ci/hooks/pre-commit` }),
@@ -43,7 +39,7 @@ describe("hooks folders beyond the workspace repository's own", () => {
 			"done",
 		);
 		expect(await promptsWithDenials(h, 2, "add hooks", "and code")).toEqual(["reviewer", "reviewer", "floor"]);
-		expect(readFileSync(join(lib, "ci", "hooks", "pre-commit"), "utf8")).toBe(KEEP);
+		expect(readFileSync(join(lib, "ci", "hooks", "pre-commit"), "utf8")).toBe(PROJECT_HOOK);
 		runGit(sandbox.home, lib, "commit", "--allow-empty", "-qm", "next");
 		expect(existsSync(marker)).toBe(false);
 	});
@@ -51,17 +47,17 @@ describe("hooks folders beyond the workspace repository's own", () => {
 	it("reviews a hook in the user's own hooks folder with home in a workspace that is no repository", async () => {
 		writeFileSync(join(sandbox.home, ".gitconfig"), "[core]\n\thooksPath = ~/git-hooks\n");
 		mkdirSync(join(sandbox.home, "git-hooks"));
-		projectHook(join(sandbox.home, "git-hooks", "pre-commit"));
+		writeProjectHook(join(sandbox.home, "git-hooks", "pre-commit"));
 		const h = await sandbox.start({ guardian: { additionalDirectories: ["~"] } });
 		h.agent(callTool("bash", { command: "printf '#!/bin/sh\\nid\\n' > ~/git-hooks/pre-commit" }), "done");
 		expect(await promptsWithDenials(h, 1, "add a hook")).toEqual(["reviewer"]);
-		expect(readFileSync(join(sandbox.home, "git-hooks", "pre-commit"), "utf8")).toBe(KEEP);
+		expect(readFileSync(join(sandbox.home, "git-hooks", "pre-commit"), "utf8")).toBe(PROJECT_HOOK);
 	});
 
 	it("reviews a hook written by the real path of a hooks folder that is a link", async () => {
 		const h = await startInGitRepo(sandbox);
 		mkdirSync(join(h.cwd, "tools", "hooks"), { recursive: true });
-		projectHook(join(h.cwd, "tools", "hooks", "pre-commit"));
+		writeProjectHook(join(h.cwd, "tools", "hooks", "pre-commit"));
 		symlinkSync("tools/hooks", join(h.cwd, "githooks"));
 		runGit(sandbox.home, h.cwd, "config", "core.hooksPath", "githooks");
 		h.agent(
@@ -70,7 +66,7 @@ describe("hooks folders beyond the workspace repository's own", () => {
 			"done",
 		);
 		expect(await promptsWithDenials(h, 2, "add hooks")).toEqual(["reviewer", "reviewer"]);
-		expect(readFileSync(join(h.cwd, "tools", "hooks", "pre-commit"), "utf8")).toBe(KEEP);
+		expect(readFileSync(join(h.cwd, "tools", "hooks", "pre-commit"), "utf8")).toBe(PROJECT_HOOK);
 	});
 });
 

@@ -11,9 +11,11 @@ import {
 	callTool,
 	guardianSandboxPerTest,
 	initWithFiles,
+	PROJECT_HOOK,
 	promptsWithDenials,
 	runGit,
 	startInGitRepo,
+	writeProjectHook,
 } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-review43-home-" });
@@ -73,7 +75,7 @@ describe("more write folders than the hooks facts are read for", () => {
 		initWithFiles(sandbox.home, other, { "README.md": "other\n" });
 		runGit(sandbox.home, other, "config", "core.hooksPath", "ci/hooks");
 		mkdirSync(join(other, "ci", "hooks"), { recursive: true });
-		writeFileSync(join(other, "ci", "hooks", "pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+		writeProjectHook(join(other, "ci", "hooks", "pre-commit"));
 		const h = await sandbox.start({ guardian: { additionalDirectories: ["~/other"] } });
 		const folders = Array.from({ length: 33 }, (_, i) => `~/other/build/d${i}/x`).join(" ");
 		h.agent(
@@ -81,7 +83,7 @@ describe("more write folders than the hooks facts are read for", () => {
 			"done",
 		);
 		expect(await promptsWithDenials(h, 1, "build")).toEqual(["reviewer"]);
-		expect(readFileSync(join(other, "ci", "hooks", "pre-commit"), "utf8")).toBe("#!/bin/sh\nexit 0\n");
+		expect(readFileSync(join(other, "ci", "hooks", "pre-commit"), "utf8")).toBe(PROJECT_HOOK);
 	});
 });
 

@@ -240,6 +240,15 @@ export function initWithFiles(home: string, repo: string, files: Record<string, 
 	runGit(home, repo, "commit", "-qm", "files");
 }
 
+/** The text of a hook a project already has, which does nothing (see {@link writeProjectHook}). */
+export const PROJECT_HOOK = "#!/bin/sh\nexit 0\n";
+
+/** Writes an executable {@link PROJECT_HOOK} at `path`, its folder made: a hook git would run as it is. */
+export function writeProjectHook(path: string): void {
+	mkdirSync(dirname(path), { recursive: true });
+	writeFileSync(path, PROJECT_HOOK, { mode: 0o755 });
+}
+
 /** A session (HOME the sandbox's, no system git config) whose workspace is a repository holding README.md. */
 export async function startInGitRepo(sandbox: GuardianSandbox): Promise<GuardianHarness> {
 	const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });

@@ -11,28 +11,29 @@ import {
 	callTool,
 	guardianSandboxPerTest,
 	initWithFiles,
+	PROJECT_HOOK,
 	promptsWithDenials,
 	runGit,
 	startInGitRepo,
 	verdict,
 	verdictSources,
+	writeProjectHook,
 } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-hooks-gaps-home-" });
-const KEEP = "#!/bin/sh\nexit 0\n";
 
 describe("the core.hooksPath folders for every writing tool and every config", () => {
 	it("reviews Pi's edit of a hook in the folder core.hooksPath names", async () => {
 		const h = await startInGitRepo(sandbox);
 		mkdirSync(join(h.cwd, "scripts", "git-hooks"), { recursive: true });
-		writeFileSync(join(h.cwd, "scripts", "git-hooks", "pre-commit"), KEEP, { mode: 0o755 });
+		writeProjectHook(join(h.cwd, "scripts", "git-hooks", "pre-commit"));
 		runGit(sandbox.home, h.cwd, "config", "core.hooksPath", "scripts/git-hooks");
 		h.agent(
 			callTool("edit", { path: "scripts/git-hooks/pre-commit", edits: [{ oldText: "exit 0", newText: "id" }] }),
 			"done",
 		);
 		expect(await promptsWithDenials(h, 1, "tune the hook")).toEqual(["reviewer"]);
-		expect(readFileSync(join(h.cwd, "scripts", "git-hooks", "pre-commit"), "utf8")).toBe(KEEP);
+		expect(readFileSync(join(h.cwd, "scripts", "git-hooks", "pre-commit"), "utf8")).toBe(PROJECT_HOOK);
 	});
 
 	it("reviews a hook in the folder the user's own relative core.hooksPath names in the workspace repository", async () => {
