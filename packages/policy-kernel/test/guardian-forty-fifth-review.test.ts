@@ -1,7 +1,14 @@
 // A forty-fifth review looked for the opposite of a bypass: ordinary work this stop's rules sent to review with no
 // gain. Each of these is allowed again; the harmful forms next to them stay reviewed.
 import { describe, expect, it } from "vitest";
-import { applyGuardianDefaults, decideFloor, type FloorContext, floorContextFor } from "../src/guardian/index.js";
+import {
+	applyGuardianDefaults,
+	decideFloor,
+	type FloorContext,
+	floorContextFor,
+	floorFactRequestsOf,
+	normalizeAbsolutePath,
+} from "../src/guardian/index.js";
 import { bashOutcome, CLEAN_GIT, CWD, HOME, outcome } from "./floor-outcome.js";
 
 const config = applyGuardianDefaults({ mode: "enforce" });
@@ -40,5 +47,26 @@ describe("ordinary work next to the rules", () => {
 		["echo x > .devcontainer/devcontainer.json", "review:writes"],
 	])("%s stays %s", (command, expected) => {
 		expect(bashOutcome(command, husky)).toBe(expected);
+	});
+});
+
+describe("what a forty-sixth review left as leads", () => {
+	it("reviews an mv whose destination link leads above a path git runs programs from", () => {
+		const armed: FloorContext = {
+			...floorContextFor(config, CWD, HOME, CLEAN_GIT),
+			gitArmedPaths: [`${CWD}/a/tools/hooks`],
+		};
+		const command = "mv stage/tools l";
+		const requested = floorFactRequestsOf(command, armed).linkPaths;
+		const links = new Map<string, string | null>(requested.map((path) => [path, normalizeAbsolutePath(path)]));
+		links.set(`${CWD}/l`, `${CWD}/a`);
+		expect(bashOutcome(command, { ...armed, pathLinks: links })).toBe("review:writes");
+		const plain = new Map<string, string | null>(requested.map((path) => [path, normalizeAbsolutePath(path)]));
+		expect(bashOutcome(command, { ...armed, pathLinks: plain })).toBe("allow:workspace-write");
+	});
+
+	it("matches PowerShell profiles of hosts whose names hold a hyphen or a dot", () => {
+		expect(bashOutcome("echo x > Microsoft.dotnet-interactive_profile.ps1", husky)).toBe("review:writes");
+		expect(bashOutcome("echo x > scripts/load-profile.ps1", husky)).toBe("allow:workspace-write");
 	});
 });

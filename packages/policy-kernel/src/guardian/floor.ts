@@ -2080,7 +2080,7 @@ const GIT_FOLDER_MARKER_NAMES: ReadonlySet<string> = new Set(["head", "commondir
 /** Modules Python imports at every start when they lie on its path. */
 const PYTHON_STARTUP_NAMES: ReadonlySet<string> = new Set(["sitecustomize.py", "usercustomize.py"]);
 /** PowerShell's profile files, which it runs at every start (in lower case). */
-const POWERSHELL_PROFILE = /^(?:microsoft\.[a-z]+_)?profile\.ps1$/;
+const POWERSHELL_PROFILE = /^(?:microsoft\.[a-z0-9.-]+_)?profile\.ps1$/;
 /** {@link PYTHON_STARTUP_NAMES} as module names. */
 const PYTHON_STARTUP_MODULES: ReadonlySet<string> = new Set(["sitecustomize", "usercustomize"]);
 /** Folders whose `.pth` files Python runs at every start. */
@@ -3301,6 +3301,9 @@ function judgeFileOperation(
 			const follows = operand === destination;
 			const led = links === undefined || operandKey === undefined ? null : linkTargetOf(links, operandKey, follows);
 			if (led !== null && holdsProtectedByName(led, judge.context)) throw new Review("protected-path");
+			// The same by where a link leads (`mv stage/tools l` with `l -> a` and `a/tools/hooks` armed; a
+			// forty-sixth review's lead).
+			if (led !== null && renamesArmedFolder(led, state, judge)) throw new Review("writes");
 		}
 		// Where it wrote, by name and by where the destination's links lead (`mv ka sl/x` with `sl -> e` writes `e/x`).
 		const key = openedLinkKey(destination.value, state, judge);
