@@ -1237,3 +1237,27 @@ describe("what a twenty-second review got past rg", () => {
 		]);
 	});
 });
+
+describe("what a forty-seventh review ran in the background", () => {
+	// git in a part that runs beside what follows may still run after the call returns, when a later call has
+	// changed the files its facts were read from: `mkdir fixture/objects fixture/refs` beside a shipped
+	// `fixture/HEAD` made the folder a git folder whose config the waiting git ran.
+	it.each<[string]>([
+		["(sleep 3; cd fixture && git diff --no-index ../a.txt ../b.txt) >/dev/null 2>&1 &"],
+		["git status &"],
+		["git log --oneline & wait"],
+		["{ sleep 1; git status; } &"],
+		["cat <(git show HEAD:README.md)"],
+		["diff <(git diff) notes.txt"],
+	])("reviews %j as git-config", (command) => {
+		expect(decide(command)).toBe("review:git-config");
+	});
+
+	it.each<[string, string]>([
+		// Not in the background: judged on the facts as before.
+		["git status; sleep 1", "allow:read-only"],
+		["git diff --no-index a.txt b.txt", "allow:read-only"],
+		["sleep 1 & git status", "allow:read-only"],
+		["diff <(sort a.txt) <(sort b.txt)", "allow:read-only"],
+	])("%j → %s", decides);
+});

@@ -1585,8 +1585,6 @@ class Judge {
 	writeCount = 0;
 	/** Above 0 while judging a `&` statement or a `<(…)`: parts that run beside what follows them. */
 	concurrent = 0;
-	/** True once git was judged in such a part: a write after it may come first in time. */
-	concurrentGit = false;
 	/** True once the walk passed a command that may move files into a tree (`mv`, `git stash`): tree facts are stale. */
 	movedFiles = false;
 	/**
@@ -1851,8 +1849,8 @@ function judgeSubstitutions(word: BashWord, state: WalkState, judge: Judge): voi
 
 /**
  * Judges a part that runs beside what follows it (a `&` statement, a `<(…)`): it may still be writing after the
- * call returns, when the next call's git facts are read, so a write in it is reviewed; git in it marks the judge so
- * that a later write is reviewed too.
+ * call returns, when the next call's git facts are read, so a write in it is reviewed; git in it is reviewed too
+ * (see `gitFactsAt`), since the files its facts were read from may change before it runs.
  */
 function judgeConcurrently(judge: Judge, judgePart: () => void): void {
 	const wroteBefore = judge.wroteFiles;
@@ -2790,8 +2788,6 @@ function judgeWritePathText(path: string, state: WalkState, judge: Judge, create
 	judge.allow("workspace-write");
 	judge.wroteFiles = true;
 	judge.writeCount++;
-	// git in a `&` statement or a `<(…)` before this may still be running: the write may come first.
-	if (judge.concurrentGit) throw new Review("git-config");
 	if (nameSplitsInXargs(path)) {
 		judge.wroteSplittingName = true;
 		if (judge.concurrentSplitRead) throw new Review("writes");
@@ -5033,7 +5029,11 @@ function gitFactsAt(state: WalkState, judge: Judge): GitRepositoryFacts {
 	}
 	// The facts were read before the command ran: a file it writes first may be a new repository, config or hook.
 	if (judge.wroteFiles) return UNKNOWN_GIT_FACTS;
-	if (judge.concurrent > 0) judge.concurrentGit = true;
+	// git in a `&` statement or a `<(…)` may still be running when the call returns, and later calls change the files
+	// its facts were read from with nothing in flight: `(sleep 3; cd fixture && git diff …) &`, then `mkdir
+	// fixture/objects fixture/refs` beside a shipped `fixture/HEAD`, made `fixture` a git folder whose `diff.external`
+	// the waiting git ran (a forty-seventh review). No fact read now holds for it then.
+	if (judge.concurrent > 0) throw new Review("git-config");
 	const context = judge.context;
 	if (state.cwd === judge.workspace) {
 		return {
