@@ -114,7 +114,8 @@ describe("shell state the floor cannot see", () => {
 	it.each<[string, string]>([
 		["set -euo pipefail; ls", "allow:read-only"],
 		["set -x && cat a", "allow:read-only"],
-		["diff <(sort a) <(sort b)", "allow:read-only"],
+		// A `<(…)` may outlive the call: its reads are reviewed since a forty-eighth review.
+		["diff <(sort a) <(sort b)", "review:dynamic"],
 		["python3 --version", "allow:read-only"],
 		["for i in {1..3}; do cat README.md; done", "allow:read-only"],
 	])("%j → %s", decides);
@@ -514,7 +515,8 @@ describe("found by a fourth look", () => {
 		["cat src/[ab].py", "allow:read-only"],
 		["sleep 1 &", "allow:read-only"],
 		["cat .gitignore", "allow:read-only"],
-		["diff <(sort a) <(sort b)", "allow:read-only"],
+		// A `<(…)` may outlive the call: its reads are reviewed since a forty-eighth review.
+		["diff <(sort a) <(sort b)", "review:dynamic"],
 		["md5sum a.txt", "allow:read-only"],
 		// A quoted glob is one literal name; a pipeline after a stash runs no git beside a write.
 		["cat 'a*b'", "allow:read-only"],
@@ -753,7 +755,7 @@ describe("found by a review of decision 0021 (each run in GNU findutils 4.9 and 
 		['touch "src/x .envrc"; find src | xargs cat', "review:writes"],
 		['mkdir -p "src/x ../.ssh"; find src | xargs grep -r .', "review:writes"],
 		['find src | xargs cat > "src/x .envrc"', "review:writes"],
-		['find src | xargs cat & touch "src/x .envrc"', "review:writes"],
+		['find src | xargs cat & touch "src/x .envrc"', "review:dynamic"],
 		// file: an abbreviated --compile writes a .mgc file, -z runs decompressors from PATH, -p resets access times.
 		["find src -name mymagic -exec file --co -m {} \\;", "review:writes"],
 		["find src -name mymagic | xargs file --co -m", "review:writes"],
@@ -949,7 +951,7 @@ describe("recursive reads are judged by what the shell found in the tree, not by
 		["git stash pop && rg KEY sub", "review:protected-path"],
 		["for i in 1 2; do grep -r KEY sub; mv conf sub/conf; done", "review:protected-path"],
 		// A search running beside a later move.
-		["grep -r KEY sub & mv conf sub/conf", "review:writes"],
+		["grep -r KEY sub & mv conf sub/conf", "review:dynamic"],
 		// A plain write cannot add a protected name unless the write itself is protected.
 		["echo x > sub/notes.txt && grep -rn KEY sub", "allow:workspace-write"],
 		["grep -rn KEY sub && mv a.txt b.txt", "allow:workspace-write"],
@@ -1243,7 +1245,6 @@ describe("what a forty-seventh review ran in the background", () => {
 	// changed the files its facts were read from: `mkdir fixture/objects fixture/refs` beside a shipped
 	// `fixture/HEAD` made the folder a git folder whose config the waiting git ran.
 	it.each<[string]>([
-		["(sleep 3; cd fixture && git diff --no-index ../a.txt ../b.txt) >/dev/null 2>&1 &"],
 		["git status &"],
 		["git log --oneline & wait"],
 		["{ sleep 1; git status; } &"],
@@ -1258,6 +1259,59 @@ describe("what a forty-seventh review ran in the background", () => {
 		["git status; sleep 1", "allow:read-only"],
 		["git diff --no-index a.txt b.txt", "allow:read-only"],
 		["sleep 1 & git status", "allow:read-only"],
-		["diff <(sort a.txt) <(sort b.txt)", "allow:read-only"],
+		["git status; diff a.txt b.txt", "allow:read-only"],
 	])("%j → %s", decides);
+
+	it("reviews the review's own command, whichever rule meets it first", () => {
+		reviewed("(sleep 3; cd fixture && git diff --no-index ../a.txt ../b.txt) >/dev/null 2>&1 &");
+	});
+});
+
+describe("what a forty-eighth review left running after the call", () => {
+	// A path a `&` part or a `<(…)` opens is opened when it runs, after later calls may have moved a link there.
+	it.each<[string]>([
+		["{ (sleep 2; cat n2/config) & } > out.txt"],
+		["(sleep 2; cat n2/config) &"],
+		["cat notes.txt &"],
+		["true <(sleep 2; cat n2/config >&2)"],
+		["(sleep 2; grep -r TOKEN src) &"],
+	])("reviews %j as dynamic", (command) => {
+		expect(decide(command)).toBe("review:dynamic");
+	});
+
+	it("reviews a trusted workspace script run in the background", () => {
+		expect(decide("(sleep 2; python tools/run.py) >/dev/null 2>&1 &", TRUSTED_RUNNERS)).toBe("review:dynamic");
+		expect(decide("python tools/run.py", TRUSTED_RUNNERS)).toBe("allow:trusted-command");
+	});
+
+	// Pi kills the shell's process group when the call's own `timeout` passes; GNU timeout has a group of its own.
+	const timed = (command: string, timeout?: number) =>
+		outcome(decideFloor("bash", timeout === undefined ? { command } : { command, timeout }, config, clean));
+
+	it.each<[string, string]>([
+		["timeout 20 tail -F n2/config > out.txt", "review:dynamic"],
+		["timeout -k 5 20 git status", "review:git-config"],
+		["nice timeout 20 cat notes.txt", "review:dynamic"],
+		["time timeout -s KILL 20 cat notes.txt", "review:dynamic"],
+	])("with Pi's timeout set, reviews %j (%s)", (command, expected) => {
+		expect(timed(command, 1)).toBe(expected);
+	});
+
+	it.each<[string, string]>([
+		// Without Pi's timeout, Pi waits for the shell, and `timeout` ends what it wraps before the shell exits.
+		["timeout 20 tail -F n2/config > out.txt", "allow:workspace-write"],
+		["timeout 20 git status", "allow:read-only"],
+	])("without Pi's timeout, %j → %s", (command, expected) => {
+		expect(timed(command)).toBe(expected);
+	});
+
+	it.each<[string, string]>([
+		// In the foreground, timeout stays in the shell's group, which Pi's kill reaches.
+		["timeout --foreground 20 tail -F n2/config > out.txt", "allow:workspace-write"],
+		["timeout --fore 20 git status", "allow:read-only"],
+		["cat notes.txt", "allow:read-only"],
+		["git status", "allow:read-only"],
+	])("with Pi's timeout set, %j → %s", (command, expected) => {
+		expect(timed(command, 1)).toBe(expected);
+	});
 });

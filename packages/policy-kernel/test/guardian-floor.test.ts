@@ -152,7 +152,9 @@ describe("decideBashFloor", () => {
 		["ls && pwd", "read-only"],
 		["ls || pwd", "read-only"],
 		["cat README.md 2>/dev/null", "read-only"],
-		["ls &", "read-only"],
+		["sleep 1 &", "read-only"],
+		// A path a `&` part opens is opened after the call may have returned (a forty-eighth review).
+		["ls &", "dynamic"],
 		["(ls)", "read-only"],
 		["FOO=1 ls", "environment"],
 		["LC_ALL=C ls", "read-only"],

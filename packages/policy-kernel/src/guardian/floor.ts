@@ -413,6 +413,12 @@ export interface FloorContext extends PathContext {
 	readonly treeReadInFlight?: boolean;
 	/** True when home lies in the workspace or an additional directory (its start-up files are then protected). */
 	readonly homeInWorkspace?: boolean;
+	/**
+	 * True when the bash call sets Pi's own `timeout`: when it passes, Pi kills the shell's process group, and a
+	 * `timeout` wrapper (which puts itself in a group of its own unless `--foreground`) keeps running what it wraps
+	 * after the call has ended (a forty-eighth review). Set by {@link decideFloor} from the call's input.
+	 */
+	readonly killsOnCallTimeout?: boolean;
 }
 
 /**
@@ -680,7 +686,9 @@ export function decideFloor(
 
 function decideBashFloorOf(input: unknown, scope: ToolScope, context: FloorContext): FloorDecision {
 	const command = bashCommandArgument(input);
-	return command === undefined ? { kind: "review", reason: "unparsed" } : decideBashFloor(command, scope, context);
+	if (command === undefined) return { kind: "review", reason: "unparsed" };
+	const timed = isRecord(input) && input.timeout !== undefined;
+	return decideBashFloor(command, scope, timed ? { ...context, killsOnCallTimeout: true } : context);
 }
 
 /** True for an allowed call that may write: anything but Pi's reading tools, a read-only tool and read-only bash. */
@@ -1604,10 +1612,6 @@ class Judge {
 	 * it may reach anywhere.
 	 */
 	directoryMayHaveMoved = false;
-	/** True once a recursive read was judged in a concurrent part: a later move may come first in time. */
-	concurrentTreeRead = false;
-	/** True once a path was judged by its links in a concurrent part: a later move may come first in time. */
-	concurrentLinkRead = false;
 	/**
 	 * True once the walk passed a write whose path xargs would split (`touch "src/x .env"`): a tree listed before the
 	 * command ran may now hold that name, so xargs reading find's paths is reviewed after it.
@@ -1863,7 +1867,22 @@ function judgeConcurrently(judge: Judge, judgePart: () => void): void {
 }
 
 function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge): void {
-	judgeWithStdin(judge, feedsStdin(command.redirects), () => judgeSimpleCommand(command, state, judge));
+	const judgeIt = () =>
+		judgeWithStdin(judge, feedsStdin(command.redirects), () => judgeSimpleCommand(command, state, judge));
+	// A `timeout` wrapper outlives a call Pi kills on its own timeout (see `FloorContext.killsOnCallTimeout`), its own
+	// redirects held open: `timeout 20 tail -F n2/config > out.txt` with Pi's timeout of 1 s went on writing there.
+	if (judge.context.killsOnCallTimeout === true && leavesProcessGroup(command.words)) judgeConcurrently(judge, judgeIt);
+	else judgeIt();
+}
+
+/**
+ * True when the wrappers {@link unwrap} strips hold a `timeout` without `--foreground` (or a prefix of it, as its
+ * option parser takes): it then runs in a process group of its own, which a kill of the shell's group misses.
+ */
+function leavesProcessGroup(words: readonly BashWord[]): boolean {
+	const wrappers = words.slice(0, words.length - unwrap(words).length).map((word) => word.literal ?? "");
+	const foreground = wrappers.some((word) => word.length >= 3 && "--foreground".startsWith(word));
+	return wrappers.includes("timeout") && !foreground;
 }
 
 /**
@@ -2490,6 +2509,10 @@ function classifyOpened(
 		if (key !== undefined) judge.requests.linkPaths.add(linkCheckKey(key, followsLast));
 		return named;
 	}
+	// A part that may still run after the call returns (a `&` statement, a `<(…)`) opens its paths then, when a later
+	// call may have put a link where they lead: `{ (sleep 2; cat n2/config) & } > out.txt`, then `git stash` bringing
+	// back a tracked `n2 -> ~/.kube` (a forty-eighth review). No fact read now holds for it.
+	if (judge.concurrent > 0) throw new Review("dynamic");
 	const links = judge.context.pathLinks;
 	if (links === undefined) return named;
 	const target = key === undefined ? null : linkTargetOf(links, key, followsLast);
@@ -2505,7 +2528,6 @@ function classifyOpened(
 		moved.some((folder) => isWithin(folder, resolved) || isWithin(folder, target))
 	)
 		return "protected";
-	if (judge.concurrent > 0) judge.concurrentLinkRead = true;
 	// What Pi loaded for the model is readable by its name; a link in it is judged by where it leads like any other
 	// (a cloned project's skill folder may hold `ref -> ~/.kube`), unless that is something Pi loaded too.
 	return target === resolved ? named : worsePathClass(named, classifyResolved(target, judge, read));
@@ -3489,7 +3511,8 @@ function judgeSearchTree(
 	const links = judge.context.pathLinks;
 	if (links !== undefined && (linkKey === undefined || linkedPathClass(links, linkKey, root, () => "protected")))
 		throw new Review("protected-path");
-	if (judge.concurrent > 0) judge.concurrentTreeRead = true;
+	// A tree walked by a part that may still run after the call returns is walked then (see `classifyOpened`).
+	if (judge.concurrent > 0) throw new Review("dynamic");
 	if (judge.context.searchTrees?.get(key) !== "none") throw new Review("protected-path");
 }
 
@@ -3517,8 +3540,6 @@ function treesMayChange(judge: Judge, destinations?: readonly string[]): void {
 	if (destinations === undefined) judge.movedTo = undefined;
 	else judge.movedTo?.push(...destinations);
 	judge.writeCount++;
-	// A recursive read in a `&` statement or a `<(…)` before this may still be walking: the move may come first.
-	if (judge.concurrentTreeRead || judge.concurrentLinkRead) throw new Review("writes");
 }
 
 /** What a grep or rg command line names: files it reads for patterns, operands and search roots. */
