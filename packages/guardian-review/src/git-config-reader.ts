@@ -2,10 +2,25 @@
 // directory (the common `config`, a worktree's `config.worktree`, and every file they include, conditional
 // includes too), plus the hook git may run while reading, and whether the hooks folder holds any active hook (for
 // git's index writes). The kernel judges the text
-// (@pi-policy/policy-kernel/guardian git-config); this module only finds and reads files: asynchronously,
-// bounded in files, bytes and depth, and cached until a tool call that may have changed them has run.
-import { constants } from "node:fs";
-import { access, lstat, open, readdir, readFile, readlink, realpath, stat } from "node:fs/promises";
+// (@pi-policy/policy-kernel/guardian git-config); this module only finds and reads files: bounded in files, bytes
+// and depth, and cached until a tool call that may have changed them has run. Files are read synchronously: a bash
+// call needs a few dozen small reads, each some 70 us through the thread pool and 3 us without (decision 0013);
+// only git itself runs asynchronously.
+import {
+	accessSync,
+	type BigIntStats,
+	closeSync,
+	constants,
+	fstatSync,
+	lstatSync,
+	openSync,
+	readdirSync,
+	readlinkSync,
+	readSync,
+	realpathSync,
+	type Stats,
+	statSync,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import {
 	combineGitConfigVerdicts,
@@ -71,9 +86,9 @@ interface GitFolder {
 	readonly commonDir: string;
 }
 
-async function kindOf(path: string): Promise<"file" | "dir" | "missing" | "other"> {
+function kindOf(path: string): "file" | "dir" | "missing" | "other" {
 	try {
-		const info = await stat(path);
+		const info = statSync(path);
 		return info.isFile() ? "file" : info.isDirectory() ? "dir" : "other";
 	} catch (error) {
 		return (error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR"
@@ -83,9 +98,9 @@ async function kindOf(path: string): Promise<"file" | "dir" | "missing" | "other
 }
 
 /** True when `path` exists as an entry of its own (a dangling link counts); unsure counts as existing. */
-async function entryExists(path: string): Promise<boolean> {
+function entryExists(path: string): boolean {
 	try {
-		await lstat(path);
+		lstatSync(path);
 		return true;
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
@@ -96,13 +111,36 @@ async function entryExists(path: string): Promise<boolean> {
 /** UTF-8 text only: a path in other bytes would name another file once decoded with replacement characters. */
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** The file's text when it is a file within the bounds and valid UTF-8; undefined otherwise. Throws on I/O errors. */
-async function readBounded(path: string): Promise<string | undefined> {
-	const info = await stat(path);
-	if (!info.isFile() || info.size > MAX_GIT_CONFIG_CHARS * 4) return undefined;
+/** The most bytes {@link readBounded} reads: a file of more holds more than `MAX_GIT_CONFIG_CHARS` characters. */
+const MAX_GIT_CONFIG_BYTES = MAX_GIT_CONFIG_CHARS * 4;
+
+/**
+ * The file's text when it is a file within the bounds and valid UTF-8; undefined otherwise. Throws on I/O errors.
+ * Read synchronously (a few small files per call cost far less so than through the thread pool), so nothing here may
+ * block: the entry is checked to be a file before it is opened (no device is opened), opened without waiting (a FIFO
+ * put in its place in between answers at once), checked again by its descriptor, and read to a bound.
+ */
+function readBounded(path: string): string | undefined {
+	if (!statSync(path).isFile()) return undefined;
+	const descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+	let bytes: Buffer;
+	try {
+		const info = fstatSync(descriptor);
+		if (!info.isFile() || info.size > MAX_GIT_CONFIG_BYTES) return undefined;
+		// One byte more than its size: a file that grows while it is read is taken as unreadable.
+		bytes = Buffer.allocUnsafe(info.size + 1);
+		let length = 0;
+		for (let read = -1; read !== 0 && length < bytes.length; length += read) {
+			read = readSync(descriptor, bytes, length, bytes.length - length, length);
+		}
+		if (length > info.size) return undefined;
+		bytes = bytes.subarray(0, length);
+	} finally {
+		closeSync(descriptor);
+	}
 	let text: string;
 	try {
-		text = UTF8.decode(await readFile(path));
+		text = UTF8.decode(bytes);
 	} catch (error) {
 		if (error instanceof TypeError) return undefined; // not UTF-8
 		throw error;
@@ -111,13 +149,21 @@ async function readBounded(path: string): Promise<string | undefined> {
 }
 
 /** {@link readBounded}, undefined on I/O errors too. */
-async function readBoundedOrUndefined(path: string): Promise<string | undefined> {
-	return readBounded(path).catch(() => undefined);
+function readBoundedOrUndefined(path: string): string | undefined {
+	try {
+		return readBounded(path);
+	} catch {
+		return undefined;
+	}
 }
 
 /** The real path of `path` (links and `..` resolved by the system, as git does), or undefined when it has none. */
-async function realPathOf(path: string): Promise<string | undefined> {
-	return realpath(path).catch(() => undefined);
+function realPathOf(path: string): string | undefined {
+	try {
+		return realpathSync.native(path);
+	} catch {
+		return undefined;
+	}
 }
 
 /**
@@ -134,26 +180,26 @@ function joinAsText(base: string, relative: string): string {
  * a git folder (`unknown`); follows `commondir`. A `.git` folder git would not take (see {@link validGitFolder})
  * makes it `unknown`: git skips such a folder and goes on looking, for a repository this reader did not judge.
  */
-async function locateRepository(cwd: string): Promise<GitLocation | "none" | "unknown"> {
+function locateRepository(cwd: string): GitLocation | "none" | "unknown" {
 	const named = resolve(cwd);
-	const real = await realPathOf(named);
+	const real = realPathOf(named);
 	if (real === undefined) return "unknown";
 	let dir = real;
 	for (let depth = 0; depth < MAX_PARENT_DEPTH; depth++) {
 		const dotGit = join(dir, ".git");
-		const kind = await kindOf(dotGit);
+		const kind = kindOf(dotGit);
 		if (kind === "dir" || kind === "file") {
-			const gitDir = kind === "dir" ? dotGit : await gitDirOfFile(dotGit, dir);
-			const folder = gitDir === undefined ? undefined : await validGitFolder(gitDir);
+			const gitDir = kind === "dir" ? dotGit : gitDirOfFile(dotGit, dir);
+			const folder = gitDir === undefined ? undefined : validGitFolder(gitDir);
 			if (folder === undefined) return "unknown";
-			return { top: dir, namedTop: await namedEquivalent(named, real, dir), ...folder };
+			return { top: dir, namedTop: namedEquivalent(named, real, dir), ...folder };
 		}
 		if (kind === "other") return "unknown";
 		// git also takes a folder that looks like a git folder itself as a (bare) repository: `HEAD` beside `objects`,
 		// `refs` or `commondir` (git's own test is looser still). Plain workspace writes can make one, and a cloned
 		// project can hold one, whose `commondir`, alternates or linked `objects` reach another repository outside
 		// the workspace: its facts are never taken as known.
-		if (await looksLikeGitFolder(dir)) return "unknown";
+		if (looksLikeGitFolder(dir)) return "unknown";
 		const parent = dirname(dir);
 		if (parent === dir) return "none";
 		dir = parent;
@@ -167,11 +213,11 @@ async function locateRepository(cwd: string): Promise<GitLocation | "none" | "un
  * names differ (`lnk -> ../other/src`, `docs -> repo/docs`): then no name for the top holds the path asked about,
  * and the floor reviews git's `rev:path` forms and the history listing is not made.
  */
-async function namedEquivalent(named: string, real: string, top: string): Promise<string | undefined> {
+function namedEquivalent(named: string, real: string, top: string): string | undefined {
 	const below = real === top ? "" : real.slice(top === "/" ? 1 : top.length + 1);
 	let candidate: string | undefined = named;
 	if (below !== "") candidate = named.endsWith(`/${below}`) ? named.slice(0, -(below.length + 1)) || "/" : undefined;
-	return candidate !== undefined && (await realPathOf(candidate)) === top ? candidate : undefined;
+	return candidate !== undefined && realPathOf(candidate) === top ? candidate : undefined;
 }
 
 /**
@@ -179,10 +225,10 @@ async function namedEquivalent(named: string, real: string, top: string): Promis
  * as git takes it; undefined when the text is not one git reads as this reader does (see `gitDirFileTarget`) or
  * the folder does not exist.
  */
-async function gitDirOfFile(dotGit: string, dir: string): Promise<string | undefined> {
-	const text = await readBoundedOrUndefined(dotGit);
+function gitDirOfFile(dotGit: string, dir: string): string | undefined {
+	const text = readBoundedOrUndefined(dotGit);
 	const target = text === undefined ? undefined : gitDirFileTarget(text);
-	return target === undefined ? undefined : await realPathOf(joinAsText(dir, target));
+	return target === undefined ? undefined : realPathOf(joinAsText(dir, target));
 }
 
 /**
@@ -190,14 +236,14 @@ async function gitDirOfFile(dotGit: string, dir: string): Promise<string | undef
  * `HEAD` (see `judgeGitHead`), and `objects` and `refs` folders it may enter in the common folder. Undefined when it
  * does not, or `commondir` is not read as git reads it. Only what git surely takes passes; never throws.
  */
-async function validGitFolder(gitDir: string): Promise<GitFolder | undefined> {
+function validGitFolder(gitDir: string): GitFolder | undefined {
 	try {
-		const commonDir = await commonDirOf(gitDir);
-		if (commonDir === undefined || !(await validHead(join(gitDir, "HEAD")))) return undefined;
+		const commonDir = commonDirOf(gitDir);
+		if (commonDir === undefined || !validHead(join(gitDir, "HEAD"))) return undefined;
 		for (const name of ["objects", "refs"]) {
 			const path = join(commonDir, name);
-			if ((await kindOf(path)) !== "dir") return undefined;
-			await access(path, constants.X_OK);
+			if (kindOf(path) !== "dir") return undefined;
+			accessSync(path, constants.X_OK);
 		}
 		return { gitDir, commonDir };
 	} catch {
@@ -206,25 +252,31 @@ async function validGitFolder(gitDir: string): Promise<GitFolder | undefined> {
 }
 
 /** True when the `HEAD` at `path` passes git's test (see `judgeGitHead`). Throws on I/O errors. */
-async function validHead(path: string): Promise<boolean> {
-	const info = await lstat(path).catch(() => undefined);
-	if (info === undefined) return false;
-	if (info.isSymbolicLink()) return judgeGitHead({ link: await readlink(path, "latin1") });
-	if (!info.isFile()) return false;
-	const handle = await open(path, "r");
+function validHead(path: string): boolean {
+	let info: Stats;
 	try {
+		info = lstatSync(path);
+	} catch {
+		return false;
+	}
+	if (info.isSymbolicLink()) return judgeGitHead({ link: readlinkSync(path, "latin1") });
+	if (!info.isFile()) return false;
+	// Opened without waiting and checked by its descriptor, as in {@link readBounded}.
+	const descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+	try {
+		if (!fstatSync(descriptor).isFile()) return false;
 		const buffer = Buffer.alloc(255);
-		const { bytesRead } = await handle.read(buffer, 0, 255, 0);
+		const bytesRead = readSync(descriptor, buffer, 0, 255, 0);
 		return judgeGitHead({ text: buffer.toString("latin1", 0, bytesRead) });
 	} finally {
-		await handle.close();
+		closeSync(descriptor);
 	}
 }
 
-async function looksLikeGitFolder(dir: string): Promise<boolean> {
+function looksLikeGitFolder(dir: string): boolean {
 	// Entries as they are: git takes a `HEAD` link to `refs/heads/x` whether or not that ref exists.
-	if (!(await entryExists(join(dir, "HEAD")))) return false;
-	for (const name of ["objects", "refs", "commondir"]) if (await entryExists(join(dir, name))) return true;
+	if (!entryExists(join(dir, "HEAD"))) return false;
+	for (const name of ["objects", "refs", "commondir"]) if (entryExists(join(dir, name))) return true;
 	return false;
 }
 
@@ -233,12 +285,12 @@ async function looksLikeGitFolder(dir: string): Promise<boolean> {
  * `gitCommonDirFileTarget`), else `gitDir` itself. Undefined when `commondir` exists but is not read as git reads
  * it, or names no folder.
  */
-async function commonDirOf(gitDir: string): Promise<string | undefined> {
+function commonDirOf(gitDir: string): string | undefined {
 	const path = join(gitDir, "commondir");
-	if (!(await entryExists(path))) return await realPathOf(gitDir);
-	const text = await readBoundedOrUndefined(path);
+	if (!entryExists(path)) return realPathOf(gitDir);
+	const text = readBoundedOrUndefined(path);
 	const target = text === undefined ? undefined : gitCommonDirFileTarget(text);
-	return target === undefined ? undefined : await realPathOf(joinAsText(gitDir, target));
+	return target === undefined ? undefined : realPathOf(joinAsText(gitDir, target));
 }
 
 /**
@@ -312,21 +364,21 @@ export async function readGitConfigFacts(
 ): Promise<GitConfigFacts> {
 	try {
 		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return UNKNOWN_CONFIG;
-		const location = await locateRepository(cwd);
+		const location = locateRepository(cwd);
 		if (location === "none") return { config: "safe", urlCredentials: "none", contentSettings: [] };
 		if (location === "unknown") return UNKNOWN_CONFIG;
-		const config: GitConfigVerdict | undefined = (await hasReadTimeHook(location.commonDir)) ? "unsafe" : undefined;
+		const config: GitConfigVerdict | undefined = hasReadTimeHook(location.commonDir) ? "unsafe" : undefined;
 		// `core.worktree` elsewhere makes git read and print another folder's files (a submodule's config names its own
 		// folder, relative to the git folder, where git goes by `chdir`): facts for a working tree this reader did not find.
-		const worktreeIsTop = async (worktree: string) =>
-			worktree !== "" && (await realPathOf(joinAsText(location.gitDir, worktree))) === location.top;
+		const worktreeIsTop = (worktree: string) =>
+			worktree !== "" && realPathOf(joinAsText(location.gitDir, worktree)) === location.top;
 		const globalFiles = [...systemGitConfigPaths(), ...userGitConfigPathsForGit(home)].map((path) => ({
 			path,
 			depth: 0,
 			global: true,
 			agent: false,
 		}));
-		const read = await readConfigFiles(
+		const read = readConfigFiles(
 			[...repositoryConfigFiles(location), ...globalFiles],
 			home,
 			isAgentWritable,
@@ -334,8 +386,8 @@ export async function readGitConfigFacts(
 		);
 		if (read === undefined) return UNKNOWN_CONFIG;
 		const { verdicts, credentials, settings } = read;
-		credentials.push(await legacyRemoteCredentials(location.commonDir));
-		verdicts.push(await submodulesVerdict(location, home));
+		credentials.push(legacyRemoteCredentials(location.commonDir));
+		verdicts.push(submodulesVerdict(location, home));
 		// Only where git would run no program so far is git itself asked for the submodules the index holds.
 		if ((config ?? combineGitConfigVerdicts(verdicts)) === "safe")
 			verdicts.push(await gitlinksVerdict(location.top, location.gitDir, home));
@@ -391,36 +443,36 @@ function repositoryConfigFiles(folder: GitFolder): ConfigFileToRead[] {
  * user's or system's file that cannot be judged leaves only the credentials and settings unknown. A repository's
  * `core.worktree` that `worktreeIsTop` rejects makes it undefined too (not checked without it). Throws on I/O errors.
  */
-async function readConfigFiles(
+function readConfigFiles(
 	queue: ConfigFileToRead[],
 	home: string,
 	isAgentWritable: (path: string) => boolean,
-	worktreeIsTop?: (worktree: string) => Promise<boolean>,
-): Promise<ConfigFilesRead | undefined> {
+	worktreeIsTop?: (worktree: string) => boolean,
+): ConfigFilesRead | undefined {
 	const read: ConfigFilesRead = { verdicts: [], credentials: [], settings: [], hooksPaths: [], included: [] };
 	let files = 0;
 	while (queue.length > 0) {
 		const next = queue.shift() as ConfigFileToRead;
-		const unknownFile = async (): Promise<boolean> => {
-			if (!next.global || next.agent || (await agentMayWrite(next.path, isAgentWritable))) return true;
+		const unknownFile = (): boolean => {
+			if (!next.global || next.agent || agentMayWrite(next.path, isAgentWritable)) return true;
 			read.credentials.push("unknown");
 			read.settings.push(undefined);
 			return false;
 		};
 		if (++files > MAX_GIT_CONFIG_FILES || next.depth > MAX_GIT_CONFIG_INCLUDE_DEPTH) {
-			if (await unknownFile()) return undefined;
+			if (unknownFile()) return undefined;
 			continue;
 		}
-		const kind = await kindOf(next.path);
+		const kind = kindOf(next.path);
 		if (kind === "missing") continue; // git skips a missing config or include
-		const text = kind === "file" ? await readBoundedOrUndefined(next.path) : undefined;
+		const text = kind === "file" ? readBoundedOrUndefined(next.path) : undefined;
 		if (text === undefined) {
-			if (await unknownFile()) return undefined;
+			if (unknownFile()) return undefined;
 			continue;
 		}
 		const judged = judgeGitConfigFile(text);
 		if (!next.global && judged.worktree !== undefined && worktreeIsTop !== undefined) {
-			if (!(await worktreeIsTop(judged.worktree))) return undefined;
+			if (!worktreeIsTop(judged.worktree)) return undefined;
 		}
 		read.credentials.push(judged.urlCredentials);
 		read.settings.push(judged.contentSettings);
@@ -428,7 +480,7 @@ async function readConfigFiles(
 		// The user's own files are theirs, unless the agent may write them (a dotfiles repository as the workspace,
 		// `~/.gitconfig` a link into it), or one it may write includes them: then their program keys count as the
 		// repository's do.
-		const agent = next.global && (next.agent || (await agentMayWrite(next.path, isAgentWritable)));
+		const agent = next.global && (next.agent || agentMayWrite(next.path, isAgentWritable));
 		if (!next.global || agent) read.verdicts.push(judged.config);
 		for (const include of judged.includes) {
 			const path = gitIncludeTarget(include.path, next.path, home);
@@ -449,10 +501,10 @@ async function readConfigFiles(
  * True when the agent may write the file at `path` without review (`isAgentWritable` on its real path, or, while it
  * does not exist, on its real folder's); true when neither can be found.
  */
-async function agentMayWrite(path: string, isAgentWritable: (path: string) => boolean): Promise<boolean> {
-	const real = await realPathOf(path);
+function agentMayWrite(path: string, isAgentWritable: (path: string) => boolean): boolean {
+	const real = realPathOf(path);
 	if (real !== undefined) return isAgentWritable(real);
-	const folder = await realPathOf(dirname(path));
+	const folder = realPathOf(dirname(path));
 	return folder === undefined || isAgentWritable(join(folder, basename(path)));
 }
 
@@ -471,9 +523,9 @@ function gitIncludeTarget(raw: string, includingFile: string, home: string): str
 }
 
 /** True when the git folder's hooks hold one git runs on reads (`post-index-change`), active or not a file. */
-async function hasReadTimeHook(gitDir: string): Promise<boolean> {
+function hasReadTimeHook(gitDir: string): boolean {
 	for (const hook of GIT_HOOKS_RUN_BY_READS) {
-		if ((await kindOf(join(gitDir, "hooks", hook))) !== "missing") return true;
+		if (kindOf(join(gitDir, "hooks", hook)) !== "missing") return true;
 	}
 	return false;
 }
@@ -488,11 +540,11 @@ const MAX_SUBMODULE_GIT_FOLDERS = 32;
  * {@link readConfigFiles}) or `commondir` is not read as git reads it; else `safe`. The user's and the system's files
  * are the superproject's, judged once. Throws on I/O errors.
  */
-async function submoduleGitFolderVerdict(gitDir: string, home: string): Promise<GitConfigVerdict> {
-	const commonDir = await commonDirOf(gitDir);
+function submoduleGitFolderVerdict(gitDir: string, home: string): GitConfigVerdict {
+	const commonDir = commonDirOf(gitDir);
 	if (commonDir === undefined) return "unknown";
-	if ((await hasReadTimeHook(commonDir)) || (await hasReadTimeHook(gitDir))) return "unsafe";
-	const read = await readConfigFiles(repositoryConfigFiles({ gitDir, commonDir }), home, () => false);
+	if (hasReadTimeHook(commonDir) || hasReadTimeHook(gitDir)) return "unsafe";
+	const read = readConfigFiles(repositoryConfigFiles({ gitDir, commonDir }), home, () => false);
 	return read === undefined ? "unknown" : combineGitConfigVerdicts(read.verdicts);
 }
 
@@ -502,7 +554,7 @@ async function submoduleGitFolderVerdict(gitDir: string, home: string): Promise<
  * and hooks (see {@link submoduleGitFolderVerdict}); more than {@link MAX_SUBMODULE_GIT_FOLDERS} folders make it
  * `unknown`. Never throws.
  */
-async function submodulesVerdict(folder: GitFolder, home: string): Promise<GitConfigVerdict> {
+function submodulesVerdict(folder: GitFolder, home: string): GitConfigVerdict {
 	const verdicts: GitConfigVerdict[] = [];
 	try {
 		const queue = [join(folder.commonDir, "modules")];
@@ -510,22 +562,22 @@ async function submodulesVerdict(folder: GitFolder, home: string): Promise<GitCo
 		let folders = 0;
 		while (queue.length > 0) {
 			const modules = queue.shift() as string;
-			if (seen.has(modules) || (await kindOf(modules)) !== "dir") continue;
+			if (seen.has(modules) || kindOf(modules) !== "dir") continue;
 			seen.add(modules);
-			for (const entry of await readdir(modules, { withFileTypes: true })) {
+			for (const entry of readdirSync(modules, { withFileTypes: true })) {
 				if (!entry.isDirectory()) continue;
 				if (++folders > MAX_SUBMODULE_GIT_FOLDERS) return "unknown";
 				const gitDir = join(modules, entry.name);
 				// A submodule named `a/b` keeps its git folder at `modules/a/b`: a folder without `HEAD` is one between.
-				if (!(await entryExists(join(gitDir, "HEAD")))) {
+				if (!entryExists(join(gitDir, "HEAD"))) {
 					queue.push(gitDir);
 					continue;
 				}
 				// Nested submodules' folders lie in the submodule's common folder (its own, unless `commondir` names one).
-				const commonDir = await commonDirOf(gitDir);
+				const commonDir = commonDirOf(gitDir);
 				if (commonDir === undefined) return "unknown";
 				queue.push(join(gitDir, "modules"), join(commonDir, "modules"));
-				verdicts.push(await submoduleGitFolderVerdict(gitDir, home));
+				verdicts.push(submoduleGitFolderVerdict(gitDir, home));
 			}
 		}
 	} catch {
@@ -553,12 +605,12 @@ async function gitlinksVerdict(top: string, gitDir: string, home: string): Promi
 			for (const path of await gitlinksOf(next.tree, next.gitDir)) {
 				const worktree = `${next.tree}/${path}`;
 				const dotGit = join(worktree, ".git");
-				const kind = await kindOf(dotGit);
+				const kind = kindOf(dotGit);
 				if (kind === "missing") continue;
 				if (++folders > MAX_SUBMODULE_GIT_FOLDERS) return "unknown";
-				const subGitDir = kind === "dir" ? dotGit : kind === "file" ? await gitDirOfFile(dotGit, worktree) : undefined;
+				const subGitDir = kind === "dir" ? dotGit : kind === "file" ? gitDirOfFile(dotGit, worktree) : undefined;
 				if (subGitDir === undefined) return "unknown";
-				const verdict = await submoduleGitFolderVerdict(subGitDir, home);
+				const verdict = submoduleGitFolderVerdict(subGitDir, home);
 				verdicts.push(verdict);
 				if (verdict === "safe") queue.push({ tree: worktree, gitDir: subGitDir });
 			}
@@ -581,11 +633,13 @@ const gitlinkLists = new Map<string, { index: string; paths: readonly string[] }
  * stays as it was. No index file: none. Throws when git fails.
  */
 async function gitlinksOf(tree: string, gitDir: string): Promise<readonly string[]> {
-	const info = await stat(join(gitDir, "index"), { bigint: true }).catch((error: NodeJS.ErrnoException) => {
-		if (error.code === "ENOENT") return undefined;
+	let info: BigIntStats;
+	try {
+		info = statSync(join(gitDir, "index"), { bigint: true });
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
 		throw error;
-	});
-	if (info === undefined) return [];
+	}
 	const index = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}`;
 	const listed = gitlinkLists.get(tree);
 	if (listed?.index === index) return listed.paths;
@@ -619,16 +673,16 @@ const MAX_LEGACY_REMOTE_FILES = 32;
  * The credentials fact of the legacy remote files git still reads (`remotes/NAME` with `URL:` lines,
  * `branches/NAME`), in the common git folder. Never throws.
  */
-async function legacyRemoteCredentials(commonDir: string): Promise<GitUrlCredentialsVerdict> {
+function legacyRemoteCredentials(commonDir: string): GitUrlCredentialsVerdict {
 	const verdicts: GitUrlCredentialsVerdict[] = [];
 	try {
 		for (const folder of ["remotes", "branches"]) {
 			const dir = join(commonDir, folder);
-			if ((await kindOf(dir)) === "missing") continue;
-			const names = await readdir(dir);
+			if (kindOf(dir) === "missing") continue;
+			const names = readdirSync(dir);
 			if (names.length > MAX_LEGACY_REMOTE_FILES) return "unknown";
 			for (const name of names) {
-				const text = await readBounded(join(dir, name));
+				const text = readBounded(join(dir, name));
 				verdicts.push(text === undefined ? "unknown" : judgeGitRemoteFileUrlCredentials(text));
 			}
 		}
@@ -649,17 +703,17 @@ export async function readGitConfigVerdict(cwd: string, home: string): Promise<G
  * listed or has more entries than the kernel judges (`MAX_GIT_HOOK_ENTRIES`). Outside a repository: `none`. A `core.hooksPath`
  * elsewhere already makes the config verdict `unsafe`. Never throws.
  */
-export async function readGitHooksVerdict(cwd: string): Promise<GitHooksVerdict> {
+export function readGitHooksVerdict(cwd: string): GitHooksVerdict {
 	try {
 		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return "unknown";
-		const location = await locateRepository(cwd);
+		const location = locateRepository(cwd);
 		if (location === "none") return "none";
 		if (location === "unknown") return "unknown";
 		const hooks = join(location.commonDir, "hooks");
-		const kind = await kindOf(hooks);
+		const kind = kindOf(hooks);
 		if (kind === "missing") return "none";
 		if (kind !== "dir") return "unknown";
-		return judgeGitHookNames(await readdir(hooks));
+		return judgeGitHookNames(readdirSync(hooks));
 	} catch {
 		return "unknown";
 	}
@@ -672,10 +726,10 @@ export async function readGitHooksVerdict(cwd: string): Promise<GitHooksVerdict>
  * and by their real paths too: `[]` with none; `unknown` when a file could not be judged or the top cannot be named.
  * Outside a repository, the user's own absolute or home values and includes. Never throws.
  */
-export async function readGitArmedPaths(cwd: string, home: string): Promise<readonly string[] | "unknown"> {
+export function readGitArmedPaths(cwd: string, home: string): readonly string[] | "unknown" {
 	try {
 		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return "unknown";
-		const location = await locateRepository(cwd);
+		const location = locateRepository(cwd);
 		if (location === "unknown") return "unknown";
 		const globalFiles = [...systemGitConfigPaths(), ...userGitConfigPathsForGit(home)].map((path) => ({
 			path,
@@ -686,7 +740,7 @@ export async function readGitArmedPaths(cwd: string, home: string): Promise<read
 		// Outside a repository the user's own `core.hooksPath` still names a folder every repository uses, when it is
 		// absolute or under home (a forty-first review).
 		const files = location === "none" ? globalFiles : [...repositoryConfigFiles(location), ...globalFiles];
-		const read = await readConfigFiles(files, home, () => false);
+		const read = readConfigFiles(files, home, () => false);
 		if (read === undefined) return "unknown";
 		// git expands `~user/` too, into a home this reader does not look up: not placed, so not known.
 		if (read.hooksPaths.some((value) => value.startsWith("~") && value !== "~" && !value.startsWith("~/")))
@@ -698,7 +752,7 @@ export async function readGitArmedPaths(cwd: string, home: string): Promise<read
 		// The files the config includes: a line there can name a program too (a forty-third review).
 		const armed = [...folders, ...read.included.map((path) => resolve(path))];
 		// By where links lead too (`githooks -> tools/hooks`; a forty-first review).
-		const real = await Promise.all(armed.map((path) => realPathOf(path)));
+		const real = armed.map((path) => realPathOf(path));
 		return [...new Set([...armed, ...real.filter((path): path is string => path !== undefined)])];
 	} catch {
 		return "unknown";
@@ -709,9 +763,9 @@ export async function readGitArmedPaths(cwd: string, home: string): Promise<read
 const MAX_MISSING_FOLDER_DEPTH = 64;
 
 /** `folder` or the nearest folder above it that exists (a write may make the folders below it). */
-async function nearestExistingFolder(folder: string): Promise<string> {
+function nearestExistingFolder(folder: string): string {
 	let current = folder;
-	for (let depth = 0; depth < MAX_MISSING_FOLDER_DEPTH && (await kindOf(current)) === "missing"; depth++) {
+	for (let depth = 0; depth < MAX_MISSING_FOLDER_DEPTH && kindOf(current) === "missing"; depth++) {
 		current = dirname(current);
 	}
 	return current;
@@ -733,7 +787,7 @@ const MAX_CACHED_DIRECTORIES = 16;
  */
 export function createGitConfigFacts(home: string): {
 	verdict(cwd: string): Promise<GitConfigVerdict>;
-	hooks(cwd: string): Promise<GitHooksVerdict>;
+	hooks(cwd: string): GitHooksVerdict;
 	forDirectories(
 		directories: readonly string[],
 		context: FloorContext,
@@ -746,11 +800,11 @@ export function createGitConfigFacts(home: string): {
 	 * be judged counts as one itself, and more than `MAX_WRITE_FOLDERS` folders make `cwd` and every one of `roots`
 	 * (the additional directories) one: every write there is reviewed.
 	 */
-	armedPathsAround(cwd: string, folders: readonly string[], roots?: readonly string[]): Promise<readonly string[]>;
+	armedPathsAround(cwd: string, folders: readonly string[], roots?: readonly string[]): readonly string[];
 	invalidate(): void;
 } {
-	const cached = new Map<string, { config: Promise<GitConfigFacts>; hooks: Promise<GitHooksVerdict> }>();
-	const hooksFolders = new Map<string, Promise<readonly string[] | "unknown">>();
+	const cached = new Map<string, { config: Promise<GitConfigFacts>; hooks: GitHooksVerdict }>();
+	const hooksFolders = new Map<string, readonly string[] | "unknown">();
 	const history = createGitHistoryFacts();
 	/** `writable`: where the agent may write without review (the workspace and additional directories), by `key`. */
 	const current = (dir: string, writable?: { test: (path: string) => boolean; key: string }) => {
@@ -770,7 +824,7 @@ export function createGitConfigFacts(home: string): {
 		const { config, urlCredentials, contentSettings, top } = await current(dir, writable).config;
 		return {
 			config,
-			hooks: await current(dir, writable).hooks,
+			hooks: current(dir, writable).hooks,
 			urlCredentials,
 			...(contentSettings === undefined ? {} : { contentSettings }),
 			...(top === undefined ? {} : { top }),
@@ -838,20 +892,19 @@ export function createGitConfigFacts(home: string): {
 				...(atCwd === undefined ? {} : { gitHistoryProtected: atCwd.protectedPaths, gitHistoryCommits: atCwd.commits }),
 			};
 		},
-		async armedPathsAround(cwd, folders, roots = []) {
+		armedPathsAround(cwd, folders, roots = []) {
 			// Past the bound every root the agent may write in counts as one (a forty-third review: the additional
 			// directories too).
 			if (folders.length > MAX_WRITE_FOLDERS) return [resolve(cwd), ...roots];
 			const found = new Set<string>();
 			for (const folder of new Set([resolve(cwd), ...folders])) {
-				const existing = await nearestExistingFolder(folder);
-				let entry = hooksFolders.get(existing);
-				if (entry === undefined) {
+				const existing = nearestExistingFolder(folder);
+				let read = hooksFolders.get(existing);
+				if (read === undefined) {
 					if (hooksFolders.size >= MAX_CACHED_DIRECTORIES) hooksFolders.clear();
-					entry = readGitArmedPaths(existing, home);
-					hooksFolders.set(existing, entry);
+					read = readGitArmedPaths(existing, home);
+					hooksFolders.set(existing, read);
 				}
-				const read = await entry;
 				for (const hooks of read === "unknown" ? [folder] : read) found.add(hooks);
 			}
 			return [...found];

@@ -283,7 +283,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				requests?.writeFolders ??
 				toolWriteFolders(toolName, input, floorContextFor(active, ctx.cwd, workspaceHome, facts));
 			const roots = resolveAdditionalDirectories(active.additionalDirectories, workspaceHome);
-			facts = { ...facts, gitArmedPaths: await gitFacts.armedPathsAround(ctx.cwd, folders, roots) };
+			facts = { ...facts, gitArmedPaths: gitFacts.armedPathsAround(ctx.cwd, folders, roots) };
 		}
 		if (command !== undefined && requests !== undefined) {
 			const factContext = floorContextFor(active, ctx.cwd, workspaceHome, facts);

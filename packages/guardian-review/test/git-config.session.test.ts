@@ -590,7 +590,7 @@ describe("a repository the agent writes itself", () => {
 			expect(verdictSources(h)).toEqual(["reviewer"]);
 			expect(resultTexts(h).join("\n")).not.toContain("OUTSIDE_REPO_SECRET_4b");
 			await expect(readGitConfigVerdict(join(h.cwd, "fake"), sandbox.home)).resolves.toBe("unknown");
-			await expect(readGitHooksVerdict(join(h.cwd, "fake"))).resolves.toBe("unknown");
+			expect(readGitHooksVerdict(join(h.cwd, "fake"))).toBe("unknown");
 		} finally {
 			await rm(outside, { recursive: true, force: true });
 		}

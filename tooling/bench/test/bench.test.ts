@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { sideExtensions } from "../src/hook-overhead-session.ts";
 import { renderMarkdown } from "../src/report.ts";
 import { hookOverheadWorkload, timeSessionInProcess } from "../src/workloads/hook-overhead.ts";
+import { guardianGitHookWorkload } from "../src/workloads/hook-overhead-guardian-git.ts";
 import { loadWorkloads } from "../src/workloads.ts";
 
 describe("pnpm bench", () => {
@@ -57,6 +58,18 @@ describe("pnpm bench", () => {
 		// Every extension's tool_call handler ran once per call and was timed.
 		const toolCallProfiles = names.filter((name) => / tool_call, µs per call \(14 calls\)$/.test(name));
 		expect(toolCallProfiles.length).toBeGreaterThanOrEqual(3);
+	});
+
+	it("times guardian-review's hook on bash writes, reads and git status in a git repository, all on the floor", async () => {
+		const result = await guardianGitHookWorkload(6).run();
+		expect(result.checks).toEqual([{ name: "every timed call decided on the floor (no reviewer call)", passed: true }]);
+		const hookFigures = result.figures.filter((f) => f.name.startsWith("µs per tool_call hook, "));
+		expect(hookFigures.map((f) => f.name)).toEqual([
+			"µs per tool_call hook, bash write ten folders down (mean)",
+			"µs per tool_call hook, bash write, then a read (mean)",
+			"µs per tool_call hook, bash write, then git status (mean)",
+		]);
+		for (const figure of hookFigures) expect(figure.value).toBeGreaterThan(0);
 	});
 
 	it("times a session of any side in a fresh process, as pnpm bench does", async () => {

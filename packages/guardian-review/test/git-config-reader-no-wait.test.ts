@@ -1,0 +1,66 @@
+// The git config reader reads synchronously (decision 0013, "Reading cost"), so it must never wait on a file: a FIFO
+// or a device where a config file, an include or `HEAD` should be is judged unknown at once, never opened for a read
+// that blocks the process. Real folders, real git.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createGitConfigFacts, readGitArmedPaths, readGitConfigFacts } from "../src/git-config-reader.ts";
+
+let root = "";
+let home = "";
+let repo = "";
+beforeEach(() => {
+	root = realpathSync(mkdtempSync(join(tmpdir(), "guardian-no-wait-")));
+	home = join(root, "home");
+	repo = join(root, "repo");
+	mkdirSync(home);
+	mkdirSync(join(repo, "src"), { recursive: true });
+	execFileSync("git", ["init", "-q", repo]);
+});
+afterEach(() => {
+	rmSync(root, { recursive: true, force: true });
+});
+
+/** Appends `text` to the repository's own config. */
+function appendConfig(text: string): void {
+	writeFileSync(join(repo, ".git", "config"), text, { flag: "a" });
+}
+
+describe("a file that would block a read", () => {
+	it("reads a plain repository's facts (the control)", async () => {
+		appendConfig("[core]\n\thooksPath = tools/hooks\n");
+		expect(readGitArmedPaths(join(repo, "src"), home)).toEqual([join(repo, "tools/hooks")]);
+		expect((await readGitConfigFacts(join(repo, "src"), home)).config).toBe("unsafe");
+	});
+
+	it("takes an include that is a FIFO as unknown, for the config facts and the armed paths", async () => {
+		execFileSync("mkfifo", [join(repo, "shared.cfg")]);
+		appendConfig("[include]\n\tpath = ../shared.cfg\n");
+		expect(readGitArmedPaths(join(repo, "src"), home)).toBe("unknown");
+		expect((await readGitConfigFacts(join(repo, "src"), home)).config).toBe("unknown");
+		expect(createGitConfigFacts(home).armedPathsAround(join(repo, "src"), [])).toEqual([join(repo, "src")]);
+	});
+
+	it("takes an include that is a character device as unknown", async () => {
+		appendConfig("[include]\n\tpath = /dev/zero\n");
+		expect(readGitArmedPaths(repo, home)).toBe("unknown");
+		expect((await readGitConfigFacts(repo, home)).config).toBe("unknown");
+	});
+
+	it("takes a repository whose HEAD is a FIFO as none git would take, so unknown", async () => {
+		rmSync(join(repo, ".git", "HEAD"));
+		execFileSync("mkfifo", [join(repo, ".git", "HEAD")]);
+		expect(readGitArmedPaths(repo, home)).toBe("unknown");
+		expect((await readGitConfigFacts(repo, home)).config).toBe("unknown");
+	});
+
+	it("takes the user's config as a FIFO as unknown where the agent may write it, and skips it otherwise", async () => {
+		execFileSync("mkfifo", [join(home, ".gitconfig")]);
+		const facts = await readGitConfigFacts(repo, home);
+		expect(facts.config).toBe("safe");
+		expect(facts.urlCredentials).toBe("unknown");
+		expect((await readGitConfigFacts(repo, home, (path) => path.startsWith(home))).config).toBe("unknown");
+	});
+});
