@@ -1293,6 +1293,8 @@ describe("what a forty-eighth review left running after the call", () => {
 		["timeout -k 5 20 git status", "review:git-config"],
 		["nice timeout 20 cat notes.txt", "review:dynamic"],
 		["time timeout -s KILL 20 cat notes.txt", "review:dynamic"],
+		// `--` ends timeout's options; it is no abbreviation of `--foreground`.
+		["timeout -- 20 cat notes.txt", "review:dynamic"],
 	])("with Pi's timeout set, reviews %j (%s)", (command, expected) => {
 		expect(timed(command, 1)).toBe(expected);
 	});
