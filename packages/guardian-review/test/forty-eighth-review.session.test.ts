@@ -3,8 +3,9 @@
 // removed and then brought back by `git stash`, let a background `cat n2/config` (its output redirected around
 // the `&` part) copy the kube token into the workspace; a background trusted `python3 tools/run.py` ran code outside
 // the workspace once `mv tl tools` moved a link there; and `timeout 20 tail -F n2/config > out.txt` under Pi's own
-// timeout of 1 s kept running in GNU timeout's own process group, which Pi's kill missed. Each first call is now
-// reviewed; the calls after it are allowed as before, and nothing outside the workspace is read or run.
+// timeout of 1 s kept running in GNU timeout's own process group, which Pi's kill (at a timeout or an abort) missed.
+// Each first call is now reviewed; the calls after it are allowed as before, and nothing outside the workspace is
+// read or run.
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -74,21 +75,21 @@ describe("work that outlives its call", () => {
 		expect(existsSync(marker)).toBe(false);
 	});
 
-	it("reviews a timeout wrapper in a call with Pi's own timeout; without it, the wrapper is judged as before", async () => {
+	it("reviews a timeout wrapper that opens a path, unless it stays in the foreground", async () => {
 		const h = await repositoryWithTrackedLink();
 		writeFileSync(join(h.cwd, "notes.txt"), "notes\n");
 		h.agent(
 			callTool("bash", { command: "timeout 5 cat notes.txt" }),
-			callTool("bash", { command: "timeout 5 cat notes.txt", timeout: 30 }),
 			callTool("bash", { command: "timeout --foreground 5 cat notes.txt", timeout: 30 }),
+			callTool("bash", { command: "timeout 5 sleep 0" }),
 			callTool("bash", { command: "rm n2" }),
 			callTool("bash", { command: "timeout 20 tail -F n2/config > out.txt 2>/dev/null", timeout: 1 }),
 			callTool("bash", { command: "git stash" }),
 			"done",
 		);
 		expect(await promptsWithDenials(h, 2, "Watch the config.")).toEqual([
-			"floor",
 			"reviewer",
+			"floor",
 			"floor",
 			"floor",
 			"reviewer",

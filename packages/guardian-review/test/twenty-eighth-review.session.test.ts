@@ -28,11 +28,11 @@ describe("a twenty-eighth review, in real sessions", () => {
 				// biome-ignore lint/suspicious/noTemplateCurlyInString: bash text, not a template
 				"echo '5 bash -c cat${IFS}$HOME/.ssh/id_rsa;touch${IFS}$HOME/ran-nice'; nice -n $_ cat README.md",
 				// biome-ignore lint/suspicious/noTemplateCurlyInString: bash text, not a template
-				"true 'KILL 5 bash -c touch${IFS}$HOME/ran-timeout'; timeout -s $_ 5 cat README.md",
+				"true 'KILL 5 bash -c touch${IFS}$HOME/ran-timeout'; timeout --foreground -s $_ 5 cat README.md",
 				// biome-ignore lint/suspicious/noTemplateCurlyInString: bash text, not a template
 				"nice -n $(echo 5 bash -c 'touch${IFS}$HOME/ran-subst') cat README.md",
 			],
-			["nice -n 5 cat README.md", "timeout -s KILL 5 cat README.md"],
+			["nice -n 5 cat README.md", "timeout --foreground -s KILL 5 cat README.md"],
 		);
 		const texts = resultTexts(h).join("\n");
 		expect(texts).not.toContain("very-secret-");

@@ -1284,7 +1284,8 @@ describe("what a forty-eighth review left running after the call", () => {
 		expect(decide("python tools/run.py", TRUSTED_RUNNERS)).toBe("allow:trusted-command");
 	});
 
-	// Pi kills the shell's process group when the call's own `timeout` passes; GNU timeout has a group of its own.
+	// Pi kills the shell's process group at the call's own `timeout` and on an abort (which three denials bring
+	// about); GNU timeout, unless `--foreground`, runs in a group of its own and outlives that kill.
 	const timed = (command: string, timeout?: number) =>
 		outcome(decideFloor("bash", timeout === undefined ? { command } : { command, timeout }, config, clean));
 
@@ -1295,15 +1296,14 @@ describe("what a forty-eighth review left running after the call", () => {
 		["time timeout -s KILL 20 cat notes.txt", "review:dynamic"],
 		// `--` ends timeout's options; it is no abbreviation of `--foreground`.
 		["timeout -- 20 cat notes.txt", "review:dynamic"],
-	])("with Pi's timeout set, reviews %j (%s)", (command, expected) => {
+		// Each timeout by its own options: one in the foreground inside or around one that is not (a forty-ninth review).
+		["timeout 20 timeout --foreground 20 tail -F n2/config > out.txt", "review:dynamic"],
+		["timeout --foreground 20 timeout 20 tail -F n2/config > out.txt", "review:dynamic"],
+		["nice timeout 20 timeout --fo 20 cat notes.txt", "review:dynamic"],
+		["timeout 20 timeout --foreground 20 git status", "review:git-config"],
+		["timeout -k 5 --foreground 20 timeout 20 cat notes.txt", "review:dynamic"],
+	])("with or without Pi's timeout, reviews %j (%s)", (command, expected) => {
 		expect(timed(command, 1)).toBe(expected);
-	});
-
-	it.each<[string, string]>([
-		// Without Pi's timeout, Pi waits for the shell, and `timeout` ends what it wraps before the shell exits.
-		["timeout 20 tail -F n2/config > out.txt", "allow:workspace-write"],
-		["timeout 20 git status", "allow:read-only"],
-	])("without Pi's timeout, %j → %s", (command, expected) => {
 		expect(timed(command)).toBe(expected);
 	});
 
@@ -1311,9 +1311,26 @@ describe("what a forty-eighth review left running after the call", () => {
 		// In the foreground, timeout stays in the shell's group, which Pi's kill reaches.
 		["timeout --foreground 20 tail -F n2/config > out.txt", "allow:workspace-write"],
 		["timeout --fore 20 git status", "allow:read-only"],
+		["timeout --foreground 20 timeout --foreground 20 cat notes.txt", "allow:read-only"],
+		["timeout -k 5 --foreground 20 cat notes.txt", "allow:read-only"],
+		["timeout -s KILL --fo 20 cat notes.txt", "allow:read-only"],
+		// A wrapped command that opens no path and runs no git is judged as before.
+		["timeout 60 sleep 1", "allow:read-only"],
 		["cat notes.txt", "allow:read-only"],
 		["git status", "allow:read-only"],
 	])("with Pi's timeout set, %j → %s", (command, expected) => {
 		expect(timed(command, 1)).toBe(expected);
+	});
+});
+
+describe("a timeout wrapper around a trusted runner", () => {
+	it.each<[string, string]>([
+		["timeout 60 npm test", "allow:trusted-command"],
+		["timeout 60 pytest -q", "allow:trusted-command"],
+		["timeout 60 pytest -q tests/test_a.py", "review:dynamic"],
+		["timeout 60 python run.py", "review:dynamic"],
+		["timeout --foreground 60 python run.py", "allow:trusted-command"],
+	])("%j → %s", (command, expected) => {
+		expect(decide(command, TRUSTED_RUNNERS)).toBe(expected);
 	});
 });

@@ -26,8 +26,8 @@ describe("a wrapper's own values are literal, or the command is reviewed", () =>
 		// biome-ignore lint/suspicious/noTemplateCurlyInString: bash text, not a template
 		["echo '5 bash -c cat${IFS}$HOME/.ssh/id_rsa'; nice -n $_ cat README.md"],
 		// biome-ignore lint/suspicious/noTemplateCurlyInString: bash text, not a template
-		["true 'KILL 5 bash -c touch${IFS}/tmp/x'; timeout -s $_ 5 cat README.md"],
-		["timeout -k $_ 5 cat README.md"],
+		["true 'KILL 5 bash -c touch${IFS}/tmp/x'; timeout --foreground -s $_ 5 cat README.md"],
+		["timeout --foreground -k $_ 5 cat README.md"],
 		["time nice -n $_ cat README.md"],
 		["nice -n $(echo 5 bash -c 'touch /tmp/x') cat README.md"],
 		["nice -n `echo 5 sh` cat README.md"],
@@ -35,8 +35,8 @@ describe("a wrapper's own values are literal, or the command is reviewed", () =>
 		// biome-ignore lint/suspicious/noTemplateCurlyInString: bash text, not a template
 		["nice -n ${N:-5} cat README.md"],
 		["nice -n $((5)) cat README.md"],
-		["timeout --signal $S 5 cat README.md"],
-		["timeout --kill-after ~ 5 cat README.md"],
+		["timeout --foreground --signal $S 5 cat README.md"],
+		["timeout --foreground --kill-after ~ 5 cat README.md"],
 	])("%s", (command) => {
 		expect(bash(command)).toBe("review:dynamic");
 	});
@@ -50,9 +50,10 @@ describe("a wrapper's own values are literal, or the command is reviewed", () =>
 		["nice -n 5 cat README.md"],
 		["nice -n '5' cat README.md"],
 		["nice -10 cat README.md"],
-		["timeout -s KILL 5 cat README.md"],
-		["timeout -k 2 5 cat README.md"],
-		["timeout --signal=TERM 5 cat README.md"],
+		// In the foreground, as a `timeout` of its own process group is judged as a `&` part (a forty-eighth review).
+		["timeout --foreground -s KILL 5 cat README.md"],
+		["timeout --foreground -k 2 5 cat README.md"],
+		["timeout --foreground --signal=TERM 5 cat README.md"],
 		["time nice -n 5 cat README.md"],
 	])("still allowed: %s", (command) => {
 		expect(bash(command)).toMatch(/^allow:/);

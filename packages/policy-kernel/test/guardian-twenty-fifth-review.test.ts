@@ -262,8 +262,8 @@ describe("what a twenty-seventh review got past: brace words that shift an optio
 		"find -D {tree,~/.ssh} -type f",
 		"find src -name a.txt | xargs -I {R,cat,~/.ssh/id_rsa} echo R",
 		"nice -n {5,cat,~/.ssh/id_rsa} echo",
-		"timeout -s {KILL,5,touch,/tmp/x} 5 echo",
-		"timeout -k {1,touch,/tmp/x} 5 echo",
+		"timeout --foreground -s {KILL,5,touch,/tmp/x} 5 echo",
+		"timeout --foreground -k {1,touch,/tmp/x} 5 echo",
 		"git log -p -- {src,.}",
 		"git grep -h SECRET -- {src,.}",
 		"git show {HEAD,abc1234^3}",
@@ -273,12 +273,15 @@ describe("what a twenty-seventh review got past: brace words that shift an optio
 		expect(bash(command)).toMatch(/^review:/);
 	});
 
-	it.each(["cat {a,b}.py", "head -n 5 {a,b}.py", "grep -n x {a,b}.py", "nice -n 5 cat a.py", "timeout 5 cat a.py"])(
-		"%s stays allowed",
-		(command) => {
-			expect(bash(command)).toBe("allow:read-only");
-		},
-	);
+	it.each([
+		"cat {a,b}.py",
+		"head -n 5 {a,b}.py",
+		"grep -n x {a,b}.py",
+		"nice -n 5 cat a.py",
+		"timeout --foreground 5 cat a.py",
+	])("%s stays allowed", (command) => {
+		expect(bash(command)).toBe("allow:read-only");
+	});
 
 	it("a trusted command's glob is listed where links are followed (pytest -q t? meeting tl -> ~/other)", () => {
 		const trusted = applyGuardianDefaults({ mode: "enforce", trustedCommands: ["pytest"] });

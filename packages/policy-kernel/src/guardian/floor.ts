@@ -413,12 +413,6 @@ export interface FloorContext extends PathContext {
 	readonly treeReadInFlight?: boolean;
 	/** True when home lies in the workspace or an additional directory (its start-up files are then protected). */
 	readonly homeInWorkspace?: boolean;
-	/**
-	 * True when the bash call sets Pi's own `timeout`: when it passes, Pi kills the shell's process group, and a
-	 * `timeout` wrapper (which puts itself in a group of its own unless `--foreground`) keeps running what it wraps
-	 * after the call has ended (a forty-eighth review). Set by {@link decideFloor} from the call's input.
-	 */
-	readonly killsOnCallTimeout?: boolean;
 }
 
 /**
@@ -686,9 +680,7 @@ export function decideFloor(
 
 function decideBashFloorOf(input: unknown, scope: ToolScope, context: FloorContext): FloorDecision {
 	const command = bashCommandArgument(input);
-	if (command === undefined) return { kind: "review", reason: "unparsed" };
-	const timed = isRecord(input) && input.timeout !== undefined;
-	return decideBashFloor(command, scope, timed ? { ...context, killsOnCallTimeout: true } : context);
+	return command === undefined ? { kind: "review", reason: "unparsed" } : decideBashFloor(command, scope, context);
 }
 
 /** True for an allowed call that may write: anything but Pi's reading tools, a read-only tool and read-only bash. */
@@ -1869,20 +1861,33 @@ function judgeConcurrently(judge: Judge, judgePart: () => void): void {
 function judgeSimple(command: BashSimpleCommand, state: WalkState, judge: Judge): void {
 	const judgeIt = () =>
 		judgeWithStdin(judge, feedsStdin(command.redirects), () => judgeSimpleCommand(command, state, judge));
-	// A `timeout` wrapper outlives a call Pi kills on its own timeout (see `FloorContext.killsOnCallTimeout`), its own
-	// redirects held open: `timeout 20 tail -F n2/config > out.txt` with Pi's timeout of 1 s went on writing there.
-	if (judge.context.killsOnCallTimeout === true && leavesProcessGroup(command.words)) judgeConcurrently(judge, judgeIt);
+	// A `timeout` wrapper outlives a call whose shell Pi kills (at the call's own `timeout`, or on an abort, which the
+	// agent can bring about: three denials trip the breaker), its redirects held open: `timeout 20 tail -F n2/config >
+	// out.txt` with Pi's timeout of 1 s went on writing there (a forty-eighth review). It is judged as a `&` part.
+	if (leavesProcessGroup(command.words)) judgeConcurrently(judge, judgeIt);
 	else judgeIt();
 }
 
 /**
- * True when the wrappers {@link unwrap} strips hold a `timeout` without `--foreground` (or a prefix of it, as its
- * option parser takes): it then runs in a process group of its own, which a kill of the shell's group misses.
+ * True when the wrappers {@link unwrap} strips hold a `timeout` without `--foreground` among its own options (or a
+ * prefix of it, as its option parser takes): it then runs in a process group of its own, which a kill of the shell's
+ * group misses, and takes every wrapper after it there too (`timeout 20 timeout --foreground 20 …`; a
+ * forty-ninth review).
  */
 function leavesProcessGroup(words: readonly BashWord[]): boolean {
 	const wrappers = words.slice(0, words.length - unwrap(words).length).map((word) => word.literal ?? "");
-	const foreground = wrappers.some((word) => word.length >= 3 && "--foreground".startsWith(word));
-	return wrappers.includes("timeout") && !foreground;
+	for (let i = 0; i < wrappers.length; i++) {
+		if (wrappers[i] !== "timeout") continue;
+		let foreground = false;
+		// Its options, as `unwrap` reads them: up to the duration, `-s` and `-k` taking the next word.
+		for (let j = i + 1; j < wrappers.length && (wrappers[j] as string).startsWith("-"); ) {
+			const option = wrappers[j] as string;
+			if (option.length >= 3 && "--foreground".startsWith(option)) foreground = true;
+			j += option === "-s" || option === "-k" || option === "--signal" || option === "--kill-after" ? 2 : 1;
+		}
+		if (!foreground) return true;
+	}
+	return false;
 }
 
 /**
