@@ -64,6 +64,7 @@ import { createGitConfigFacts, mayRunGit } from "./git-config-reader.js";
 import {
 	createPathLinkReader,
 	homeNamedLikeWorkspace,
+	MAX_HOME_CONFIG_ENTRIES,
 	readExistingPaths,
 	readHomeConfigLinkTargets,
 	readShellSetupRealPaths,
@@ -75,6 +76,9 @@ export { deepFreeze } from "./effects.js";
 
 import { sessionTranscript } from "./session-transcript.js";
 import { createToolFactsLookup } from "./tool-facts.js";
+
+/** Shown once a session when home's configuration folders hold too many entries to look for links among. */
+export const HOME_LINKS_INCOMPLETE_NOTICE = `guardian-review: home's configuration folders hold more than ${MAX_HOME_CONFIG_ENTRIES.toLocaleString("en-US")} entries to look for links into the workspace, so every write in the workspace is reviewed this session.`;
 
 /** Pi's built-in tools that only read: they cannot change the repository's git config. */
 const READ_ONLY_BUILTINS = new Set(["read", "grep", "find", "ls"]);
@@ -92,6 +96,11 @@ export interface GuardianReviewOptions {
 	readonly home?: string;
 	/** The environment Pi's bash tool passes on (tests inject one). Default `process.env`. */
 	readonly environment?: Readonly<Record<string, string | undefined>>;
+	/**
+	 * How many entries of home's configuration folders are looked at for links into the workspace (tests lower it).
+	 * Default `MAX_HOME_CONFIG_ENTRIES`.
+	 */
+	readonly homeConfigEntryBound?: number;
 }
 
 /**
@@ -188,14 +197,19 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		if (shellSetup?.key !== key) shellSetup = { key, facts: readShellSetup(pi, cwd, directories, home, environment) };
 		return shellSetup.facts;
 	};
-	/** Where links among home's configuration lead into the workspace, read like the shell setup (session start). */
+	/**
+	 * Where links among home's configuration lead into the workspace, read like the shell setup (session start). When
+	 * there are too many entries to look at, every write in the workspace is reviewed, and the user is told once.
+	 */
 	let homeLinks: { key: string; targets: readonly string[] } | undefined;
-	const homeConfigLinkTargetsFor = (cwd: string, active: GuardianReviewConfig, workspaceHome: string) => {
+	const homeConfigLinkTargetsFor = (ctx: ExtensionContext, active: GuardianReviewConfig, workspaceHome: string) => {
 		const directories = resolveAdditionalDirectories(active.additionalDirectories, workspaceHome);
-		const key = [workspaceHome, cwd, ...directories].join("\u0000");
+		const key = [workspaceHome, ctx.cwd, ...directories].join("\u0000");
 		if (homeLinks?.key !== key) {
-			const roots = [normalizeAbsolutePath(cwd), ...directories];
-			homeLinks = { key, targets: readHomeConfigLinkTargets(workspaceHome, roots) };
+			const roots = [normalizeAbsolutePath(ctx.cwd), ...directories];
+			const read = readHomeConfigLinkTargets(workspaceHome, roots, options.homeConfigEntryBound);
+			homeLinks = { key, targets: read.targets };
+			if (!read.complete && ctx.hasUI) ctx.ui.notify(HOME_LINKS_INCOMPLETE_NOTICE, "warning");
 		}
 		return homeLinks.targets;
 	};
@@ -267,7 +281,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		// folders; an alias or exported function may redefine `ls`); Pi's agent directory is protected.
 		let facts: FloorFacts = {
 			shell: shellSetupFor(ctx.cwd, active),
-			homeConfigLinkTargets: homeConfigLinkTargetsFor(ctx.cwd, active, workspaceHome),
+			homeConfigLinkTargets: homeConfigLinkTargetsFor(ctx, active, workspaceHome),
 			agentDir: getAgentDir(),
 			...(loadedResources === undefined ? {} : { loadedResources }),
 			...(treeReadsInFlight.size > 0 ? { treeReadInFlight: true } : {}),

@@ -4,7 +4,7 @@
 // system resolves a path (decision 0023). Nothing is cached across calls: a link may change between any two. The
 // lookups are synchronous `lstat`s on local paths, a few per call: through the thread pool each would cost a hop
 // of its own on the tool-call hook.
-import { lstatSync, opendirSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, lstatSync, opendirSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import {
 	type FloorContext,
 	isHomeConfigPath,
@@ -270,22 +270,44 @@ export function homeNamedLikeWorkspace(home: string, cwd: string): string {
 	}
 }
 
-/** Folders of home's configuration whose entries, two levels deep, are looked at for links too (as GNU Stow makes). */
-const HOME_CONFIG_LINK_FOLDERS = [".config", ".local/bin", "bin", ".local/share"] as const;
-/** At most this many entries are looked at (see {@link readHomeConfigLinkTargets}). */
-const MAX_HOME_CONFIG_ENTRIES = 4_096;
+/**
+ * Folders of home's configuration whose entries, two levels deep, are looked at for links too (as GNU Stow makes):
+ * the folders on `PATH` first, so that a large `~/.config` cannot use up the budget before them (a fiftieth review).
+ */
+const HOME_CONFIG_PATH_FOLDERS = [".local/bin", "bin"] as const;
+const HOME_CONFIG_LINK_FOLDERS = [".config", ".local/share"] as const;
+/** At most this many entries are looked at (see {@link readHomeConfigLinkTargets}); ordinary homes hold far fewer. */
+export const MAX_HOME_CONFIG_ENTRIES = 65_536;
+
+/** What {@link readHomeConfigLinkTargets} found. */
+export interface HomeConfigLinks {
+	/**
+	 * Where the links lead inside the roots, named as the roots name them; every root itself when the entries ran past
+	 * {@link MAX_HOME_CONFIG_ENTRIES}, so that every write there is judged as one into home's configuration.
+	 */
+	readonly targets: readonly string[];
+	/** False when the entries ran past the bound: a link among those not looked at may lead anywhere in the roots. */
+	readonly complete: boolean;
+}
 
 /**
  * Where the links among home's own configuration lead inside `roots` (the workspace and the additional
- * directories), as real paths: home's entries that `isHomeConfigPath` counts, and the entries of
- * {@link HOME_CONFIG_LINK_FOLDERS} and of the real folders two levels below them. A dotfiles folder (`~/.config/nvim -> ~/dotfiles/nvim`, as GNU Stow makes) is
- * then home's configuration for writes (a forty-first review). At most {@link MAX_HOME_CONFIG_ENTRIES} entries are
- * read; an entry that cannot be read is skipped. Never throws.
+ * directories): the entries of {@link HOME_CONFIG_PATH_FOLDERS}, home's entries that `isHomeConfigPath` counts, and
+ * the entries of {@link HOME_CONFIG_LINK_FOLDERS}, each folder's two levels deep. A dotfiles folder
+ * (`~/.config/nvim -> ~/dotfiles/nvim`, as GNU Stow makes) or a program `~/.local/bin` links to is then home's
+ * configuration for writes (a forty-first review). At most `bound` entries are looked at (by default
+ * {@link MAX_HOME_CONFIG_ENTRIES}); past them it fails closed (see {@link HomeConfigLinks}); an entry that cannot be read is skipped. Never throws.
  */
-export function readHomeConfigLinkTargets(home: string, roots: readonly string[]): string[] {
+export function readHomeConfigLinkTargets(
+	home: string,
+	roots: readonly string[],
+	bound = MAX_HOME_CONFIG_ENTRIES,
+): HomeConfigLinks {
 	const targets = new Set<string>();
+	let budget = bound;
 	try {
 		const named = normalizeAbsolutePath(home);
+		const base = named === "/" ? "" : named;
 		const rootsReal = roots.map((root) => {
 			try {
 				return normalizeAbsolutePath(realpathSync(root));
@@ -293,23 +315,25 @@ export function readHomeConfigLinkTargets(home: string, roots: readonly string[]
 				return normalizeAbsolutePath(root);
 			}
 		});
-		let budget = MAX_HOME_CONFIG_ENTRIES;
-		/** Looks at `folder`'s entries, and `depth` levels of real folders below them. */
+		/** Looks at `folder`'s entries that `keep` takes, and `depth` levels of real folders below them. */
 		const visit = (folder: string, keep: (name: string) => boolean, depth = 0) => {
-			let names: string[];
+			let entries: Dirent[];
 			try {
-				names = readdirSync(folder);
+				// Each entry's type comes with its name: only links cost a call of their own.
+				entries = readdirSync(folder, { withFileTypes: true });
 			} catch {
 				return;
 			}
-			for (const name of names) {
-				if (budget-- <= 0) return;
-				if (!keep(name)) continue;
-				const path = `${folder}/${name}`;
+			for (const entry of entries) {
+				if (!keep(entry.name)) continue;
+				if (--budget < 0) return;
+				const path = `${folder}/${entry.name}`;
+				if (entry.isDirectory()) {
+					if (depth > 0) visit(path, () => true, depth - 1);
+					continue;
+				}
+				if (!entry.isSymbolicLink()) continue;
 				try {
-					const entry = lstatSync(path);
-					if (entry.isDirectory() && depth > 0) visit(path, () => true, depth - 1);
-					if (!entry.isSymbolicLink()) continue;
 					const real = normalizeAbsolutePath(realpathSync(path));
 					const index = rootsReal.findIndex((root) => isWithin(root, real));
 					// Named as the workspace names it: through the root it lies in.
@@ -320,12 +344,14 @@ export function readHomeConfigLinkTargets(home: string, roots: readonly string[]
 				}
 			}
 		};
-		visit(named, (name) => isHomeConfigPath(`${named === "/" ? "" : named}/${name}`, named, []));
+		for (const folder of HOME_CONFIG_PATH_FOLDERS) visit(`${base}/${folder}`, () => true, 2);
+		visit(named, (name) => isHomeConfigPath(`${base}/${name}`, named, []));
 		// Stow links files, not only folders, once a folder exists (`~/.config/git/config -> ~/dotfiles/git/config`; a
 		// forty-third review): two levels below these folders.
-		for (const folder of HOME_CONFIG_LINK_FOLDERS) visit(`${named === "/" ? "" : named}/${folder}`, () => true, 2);
+		for (const folder of HOME_CONFIG_LINK_FOLDERS) visit(`${base}/${folder}`, () => true, 2);
 	} catch {
 		// Nothing more can be read.
 	}
-	return [...targets];
+	if (budget < 0) return { targets: roots.map((root) => normalizeAbsolutePath(root)), complete: false };
+	return { targets: [...targets], complete: true };
 }

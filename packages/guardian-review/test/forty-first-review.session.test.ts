@@ -121,7 +121,9 @@ describe("dotfiles that home's configuration links to", () => {
 		writeFileSync(join(sandbox.home, "dotfiles", "nvim", "init.lua"), "vim.o.number = true\n");
 		mkdirSync(join(sandbox.home, ".config"));
 		symlinkSync(join(sandbox.home, "dotfiles", "nvim"), join(sandbox.home, ".config", "nvim"));
-		expect(readHomeConfigLinkTargets(sandbox.home, [sandbox.home])).toEqual([join(sandbox.home, "dotfiles", "nvim")]);
+		expect(readHomeConfigLinkTargets(sandbox.home, [sandbox.home]).targets).toEqual([
+			join(sandbox.home, "dotfiles", "nvim"),
+		]);
 		const h = await sandbox.start({ guardian: { additionalDirectories: ["~"] } });
 		h.agent(
 			callTool("bash", { command: "echo \"os.execute('id')\" >> ~/dotfiles/nvim/init.lua" }),

@@ -58,7 +58,7 @@ describe("dotfiles linked deeper", () => {
 		writeFileSync(join(h.cwd, "git", "config"), "[user]\n\tname = dev\n");
 		mkdirSync(join(sandbox.home, ".config", "git"), { recursive: true });
 		symlinkSync(join(h.cwd, "git", "config"), join(sandbox.home, ".config", "git", "config"));
-		expect(readHomeConfigLinkTargets(sandbox.home, [h.cwd])).toEqual([join(h.cwd, "git", "config")]);
+		expect(readHomeConfigLinkTargets(sandbox.home, [h.cwd]).targets).toEqual([join(h.cwd, "git", "config")]);
 		await h.command("/reload");
 		h.agent(
 			callTool("bash", { command: `${FSMONITOR(join(sandbox.home, "m"))} >> git/config` }),

@@ -31,7 +31,7 @@ describe("readHomeConfigLinkTargets", () => {
 		symlinkSync(join(home, "dotfiles", "bin", "tool"), join(home, ".local", "bin", "tool"));
 		symlinkSync(join(home, "dotfiles", "x"), join(home, "bin", "x"));
 		symlinkSync(join(home, "src", "code"), join(home, "code"));
-		expect(readHomeConfigLinkTargets(home, [home]).sort()).toEqual([
+		expect([...readHomeConfigLinkTargets(home, [home]).targets].sort()).toEqual([
 			`${root}/home/dotfiles/bin/tool`,
 			`${root}/home/dotfiles/vimrc`,
 			`${root}/home/dotfiles/x`,
@@ -44,18 +44,43 @@ describe("readHomeConfigLinkTargets", () => {
 		mkdirSync(join(real, ".config"));
 		symlinkSync(join(real, "dotfiles", "nvim"), join(real, ".config", "nvim"));
 		symlinkSync(real, join(root, "named"));
-		expect(readHomeConfigLinkTargets(real, [join(root, "named")])).toEqual([`${root}/named/dotfiles/nvim`]);
+		expect(readHomeConfigLinkTargets(real, [join(root, "named")]).targets).toEqual([`${root}/named/dotfiles/nvim`]);
 	});
 
-	it("looks at no more than 4,096 entries", () => {
+	it("charges the bound only for the entries it looks at, and fails closed past it", () => {
 		const home = join(root, "home");
 		mkdirSync(join(home, "dotfiles", "nvim"), { recursive: true });
 		mkdirSync(join(home, ".config"));
 		symlinkSync(join(home, "dotfiles", "nvim"), join(home, ".config", "nvim"));
-		for (let index = 0; index < 4_000; index++) writeFileSync(join(home, `f${index}`), "");
-		expect(readHomeConfigLinkTargets(home, [home])).toEqual([`${root}/home/dotfiles/nvim`]);
-		for (let index = 4_000; index < 4_100; index++) writeFileSync(join(home, `f${index}`), "");
-		expect(readHomeConfigLinkTargets(home, [home])).toEqual([]);
+		// Home's other entries are not looked at: they use none of the bound.
+		for (let index = 0; index < 300; index++) writeFileSync(join(home, `f${index}`), "");
+		expect(readHomeConfigLinkTargets(home, [home], 8)).toEqual({
+			targets: [`${root}/home/dotfiles/nvim`],
+			complete: true,
+		});
+		for (let index = 0; index < 10; index++) writeFileSync(join(home, ".config", `c${index}`), "");
+		expect(readHomeConfigLinkTargets(home, [home, join(root, "notes")], 8)).toEqual({
+			targets: [home, join(root, "notes")],
+			complete: false,
+		});
+	});
+
+	it("looks at the folders on PATH before a large ~/.config (a fiftieth review)", () => {
+		const home = join(root, "home");
+		const workspace = join(root, "ws");
+		mkdirSync(join(workspace, "bin"), { recursive: true });
+		writeFileSync(join(workspace, "bin", "hello"), "#!/bin/sh\n");
+		mkdirSync(join(home, ".local", "bin"), { recursive: true });
+		symlinkSync(join(workspace, "bin", "hello"), join(home, ".local", "bin", "hello"));
+		mkdirSync(join(home, ".config", "app"), { recursive: true });
+		for (let index = 0; index < 6; index++) writeFileSync(join(home, ".config", "app", `s${index}`), "");
+		const read = readHomeConfigLinkTargets(home, [workspace], 8);
+		expect(read.complete).toBe(false);
+		expect(read.targets).toEqual([workspace]);
+		expect(readHomeConfigLinkTargets(home, [workspace], 64)).toEqual({
+			targets: [`${workspace}/bin/hello`],
+			complete: true,
+		});
 	});
 });
 
