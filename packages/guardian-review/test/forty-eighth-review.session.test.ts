@@ -11,31 +11,16 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
 	callTool,
-	type GuardianHarness,
 	guardianSandboxPerTest,
+	KUBE_TOKEN,
 	promptsWithDenials,
 	resultTexts,
-	runGit,
-	startInGitRepo,
+	seedKubeConfig,
+	startWithTrackedKubeLink,
 } from "./helpers.ts";
 
-const TOKEN = "token: very-secret-kube-token";
-const sandbox = guardianSandboxPerTest({
-	homePrefix: "guardian-review48-home-",
-	seedHome: (home) => {
-		mkdirSync(join(home, ".kube"));
-		writeFileSync(join(home, ".kube", "config"), `${TOKEN}\n`);
-	},
-});
-
-/** A repository that tracks a link `n2 -> ~/.kube` (a cloned project may ship one). */
-async function repositoryWithTrackedLink(): Promise<GuardianHarness> {
-	const h = await startInGitRepo(sandbox);
-	symlinkSync(join(sandbox.home, ".kube"), join(h.cwd, "n2"));
-	runGit(sandbox.home, h.cwd, "add", "n2");
-	runGit(sandbox.home, h.cwd, "commit", "-qm", "link");
-	return h;
-}
+const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-review48-home-", seedHome: seedKubeConfig });
+const repositoryWithTrackedLink = () => startWithTrackedKubeLink(sandbox);
 
 /** Waits past the pauses the background calls below take. */
 const waitForLateWork = () => new Promise((resolve) => setTimeout(resolve, 2500));
@@ -52,7 +37,7 @@ describe("work that outlives its call", () => {
 		expect(await promptsWithDenials(h, 1, "Tidy up.")).toEqual(["floor", "reviewer", "floor"]);
 		await waitForLateWork();
 		expect(existsSync(join(h.cwd, "out.txt"))).toBe(false);
-		expect(resultTexts(h).join("\n")).not.toContain(TOKEN);
+		expect(resultTexts(h).join("\n")).not.toContain(KUBE_TOKEN);
 	});
 
 	it("reviews a background trusted script run whose path a later mv may link outside the workspace", async () => {

@@ -3,33 +3,24 @@
 // Pi's process group, but the other `timeout` ran in a group of its own: after Pi's kill at 1 s it went on, a
 // `git stash` brought back a tracked link `n2 -> ~/.kube`, and the kube token landed in the workspace. Each `timeout`
 // is now judged by its own options.
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
 	callTool,
 	guardianSandboxPerTest,
+	KUBE_TOKEN,
 	promptsWithDenials,
 	resultTexts,
-	runGit,
-	startInGitRepo,
+	seedKubeConfig,
+	startWithTrackedKubeLink,
 } from "./helpers.ts";
 
-const TOKEN = "token: very-secret-kube-token";
-const sandbox = guardianSandboxPerTest({
-	homePrefix: "guardian-review49-home-",
-	seedHome: (home) => {
-		mkdirSync(join(home, ".kube"));
-		writeFileSync(join(home, ".kube", "config"), `${TOKEN}\n`);
-	},
-});
+const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-review49-home-", seedHome: seedKubeConfig });
 
 describe("nested timeout wrappers", () => {
 	it("reviews a stack whose outer or inner timeout leaves Pi's process group", async () => {
-		const h = await startInGitRepo(sandbox);
-		symlinkSync(join(sandbox.home, ".kube"), join(h.cwd, "n2"));
-		runGit(sandbox.home, h.cwd, "add", "n2");
-		runGit(sandbox.home, h.cwd, "commit", "-qm", "link");
+		const h = await startWithTrackedKubeLink(sandbox);
 		h.agent(
 			callTool("bash", { command: "rm n2" }),
 			callTool("bash", {
@@ -47,6 +38,6 @@ describe("nested timeout wrappers", () => {
 		await new Promise((resolve) => setTimeout(resolve, 1500));
 		expect(existsSync(join(h.cwd, "out.txt"))).toBe(false);
 		expect(existsSync(join(h.cwd, "out2.txt"))).toBe(false);
-		expect(resultTexts(h).join("\n")).not.toContain(TOKEN);
+		expect(resultTexts(h).join("\n")).not.toContain(KUBE_TOKEN);
 	});
 });

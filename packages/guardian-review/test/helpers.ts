@@ -1,7 +1,7 @@
 // Test helpers: a harness where the faux provider plays both the agent (faux-1) and the reviewer (faux-reviewer).
 
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -253,6 +253,24 @@ export function writeProjectHook(path: string): void {
 export async function startInGitRepo(sandbox: GuardianSandbox): Promise<GuardianHarness> {
 	const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
 	initWithFiles(sandbox.home, h.cwd, { "README.md": "hello\n" });
+	return h;
+}
+
+/** A secret in `~/.kube/config`, for tests that check it never reaches the workspace or the agent. */
+export const KUBE_TOKEN = "token: very-secret-kube-token";
+
+/** Seeds `~/.kube/config` with {@link KUBE_TOKEN} (a sandbox's `seedHome`). */
+export function seedKubeConfig(home: string): void {
+	mkdirSync(join(home, ".kube"));
+	writeFileSync(join(home, ".kube", "config"), `${KUBE_TOKEN}\n`);
+}
+
+/** A git repository workspace that tracks a link `n2 -> ~/.kube` (a cloned project may ship one). */
+export async function startWithTrackedKubeLink(sandbox: GuardianSandbox): Promise<GuardianHarness> {
+	const h = await startInGitRepo(sandbox);
+	symlinkSync(join(sandbox.home, ".kube"), join(h.cwd, "n2"));
+	runGit(sandbox.home, h.cwd, "add", "n2");
+	runGit(sandbox.home, h.cwd, "commit", "-qm", "link");
 	return h;
 }
 
