@@ -67,6 +67,7 @@ import {
 	MAX_HOME_CONFIG_ENTRIES,
 	readExistingPaths,
 	readHomeConfigLinkTargets,
+	readMirroredHomeLinkTargets,
 	readShellSetupRealPaths,
 } from "./path-link-reader.js";
 import { type ReviewOutcome, runReview } from "./reviewer.js";
@@ -297,7 +298,15 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				requests?.writeFolders ??
 				toolWriteFolders(toolName, input, floorContextFor(active, ctx.cwd, workspaceHome, facts));
 			const roots = resolveAdditionalDirectories(active.additionalDirectories, workspaceHome);
-			facts = { ...facts, gitArmedPaths: gitFacts.armedPathsAround(ctx.cwd, folders, roots) };
+			// Home's links into those folders at any depth, by their mirror image (a fifty-first review).
+			const mirrored = readMirroredHomeLinkTargets(workspaceHome, [normalizeAbsolutePath(ctx.cwd), ...roots], folders);
+			facts = {
+				...facts,
+				gitArmedPaths: gitFacts.armedPathsAround(ctx.cwd, folders, roots),
+				...(mirrored.length === 0
+					? {}
+					: { homeConfigLinkTargets: [...(facts.homeConfigLinkTargets ?? []), ...mirrored] }),
+			};
 		}
 		if (command !== undefined && requests !== undefined) {
 			const factContext = floorContextFor(active, ctx.cwd, workspaceHome, facts);

@@ -275,7 +275,17 @@ export function homeNamedLikeWorkspace(home: string, cwd: string): string {
  * the folders on `PATH` first, so that a large `~/.config` cannot use up the budget before them (a fiftieth review).
  */
 const HOME_CONFIG_PATH_FOLDERS = [".local/bin", "bin"] as const;
-const HOME_CONFIG_LINK_FOLDERS = [".config", ".local/share"] as const;
+const HOME_CONFIG_LINK_FOLDERS = [
+	".config",
+	".local/share",
+	// Plugin managers' folders, whose entries a plugin's author links to a checkout (`~/.vim/pack/dev/start/p ->
+	// ~/src/p`; a fifty-first review), two levels above them.
+	".vim/pack",
+	".config/nvim/pack",
+	".local/share/nvim/site/pack",
+	".oh-my-zsh/custom",
+	".tmux/plugins",
+] as const;
 /** At most this many entries are looked at (see {@link readHomeConfigLinkTargets}); ordinary homes hold far fewer. */
 export const MAX_HOME_CONFIG_ENTRIES = 65_536;
 
@@ -335,10 +345,12 @@ export function readHomeConfigLinkTargets(
 				if (!entry.isSymbolicLink()) continue;
 				try {
 					const real = normalizeAbsolutePath(realpathSync(path));
-					const index = rootsReal.findIndex((root) => isWithin(root, real));
-					// Named as the workspace names it: through the root it lies in.
-					if (index >= 0)
-						targets.add(normalizeAbsolutePath(`${roots[index]}/${real.slice(rootsReal[index]?.length ?? 0)}`));
+					rootsReal.forEach((root, index) => {
+						// Named as the workspace names it: through the root it lies in; a link to a folder holding the root
+						// makes all of it home's (`~/.vim -> ~/dotfiles/vim` with the root `~/dotfiles/vim/plugin`).
+						if (isWithin(root, real)) targets.add(normalizeAbsolutePath(`${roots[index]}/${real.slice(root.length)}`));
+						else if (isWithin(real, root)) targets.add(normalizeAbsolutePath(roots[index] as string));
+					});
 				} catch {
 					// A dangling or unreadable link leads nowhere the agent may write.
 				}
@@ -354,4 +366,100 @@ export function readHomeConfigLinkTargets(
 	}
 	if (budget < 0) return { targets: roots.map((root) => normalizeAbsolutePath(root)), complete: false };
 	return { targets: [...targets], complete: true };
+}
+
+/** At most this many entries of one mirrored home folder are looked at; past them the folder written counts itself. */
+const MAX_MIRRORED_FOLDER_ENTRIES = 4_096;
+/** A folder written more than this many folders below its root counts as home's configuration itself. */
+const MAX_MIRRORED_DEPTH = 32;
+
+/** `path`'s real path: its nearest existing folder's, with the missing names after it. Undefined when unreadable. */
+function realPathOfMaybeMissing(path: string): string | undefined {
+	const missing: string[] = [];
+	let current = path;
+	for (let depth = 0; depth <= MAX_MIRRORED_DEPTH * 2; depth++) {
+		try {
+			const real = normalizeAbsolutePath(realpathSync(current));
+			return normalizeAbsolutePath([real, ...missing.reverse()].join("/"));
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if ((code !== "ENOENT" && code !== "ENOTDIR") || current === "/") return undefined;
+			missing.push(current.slice(current.lastIndexOf("/") + 1));
+			current = current.slice(0, current.lastIndexOf("/")) || "/";
+		}
+	}
+	return undefined;
+}
+
+/**
+ * Links from home's configuration into the folders a call writes in, found by their mirror image, at any depth: GNU
+ * Stow, rcm and dotbot name each link as its target's path below the package (`~/.vim/plugin ->
+ * ~/dotfiles/vim/.vim/plugin`, `~/.ssh/config -> ~/dotfiles/ssh/.ssh/config`), inside home folders that are real
+ * (`~/.vim`, `~/.ssh`, `~/.bashrc.d` exist before Stow runs), which {@link readHomeConfigLinkTargets} does not descend
+ * into (a fifty-first review). For each folder written (`folders`, as the workspace names them) below a root, each tail
+ * of its path below the root (and the same with a dot before its first name, as rcm names them) is looked up under
+ * home, folder by folder, where its first name is home's own configuration (`isHomeConfigPath`): a link on the way whose real path holds the
+ * folder makes the folder home's configuration, and the links in the home folder the whole tail names (a real folder)
+ * name the files they lead to in it. Answers those folders and files, named as the workspace names them. A path that
+ * cannot be read is skipped; past the bounds the folder counts itself. Never throws.
+ */
+export function readMirroredHomeLinkTargets(
+	home: string,
+	roots: readonly string[],
+	folders: readonly string[],
+): string[] {
+	const found = new Set<string>();
+	const base = normalizeAbsolutePath(home);
+	for (const named of folders.map(normalizeAbsolutePath)) {
+		try {
+			const root = roots.map(normalizeAbsolutePath).find((candidate) => isWithin(candidate, named));
+			if (root === undefined) continue;
+			const below = named === root ? [] : named.slice(root === "/" ? 1 : root.length + 1).split("/");
+			if (below.length > MAX_MIRRORED_DEPTH) {
+				found.add(named);
+				continue;
+			}
+			const real = realPathOfMaybeMissing(named);
+			if (real === undefined) continue;
+			// Each tail, and each with a dot before its first name (rcm keeps `~/.dotfiles/vimrc` for `~/.vimrc`).
+			const tails = below.flatMap((name, start) =>
+				name.startsWith(".") ? [below.slice(start)] : [below.slice(start), [`.${name}`, ...below.slice(start + 1)]],
+			);
+			for (const tail of tails) {
+				if (found.has(named)) break;
+				// Only home's own configuration: a convenience link such as `~/src -> ~/code` is not one.
+				if (!isHomeConfigPath(`${base === "/" ? "" : base}/${tail[0]}`, base, [])) continue;
+				let mirror = base === "/" ? "" : base;
+				let whole = true;
+				for (const name of tail) {
+					mirror = `${mirror}/${name}`;
+					const entry = lstatSync(mirror, { throwIfNoEntry: false });
+					if (entry?.isSymbolicLink()) {
+						const target = realPathOfMaybeMissing(mirror);
+						if (target !== undefined && isWithin(target, real)) found.add(named);
+					}
+					if (entry === undefined || !entry.isDirectory()) {
+						whole = false;
+						break;
+					}
+				}
+				if (!whole || found.has(named)) continue;
+				// The home folder this tail names is real: its links may lead to files in the folder written.
+				const entries = readdirSync(mirror, { withFileTypes: true });
+				if (entries.length > MAX_MIRRORED_FOLDER_ENTRIES) {
+					found.add(named);
+					continue;
+				}
+				for (const entry of entries) {
+					if (!entry.isSymbolicLink()) continue;
+					const target = realPathOfMaybeMissing(`${mirror}/${entry.name}`);
+					if (target !== undefined && isWithin(real, target))
+						found.add(normalizeAbsolutePath(`${named}/${target.slice(real.length)}`));
+				}
+			}
+		} catch {
+			// Unreadable: nothing found there.
+		}
+	}
+	return [...found];
 }
