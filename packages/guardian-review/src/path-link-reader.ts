@@ -286,6 +286,11 @@ const HOME_CONFIG_LINK_FOLDERS = [
 	".oh-my-zsh/custom",
 	".tmux/plugins",
 ] as const;
+/**
+ * Data folders below {@link HOME_CONFIG_LINK_FOLDERS} nothing loads configuration from, which can hold tens of
+ * thousands of entries and would use up the bound (a fifty-second review: 33,000 items in the Trash).
+ */
+const SKIPPED_DATA_FOLDERS: ReadonlySet<string> = new Set([".local/share/Trash"]);
 /** At most this many entries are looked at (see {@link readHomeConfigLinkTargets}); ordinary homes hold far fewer. */
 export const MAX_HOME_CONFIG_ENTRIES = 65_536;
 
@@ -360,7 +365,8 @@ export function readHomeConfigLinkTargets(
 		visit(named, (name) => isHomeConfigPath(`${base}/${name}`, named, []));
 		// Stow links files, not only folders, once a folder exists (`~/.config/git/config -> ~/dotfiles/git/config`; a
 		// forty-third review): two levels below these folders.
-		for (const folder of HOME_CONFIG_LINK_FOLDERS) visit(`${base}/${folder}`, () => true, 2);
+		for (const folder of HOME_CONFIG_LINK_FOLDERS)
+			visit(`${base}/${folder}`, (name) => !SKIPPED_DATA_FOLDERS.has(`${folder}/${name}`), 2);
 	} catch {
 		// Nothing more can be read.
 	}

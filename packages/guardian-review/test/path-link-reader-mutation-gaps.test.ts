@@ -65,7 +65,21 @@ describe("readHomeConfigLinkTargets", () => {
 		});
 	});
 
-	it("looks at the folders on PATH before a large ~/.config (a fiftieth review)", () => {
+	it("leaves the Trash out of the bound (a fifty-second review)", () => {
+		const home = join(root, "home");
+		mkdirSync(join(home, "dotfiles", "nvim"), { recursive: true });
+		mkdirSync(join(home, ".config"));
+		symlinkSync(join(home, "dotfiles", "nvim"), join(home, ".config", "nvim"));
+		mkdirSync(join(home, ".local", "share", "Trash", "files"), { recursive: true });
+		for (let index = 0; index < 20; index++)
+			writeFileSync(join(home, ".local", "share", "Trash", "files", `t${index}`), "");
+		expect(readHomeConfigLinkTargets(home, [home], 8)).toEqual({
+			targets: [`${root}/home/dotfiles/nvim`],
+			complete: true,
+		});
+	});
+
+	it("fails closed when a large ~/.config runs past the bound, and finds the PATH link within it (a fiftieth review)", () => {
 		const home = join(root, "home");
 		const workspace = join(root, "ws");
 		mkdirSync(join(workspace, "bin"), { recursive: true });
