@@ -397,15 +397,53 @@ function realPathOfMaybeMissing(path: string): string | undefined {
 	return undefined;
 }
 
+/** chezmoi's attribute prefixes, which it drops from a source name before `dot_` (`private_dot_ssh` for `.ssh`). */
+const CHEZMOI_ATTRIBUTES =
+	/^(?:(?:create|modify|remove|run|symlink|encrypted|private|readonly|empty|executable|exact|literal|once|onchange|before|after)_)+/;
+/** Folders Stow is often pointed at with `-t` (a package's paths then start below them). */
+const MIRROR_BASES = ["", ".config", ".local/share"] as const;
+
+/**
+ * The tails of each path (names below a root) to look up under home: each tail as written, with a dot before its first
+ * name (rcm keeps `~/.dotfiles/vimrc` for `~/.vimrc`), with GNU Stow's `--dotfiles` names read (`dot-vim` for
+ * `.vim`) and with chezmoi's (`private_dot_ssh` for `.ssh`), each also below {@link MIRROR_BASES}; without repeats.
+ */
+function mirrorTails(paths: readonly (readonly string[])[]): string[][] {
+	const tails = new Map<string, string[]>();
+	const add = (tail: readonly string[]) => {
+		for (const base of MIRROR_BASES) {
+			const full = base === "" ? [...tail] : [...base.split("/"), ...tail];
+			tails.set(full.join("/"), full);
+		}
+	};
+	for (const path of paths) {
+		for (let start = 0; start < path.length; start++) {
+			const tail = path.slice(start);
+			const first = tail[0] as string;
+			add(tail);
+			if (!first.startsWith(".")) add([`.${first}`, ...tail.slice(1)]);
+			add(tail.map((part) => (part.startsWith("dot-") ? `.${part.slice(4)}` : part)));
+			add(
+				tail.map((part) => {
+					const name = part.replace(CHEZMOI_ATTRIBUTES, "");
+					return name.startsWith("dot_") ? `.${name.slice(4)}` : name;
+				}),
+			);
+		}
+	}
+	return [...tails.values()];
+}
+
 /**
  * Links from home's configuration into the folders a call writes in, found by their mirror image, at any depth: GNU
  * Stow, rcm and dotbot name each link as its target's path below the package (`~/.vim/plugin ->
  * ~/dotfiles/vim/.vim/plugin`, `~/.ssh/config -> ~/dotfiles/ssh/.ssh/config`), inside home folders that are real
  * (`~/.vim`, `~/.ssh`, `~/.bashrc.d` exist before Stow runs), which {@link readHomeConfigLinkTargets} does not descend
  * into (a fifty-first review). For each folder written (`folders`, as the workspace names them) below a root, each tail
- * of its path below the root (and the same with a dot before its first name, as rcm names them) is looked up under
- * home, folder by folder, where its first name is home's own configuration (`isHomeConfigPath`): a link on the way whose real path holds the
- * folder makes the folder home's configuration, and the links in the home folder the whole tail names (a real folder)
+ * of its path below the root, as written and by where its links lead, is looked up under home in the forms
+ * dotfile managers name links ({@link mirrorTails}), folder by folder, where its first name is home's own
+ * configuration (`isHomeConfigPath`): a link on the way whose real path holds the folder makes the folder home's
+ * configuration, and the links in the home folder the whole tail names (a real folder)
  * name the files they lead to in it. Answers those folders and files, named as the workspace names them. A path that
  * cannot be read is skipped; past the bounds the folder counts itself. Never throws.
  */
@@ -427,10 +465,14 @@ export function readMirroredHomeLinkTargets(
 			}
 			const real = realPathOfMaybeMissing(named);
 			if (real === undefined) continue;
-			// Each tail, and each with a dot before its first name (rcm keeps `~/.dotfiles/vimrc` for `~/.vimrc`).
-			const tails = below.flatMap((name, start) =>
-				name.startsWith(".") ? [below.slice(start)] : [below.slice(start), [`.${name}`, ...below.slice(start + 1)]],
-			);
+			// By the names the path is written with, and by where its links lead (`rc -> bash/.bashrc.d`; a
+			// fifty-third review).
+			const realRoot = realPathOfMaybeMissing(root);
+			const realBelow =
+				realRoot !== undefined && isWithin(realRoot, real) && real !== realRoot
+					? real.slice(realRoot === "/" ? 1 : realRoot.length + 1).split("/")
+					: [];
+			const tails = mirrorTails([below, realBelow]);
 			for (const tail of tails) {
 				if (found.has(named)) break;
 				// Only home's own configuration: a convenience link such as `~/src -> ~/code` is not one.

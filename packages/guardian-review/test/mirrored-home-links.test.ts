@@ -47,6 +47,34 @@ describe("readMirroredHomeLinkTargets", () => {
 		]);
 	});
 
+	it("reads Stow's --dotfiles names: dot-vim/plugin mirrors ~/.vim/plugin", () => {
+		mkdirSync(join(ws, "vim/dot-vim/plugin"), { recursive: true });
+		writeFileSync(join(ws, "vim/dot-vim/plugin/x.vim"), "");
+		link(join(ws, "vim/dot-vim/plugin/x.vim"), join(home, ".vim/plugin/x.vim"));
+		expect(readMirroredHomeLinkTargets(home, [ws], [join(ws, "vim/dot-vim/plugin")])).toEqual([
+			join(ws, "vim/dot-vim/plugin/x.vim"),
+		]);
+	});
+
+	it("follows the workspace's own links, reads chezmoi's names, and looks below ~/.config for Stow's -t (a fifty-third review)", () => {
+		mkdirSync(join(ws, "bash/.bashrc.d"), { recursive: true });
+		writeFileSync(join(ws, "bash/.bashrc.d/aliases.sh"), "");
+		link(join(ws, "bash/.bashrc.d/aliases.sh"), join(home, ".bashrc.d/aliases.sh"));
+		symlinkSync("bash/.bashrc.d", join(ws, "rc"));
+		mkdirSync(join(ws, "private_dot_ssh"));
+		writeFileSync(join(ws, "private_dot_ssh/config"), "");
+		link(join(ws, "private_dot_ssh/config"), join(home, ".ssh/config"));
+		mkdirSync(join(ws, "xdg/nvim/lua/plugins"), { recursive: true });
+		writeFileSync(join(ws, "xdg/nvim/lua/plugins/x.lua"), "");
+		link(join(ws, "xdg/nvim/lua/plugins/x.lua"), join(home, ".config/nvim/lua/plugins/x.lua"));
+		const folders = [join(ws, "rc"), join(ws, "private_dot_ssh"), join(ws, "xdg/nvim/lua/plugins")];
+		expect(readMirroredHomeLinkTargets(home, [ws], folders)).toEqual([
+			join(ws, "rc/aliases.sh"),
+			join(ws, "private_dot_ssh/config"),
+			join(ws, "xdg/nvim/lua/plugins/x.lua"),
+		]);
+	});
+
 	it("finds nothing for links elsewhere, mirror folders without links, or folders outside the roots", () => {
 		mkdirSync(join(ws, "vim/.vim/plugin"), { recursive: true });
 		mkdirSync(join(root, "other"));
