@@ -4,7 +4,16 @@
 // system resolves a path (decision 0023). Nothing is cached across calls: a link may change between any two. The
 // lookups are synchronous `lstat`s on local paths, a few per call: through the thread pool each would cost a hop
 // of its own on the tool-call hook.
-import { type Dirent, lstatSync, opendirSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import {
+	type Dirent,
+	lstatSync,
+	opendirSync,
+	readdirSync,
+	readlinkSync,
+	realpathSync,
+	type Stats,
+	statSync,
+} from "node:fs";
 import {
 	type FloorContext,
 	isHomeConfigPath,
@@ -454,6 +463,12 @@ export function readMirroredHomeLinkTargets(
 ): string[] {
 	const found = new Set<string>();
 	const base = normalizeAbsolutePath(home);
+	// Many tails share their first folders (`~/.config`): each home path is looked at once a call.
+	const entries = new Map<string, Stats | undefined>();
+	const entryAt = (path: string): Stats | undefined => {
+		if (!entries.has(path)) entries.set(path, lstatSync(path, { throwIfNoEntry: false }));
+		return entries.get(path);
+	};
 	for (const named of folders.map(normalizeAbsolutePath)) {
 		try {
 			const root = roots.map(normalizeAbsolutePath).find((candidate) => isWithin(candidate, named));
@@ -481,7 +496,7 @@ export function readMirroredHomeLinkTargets(
 				let whole = true;
 				for (const name of tail) {
 					mirror = `${mirror}/${name}`;
-					const entry = lstatSync(mirror, { throwIfNoEntry: false });
+					const entry = entryAt(mirror);
 					if (entry?.isSymbolicLink()) {
 						const target = realPathOfMaybeMissing(mirror);
 						if (target !== undefined && isWithin(target, real)) found.add(named);
@@ -493,12 +508,12 @@ export function readMirroredHomeLinkTargets(
 				}
 				if (!whole || found.has(named)) continue;
 				// The home folder this tail names is real: its links may lead to files in the folder written.
-				const entries = readdirSync(mirror, { withFileTypes: true });
-				if (entries.length > MAX_MIRRORED_FOLDER_ENTRIES) {
+				const listed = readdirSync(mirror, { withFileTypes: true });
+				if (listed.length > MAX_MIRRORED_FOLDER_ENTRIES) {
 					found.add(named);
 					continue;
 				}
-				for (const entry of entries) {
+				for (const entry of listed) {
 					if (!entry.isSymbolicLink()) continue;
 					const target = realPathOfMaybeMissing(`${mirror}/${entry.name}`);
 					if (target !== undefined && isWithin(real, target))
