@@ -299,7 +299,12 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				toolWriteFolders(toolName, input, floorContextFor(active, ctx.cwd, workspaceHome, facts));
 			const roots = resolveAdditionalDirectories(active.additionalDirectories, workspaceHome);
 			// Home's links into those folders at any depth, by their mirror image (a fifty-first review).
-			const mirrored = readMirroredHomeLinkTargets(workspaceHome, [normalizeAbsolutePath(ctx.cwd), ...roots], folders);
+			const mirrored = readMirroredHomeLinkTargets(
+				workspaceHome,
+				[normalizeAbsolutePath(ctx.cwd), ...roots],
+				folders,
+				requests?.movedPaths,
+			);
 			facts = {
 				...facts,
 				gitArmedPaths: gitFacts.armedPathsAround(ctx.cwd, folders, roots),

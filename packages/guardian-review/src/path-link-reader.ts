@@ -388,6 +388,33 @@ const MAX_MIRRORED_FOLDER_ENTRIES = 4_096;
 /** A folder written more than this many folders below its root counts as home's configuration itself. */
 const MAX_MIRRORED_DEPTH = 32;
 
+/**
+ * The links in `folder`, and with `deep` in every real folder below it; undefined past
+ * {@link MAX_MIRRORED_FOLDER_ENTRIES} entries in all. Throws when `folder` cannot be listed.
+ */
+function linksBelow(folder: string, deep: boolean): string[] | undefined {
+	const links: string[] = [];
+	const pending = [folder];
+	let budget = MAX_MIRRORED_FOLDER_ENTRIES;
+	while (pending.length > 0) {
+		const current = pending.pop() as string;
+		let listed: Dirent[];
+		try {
+			listed = readdirSync(current, { withFileTypes: true });
+		} catch (error) {
+			if (current === folder) throw error;
+			continue;
+		}
+		budget -= listed.length;
+		if (budget < 0) return undefined;
+		for (const entry of listed) {
+			if (entry.isSymbolicLink()) links.push(`${current}/${entry.name}`);
+			else if (deep && entry.isDirectory()) pending.push(`${current}/${entry.name}`);
+		}
+	}
+	return links;
+}
+
 /** `path`'s real path: its nearest existing folder's, with the missing names after it. Undefined when unreadable. */
 function realPathOfMaybeMissing(path: string): string | undefined {
 	const missing: string[] = [];
@@ -453,13 +480,16 @@ function mirrorTails(paths: readonly (readonly string[])[]): string[][] {
  * dotfile managers name links ({@link mirrorTails}), folder by folder, where its first name is home's own
  * configuration (`isHomeConfigPath`): a link on the way whose real path holds the folder makes the folder home's
  * configuration, and the links in the home folder the whole tail names (a real folder)
- * name the files they lead to in it. Answers those folders and files, named as the workspace names them. A path that
+ * name the files they lead to in it; for a path an `mv` renames or replaces (`moved`), the links anywhere below that
+ * home folder do (a fifty-fourth review). A link on the way to a folder elsewhere is walked through. Answers those
+ * folders and files, named as the workspace names them. A path that
  * cannot be read is skipped; past the bounds the folder counts itself. Never throws.
  */
 export function readMirroredHomeLinkTargets(
 	home: string,
 	roots: readonly string[],
 	folders: readonly string[],
+	moved: readonly string[] = [],
 ): string[] {
 	const found = new Set<string>();
 	const base = normalizeAbsolutePath(home);
@@ -469,7 +499,11 @@ export function readMirroredHomeLinkTargets(
 		if (!entries.has(path)) entries.set(path, lstatSync(path, { throwIfNoEntry: false }));
 		return entries.get(path);
 	};
-	for (const named of folders.map(normalizeAbsolutePath)) {
+	const written = [
+		...folders.map((path) => ({ named: normalizeAbsolutePath(path), deep: false })),
+		...moved.map((path) => ({ named: normalizeAbsolutePath(path), deep: true })),
+	];
+	for (const { named, deep } of written) {
 		try {
 			const root = roots.map(normalizeAbsolutePath).find((candidate) => isWithin(candidate, named));
 			if (root === undefined) continue;
@@ -499,7 +533,13 @@ export function readMirroredHomeLinkTargets(
 					const entry = entryAt(mirror);
 					if (entry?.isSymbolicLink()) {
 						const target = realPathOfMaybeMissing(mirror);
-						if (target !== undefined && isWithin(target, real)) found.add(named);
+						if (target !== undefined && isWithin(target, real)) {
+							found.add(named);
+							break;
+						}
+						// A link to a folder elsewhere (`~/.config -> ~/sync/config`) is walked through (a fifty-fourth
+						// review).
+						if (statSync(mirror, { throwIfNoEntry: false })?.isDirectory() === true) continue;
 					}
 					if (entry === undefined || !entry.isDirectory()) {
 						whole = false;
@@ -507,15 +547,15 @@ export function readMirroredHomeLinkTargets(
 					}
 				}
 				if (!whole || found.has(named)) continue;
-				// The home folder this tail names is real: its links may lead to files in the folder written.
-				const listed = readdirSync(mirror, { withFileTypes: true });
-				if (listed.length > MAX_MIRRORED_FOLDER_ENTRIES) {
+				// The home folder this tail names is real: its links may lead to files in the folder written, and for a
+				// folder an `mv` renames, to files anywhere below it.
+				const links = linksBelow(mirror, deep);
+				if (links === undefined) {
 					found.add(named);
 					continue;
 				}
-				for (const entry of listed) {
-					if (!entry.isSymbolicLink()) continue;
-					const target = realPathOfMaybeMissing(`${mirror}/${entry.name}`);
+				for (const link of links) {
+					const target = realPathOfMaybeMissing(link);
 					if (target !== undefined && isWithin(real, target))
 						found.add(normalizeAbsolutePath(`${named}/${target.slice(real.length)}`));
 				}

@@ -114,3 +114,18 @@ describe("readMirroredHomeLinkTargets", () => {
 		).toEqual([join(code, "project/bin")]);
 	});
 });
+
+describe("readMirroredHomeLinkTargets, a fifty-fourth review", () => {
+	it("looks below a folder an mv renames, however deep, and walks through a home link to a folder elsewhere", () => {
+		mkdirSync(join(ws, "nvim/.config/nvim/lua/plugins"), { recursive: true });
+		writeFileSync(join(ws, "nvim/.config/nvim/lua/plugins/x.lua"), "");
+		// `~/.config` itself leads elsewhere (a synced folder).
+		link(join(ws, "nvim/.config/nvim/lua/plugins/x.lua"), join(root, "sync/config/nvim/lua/plugins/x.lua"));
+		symlinkSync(join(root, "sync/config"), join(home, ".config"));
+		const lua = join(ws, "nvim/.config/nvim/lua");
+		// As the folder written (one level listed) it finds nothing; as a folder renamed it finds the file below.
+		expect(readMirroredHomeLinkTargets(home, [ws], [lua])).toEqual([]);
+		expect(readMirroredHomeLinkTargets(home, [ws], [], [lua])).toEqual([join(lua, "plugins/x.lua")]);
+		expect(readMirroredHomeLinkTargets(home, [ws], [join(lua, "plugins")])).toEqual([join(lua, "plugins/x.lua")]);
+	});
+});

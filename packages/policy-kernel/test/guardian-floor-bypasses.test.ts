@@ -1334,3 +1334,19 @@ describe("a timeout wrapper around a trusted runner", () => {
 		expect(decide(command, TRUSTED_RUNNERS)).toBe(expected);
 	});
 });
+
+describe("what a fifty-fourth review moved under home's links", () => {
+	it("names the paths an mv renames or replaces, for the shell to look below", () => {
+		expect(floorFactRequestsOf("mv vim/.vim/plugin old-plugin", clean).movedPaths).toEqual([
+			`${CWD}/vim/.vim/plugin`,
+			`${CWD}/old-plugin`,
+			`${CWD}/old-plugin/plugin`,
+		]);
+		expect(floorFactRequestsOf("cd bash && mv ../stage/.bashrc.d .", clean).movedPaths).toEqual([
+			`${CWD}/stage/.bashrc.d`,
+			`${CWD}/bash`,
+			`${CWD}/bash/.bashrc.d`,
+		]);
+		expect(floorFactRequestsOf("cp a.txt b.txt", clean).movedPaths).toEqual([]);
+	});
+});

@@ -1654,6 +1654,7 @@ interface CollectedFactRequests {
 	readonly linkPaths: Set<string>;
 	readonly modulePaths: Set<string>;
 	readonly writeFolders: Set<string>;
+	readonly movedPaths: Set<string>;
 }
 
 class Review extends Error {
@@ -3315,6 +3316,16 @@ function judgeFileOperation(
 		// By name and by where its links lead (`mv hl/.kube k` with `hl -> ~`): a source is renamed itself, so its
 		// folder's links count; the destination's own link is followed.
 		const links = judge.context.pathLinks;
+		if (judge.requests !== undefined) {
+			for (const operand of operands) {
+				const resolved = resolveIn(operand.value, state, judge);
+				if (resolved !== undefined) judge.requests.movedPaths.add(resolved);
+			}
+			for (const source of operands.slice(0, -1)) {
+				const replaced = resolveIn(`${destination.value}/${baseName(source.value)}`, state, judge);
+				if (replaced !== undefined) judge.requests.movedPaths.add(replaced);
+			}
+		}
 		for (const operand of operands) {
 			const resolved = resolveIn(operand.value, state, judge);
 			if (resolved === undefined || holdsProtectedByName(resolved, judge.context)) throw new Review("protected-path");
@@ -5122,6 +5133,12 @@ export interface FloorFactRequests {
 	 * shell reads the `core.hooksPath` folders of the repository around each (`FloorFacts.gitArmedPaths`).
 	 */
 	readonly writeFolders: readonly string[];
+	/**
+	 * The paths an `mv` renames or replaces (absolute; its sources, its destination and the destination's entry of each
+	 * source's name; at most {@link MAX_WRITE_FOLDERS} + 1): a folder renamed as a whole takes every file below it,
+	 * however deep, so the shell looks below each for links from home's configuration (a fifty-fourth review).
+	 */
+	readonly movedPaths: readonly string[];
 }
 
 const NO_FACT_REQUESTS: FloorFactRequests = {
@@ -5132,6 +5149,7 @@ const NO_FACT_REQUESTS: FloorFactRequests = {
 	linkPaths: [],
 	modulePaths: [],
 	writeFolders: [],
+	movedPaths: [],
 };
 
 /**
@@ -5156,6 +5174,7 @@ export function floorFactRequestsOf(command: string, context: FloorContext): Flo
 			linkPaths: new Set(),
 			modulePaths: new Set(),
 			writeFolders: new Set(),
+			movedPaths: new Set(),
 		};
 		const judge = new Judge(context, requests);
 		try {
@@ -5171,6 +5190,7 @@ export function floorFactRequestsOf(command: string, context: FloorContext): Flo
 			linkPaths: [...requests.linkPaths].slice(0, MAX_LINK_PATHS),
 			modulePaths: [...requests.modulePaths].slice(0, MAX_MODULE_PATHS),
 			writeFolders: [...requests.writeFolders].slice(0, MAX_WRITE_FOLDERS + 1),
+			movedPaths: [...requests.movedPaths].slice(0, MAX_WRITE_FOLDERS + 1),
 		};
 	} catch {
 		return NO_FACT_REQUESTS;
