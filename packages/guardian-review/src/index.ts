@@ -4,52 +4,35 @@
 // the effects (./effects.ts).
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
-import { delimiter } from "node:path";
-import {
-	type BeforeAgentStartEvent,
-	type ExtensionAPI,
-	type ExtensionContext,
-	getAgentDir,
-	type InputEvent,
-	type ToolCallEvent,
-	type ToolCallEventResult,
-	type ToolExecutionEndEvent,
+import type {
+	BeforeAgentStartEvent,
+	ExtensionAPI,
+	ExtensionContext,
+	InputEvent,
+	ToolCallEvent,
+	ToolCallEventResult,
+	ToolExecutionEndEvent,
 } from "@earendil-works/pi-coding-agent";
 import {
 	actionIdentityText,
-	bashCommandArgument,
-	buildReviewerPrompt,
-	customShellSetup,
-	type FloorFacts,
 	floorContextFor,
-	floorFactRequestsOf,
 	GUARDIAN_PROJECT_LOCKED_KEYS,
 	GUARDIAN_STRENGTHEN_RULES,
 	type GuardianMode,
 	type GuardianReviewConfig,
 	GuardianReviewConfigSchema,
 	type GuardianState,
-	grepToolSearchTree,
 	guardianDefaultsLayer,
 	initialGuardianState,
-	judgeShellSetup,
 	type LoadedPiResources,
 	loadedPiResourcesOf,
-	normalizeAbsolutePath,
 	notePrompt,
 	type PipelineStep,
 	planToolCall,
-	resolveAdditionalDirectories,
 	resolveGuardianReviewLayer,
-	resolveToolScope,
-	type ShellSetupFacts,
 	settleReview,
 	settleUserAnswer,
 	startTurn,
-	toolCallLinkPaths,
-	toolWriteFolders,
-	UNAVAILABLE_DIALOG_TITLE,
-	unavailableDialogMessage,
 } from "@pi-policy/policy-kernel/guardian";
 import {
 	createAuditWriter,
@@ -60,29 +43,12 @@ import {
 } from "@pi-policy/policy-kernel/host";
 import { createGuardianCommand } from "./command.js";
 import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects.js";
-import { createGitConfigFacts, mayRunGit } from "./git-config-reader.js";
-import {
-	createPathLinkReader,
-	homeNamedLikeWorkspace,
-	MAX_HOME_CONFIG_ENTRIES,
-	readExistingPaths,
-	readHomeConfigLinkTargets,
-	readMirroredHomeLinkTargets,
-	readShellSetupRealPaths,
-} from "./path-link-reader.js";
-import { type ReviewOutcome, runReview } from "./reviewer.js";
-import { createSearchTreeFacts } from "./search-tree-reader.js";
-
-export { deepFreeze } from "./effects.js";
-
-import { sessionTranscript } from "./session-transcript.js";
+import { createFloorFactsReader } from "./floor-facts.js";
+import { askUserWhenUnavailable, reviewToolCall } from "./reviewer.js";
 import { createToolFactsLookup } from "./tool-facts.js";
 
-/** Shown once a session when home's configuration folders hold too many entries to look for links among. */
-export const HOME_LINKS_INCOMPLETE_NOTICE = `guardian-review: home's configuration folders hold more than ${MAX_HOME_CONFIG_ENTRIES.toLocaleString("en-US")} entries to look for links into the workspace, so every write in the workspace is reviewed this session.`;
-
-/** Pi's built-in tools that only read: they cannot change the repository's git config. */
-const READ_ONLY_BUILTINS = new Set(["read", "grep", "find", "ls"]);
+export { deepFreeze } from "./effects.js";
+export { HOME_LINKS_INCOMPLETE_NOTICE } from "./floor-facts.js";
 
 /** The package folder name: the config file is `policy/guardian-review.json`, audit entries carry this `ext`. */
 export const NAME = "guardian-review";
@@ -102,39 +68,6 @@ export interface GuardianReviewOptions {
 	 * Default `MAX_HOME_CONFIG_ENTRIES`.
 	 */
 	readonly homeConfigEntryBound?: number;
-}
-
-/**
- * The shell Pi's bash tool runs commands in, judged by the kernel: Pi's `shellPath` and `shellCommandPrefix`
- * settings and the environment bash inherits. A host whose settings cannot be read counts as custom (fails closed).
- */
-function readShellSetup(
-	pi: ExtensionAPI,
-	cwd: string,
-	additionalDirectories: readonly string[],
-	home: string,
-	environment: Readonly<Record<string, string | undefined>>,
-): ShellSetupFacts {
-	const custom = customShellSetup("unreadable-settings", (environment.CDPATH ?? "") !== "");
-	let settings: { shellPath?: unknown; shellCommandPrefix?: unknown };
-	try {
-		settings = pi.getSettings();
-	} catch {
-		return custom;
-	}
-	const { shellPath, shellCommandPrefix } = settings;
-	const isText = (value: unknown): value is string | undefined => value === undefined || typeof value === "string";
-	if (!isText(shellPath) || !isText(shellCommandPrefix)) return custom;
-	const input = {
-		shellPath,
-		commandPrefix: shellCommandPrefix,
-		environment,
-		workspace: cwd,
-		additionalDirectories,
-		home,
-		pathDelimiter: delimiter === ";" ? ";" : ":",
-	} as const;
-	return judgeShellSetup({ ...input, realPaths: readShellSetupRealPaths(input) });
 }
 
 /** SHA-256 (hex) of the action's canonical identity: the key of verdict reuse and allow-once grants. */
@@ -185,45 +118,15 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	const diagnose = (message: string) => console.error(message);
 	const policy = createGuardianReviewConfig(pi, diagnose);
 	const now = options.now ?? Date.now;
-	const home = options.home ?? homedir();
-	const environment = options.environment ?? process.env;
-	/**
-	 * The judged shell setup, per working directory and additional workspace directories: read at session start
-	 * (a `/reload` starts one).
-	 */
-	let shellSetup: { key: string; facts: ShellSetupFacts } | undefined;
-	const shellSetupFor = (cwd: string, active: GuardianReviewConfig): ShellSetupFacts => {
-		const directories = resolveAdditionalDirectories(active.additionalDirectories, home);
-		const key = [cwd, ...directories].join("\u0000");
-		if (shellSetup?.key !== key) shellSetup = { key, facts: readShellSetup(pi, cwd, directories, home, environment) };
-		return shellSetup.facts;
-	};
-	/**
-	 * Where links among home's configuration lead into the workspace, read like the shell setup (session start). When
-	 * there are too many entries to look at, every write in the workspace is reviewed, and the user is told once.
-	 */
-	let homeLinks: { key: string; targets: readonly string[] } | undefined;
-	const homeConfigLinkTargetsFor = (ctx: ExtensionContext, active: GuardianReviewConfig, workspaceHome: string) => {
-		const directories = resolveAdditionalDirectories(active.additionalDirectories, workspaceHome);
-		const key = [workspaceHome, ctx.cwd, ...directories].join("\u0000");
-		if (homeLinks?.key !== key) {
-			const roots = [normalizeAbsolutePath(ctx.cwd), ...directories];
-			const read = readHomeConfigLinkTargets(workspaceHome, roots, options.homeConfigEntryBound);
-			homeLinks = { key, targets: read.targets };
-			if (!read.complete && ctx.hasUI) ctx.ui.notify(HOME_LINKS_INCOMPLETE_NOTICE, "warning");
-		}
-		return homeLinks.targets;
-	};
 	const audit = createAuditWriter(pi, NAME, { onDiagnostic: diagnose });
 	const toolFacts = createToolFactsLookup(() => pi.getAllTools());
-	const gitFacts = createGitConfigFacts(home);
-	const treeFacts = createSearchTreeFacts();
-	const linkReader = createPathLinkReader();
-	/** Allowed calls that may change files (anything but Pi's read-only built-ins) and have not finished. */
-	const inFlight = new Set<string>();
-	// Allowed calls of Pi's reading tools still running, and of those (and bash) the ones that read a listed tree.
-	const readsInFlight = new Set<string>();
-	const treeReadsInFlight = new Set<string>();
+	const floorFacts = createFloorFactsReader({
+		pi,
+		home: options.home ?? homedir(),
+		environment: options.environment ?? process.env,
+		toolFacts: (toolName) => toolFacts.of(toolName),
+		...(options.homeConfigEntryBound === undefined ? {} : { homeConfigEntryBound: options.homeConfigEntryBound }),
+	});
 	/** What Pi loaded for the model to read this prompt (skills, context files), from `before_agent_start`. */
 	let loadedResources: LoadedPiResources | undefined;
 
@@ -267,82 +170,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		if (mode === "off") return undefined;
 		const { toolName } = event;
 		const input: unknown = event.input;
-		// Home as the workspace's path names it (Pi's folder is a real path; `$HOME` may lead through a link).
-		const workspaceHome = homeNamedLikeWorkspace(home, ctx.cwd);
-		// The shell's facts are read only while no call that may change them runs: the repositories' git facts for git
-		// commands, and the trees a recursive read walks. Links are followed for every call; while a call is in flight,
-		// a path with a missing part is unknown, since that call may make it (`mv lnk n2` beside `cat n2/x`).
-		const command = toolName === "bash" ? bashCommandArgument(input) : undefined;
-		const settled = inFlight.size === 0;
-		// A read still running may open a path this call makes: its missing parts are unknown too (`mv root n2`
-		// after `read n2/.kube/config` in the same message; a twenty-second review).
-		const quiet = settled && readsInFlight.size === 0;
-		let readsTree = false;
-		// bash inherits this process's environment and Pi's shell settings (a CDPATH makes `cd NAME` search other
-		// folders; an alias or exported function may redefine `ls`); Pi's agent directory is protected.
-		let facts: FloorFacts = {
-			shell: shellSetupFor(ctx.cwd, active),
-			homeConfigLinkTargets: homeConfigLinkTargetsFor(ctx, active, workspaceHome),
-			agentDir: getAgentDir(),
-			...(loadedResources === undefined ? {} : { loadedResources }),
-			...(treeReadsInFlight.size > 0 ? { treeReadInFlight: true } : {}),
-		};
-		const requests =
-			command === undefined
-				? undefined
-				: floorFactRequestsOf(command, floorContextFor(active, ctx.cwd, workspaceHome, facts));
-		// A write in a folder a repository's `core.hooksPath` names arms a hook: the folders of the repositories around
-		// where the call writes are read (one that cannot be judged counts as such a folder itself).
-		if (requests !== undefined || toolName === "write" || toolName === "edit") {
-			const folders =
-				requests?.writeFolders ??
-				toolWriteFolders(toolName, input, floorContextFor(active, ctx.cwd, workspaceHome, facts));
-			const roots = resolveAdditionalDirectories(active.additionalDirectories, workspaceHome);
-			// Home's links into those folders at any depth, by their mirror image (a fifty-first review).
-			const mirrored = readMirroredHomeLinkTargets(
-				workspaceHome,
-				[normalizeAbsolutePath(ctx.cwd), ...roots],
-				folders,
-				requests?.movedPaths,
-			);
-			facts = {
-				...facts,
-				gitArmedPaths: gitFacts.armedPathsAround(ctx.cwd, folders, roots),
-				...(mirrored.length === 0
-					? {}
-					: { homeConfigLinkTargets: [...(facts.homeConfigLinkTargets ?? []), ...mirrored] }),
-			};
-		}
-		if (command !== undefined && requests !== undefined) {
-			const factContext = floorContextFor(active, ctx.cwd, workspaceHome, facts);
-			if (settled && mayRunGit(command))
-				facts = {
-					...facts,
-					...(await gitFacts.forDirectories(
-						requests.gitDirectories,
-						factContext,
-						requests.gitHistoryDirectories,
-						requests.gitAddDirectories,
-					)),
-				};
-			if (settled) facts = { ...facts, searchTrees: await treeFacts.forTrees(requests.searchTrees, factContext) };
-			facts = {
-				...facts,
-				pathLinks: linkReader.read(requests.linkPaths, factContext, !quiet),
-				existingPaths: readExistingPaths(requests.modulePaths, quiet),
-			};
-			readsTree = requests.searchTrees.length > 0;
-		} else if (toolName !== "bash" && resolveToolScope(active, toolName, toolFacts.of(toolName), input) !== "off") {
-			const factContext = floorContextFor(active, ctx.cwd, workspaceHome, facts);
-			// Pi's grep tool reads every file below its path, hidden ones included: list that tree.
-			const tree = settled ? grepToolSearchTree(toolName, input, factContext) : undefined;
-			if (tree !== undefined) facts = { ...facts, searchTrees: await treeFacts.forTrees([tree], factContext) };
-			facts = {
-				...facts,
-				pathLinks: linkReader.read(toolCallLinkPaths(toolName, input, factContext), factContext, !quiet),
-			};
-			readsTree = tree !== undefined;
-		}
+		const { facts, home, readsTree } = await floorFacts.forCall(toolName, input, ctx, active, loadedResources);
 		let step = perform(
 			planToolCall(state, {
 				toolName,
@@ -351,7 +179,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				tool: toolFacts.of(toolName),
 				config: active,
 				mode,
-				floorContext: floorContextFor(active, ctx.cwd, workspaceHome, facts),
+				floorContext: floorContextFor(active, ctx.cwd, home, facts),
 				now: now(),
 				hasUI: ctx.hasUI,
 			}),
@@ -360,49 +188,18 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		);
 		if (step.next.kind === "review") {
 			const call = step.next.call;
-			const prompt = buildReviewerPrompt({
-				toolName,
-				input,
-				cwd: ctx.cwd,
-				home: workspaceHome,
-				additionalDirectories: resolveAdditionalDirectories(active.additionalDirectories, workspaceHome),
-				transcript: sessionTranscript(ctx.sessionManager),
-			});
-			let review: ReviewOutcome;
-			try {
-				review = await runReview(ctx, active, prompt);
-			} catch {
-				review = { ok: false, reason: "model-error", latencyMs: 0, attempts: 0, modelRef: undefined };
-			}
-			const result = review.ok
-				? {
-						ok: true as const,
-						verdict: review.verdict.verdict,
-						latencyMs: review.latencyMs,
-						attempts: review.attempts,
-						promptTokens: prompt.estimatedTokens,
-					}
-				: review;
+			const { prompt, review, result } = await reviewToolCall(ctx, active, { toolName, input, home });
 			step = perform(settleReview(state, call, result), event, ctx, { toolName, prompt, review, config: active });
 			if (step.next.kind === "ask-user") {
 				const { failure } = step.next;
-				let approved = false;
-				try {
-					approved = await ctx.ui.confirm(UNAVAILABLE_DIALOG_TITLE, unavailableDialogMessage(toolName, failure), {
-						...(ctx.signal ? { signal: ctx.signal } : {}),
-					});
-				} catch {
-					approved = false;
-				}
+				const approved = await askUserWhenUnavailable(ctx, toolName, failure);
 				step = perform(settleUserAnswer(state, call, failure, approved, review.latencyMs), event, ctx);
 			}
 		}
 		// Every path ends `done`; anything else fails closed.
 		if (step.next.kind !== "done") return toolCallBlockedResult(NAME);
 		if (step.next.resolution.kind === "block") return { block: true, reason: step.next.resolution.reason };
-		if (!READ_ONLY_BUILTINS.has(toolName)) inFlight.add(event.toolCallId);
-		else readsInFlight.add(event.toolCallId);
-		if (readsTree) treeReadsInFlight.add(event.toolCallId);
+		floorFacts.callAllowed(event.toolCallId, toolName, readsTree);
 		return undefined;
 	};
 
@@ -412,14 +209,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			async (_event, ctx) => {
 				state = initialGuardianState();
 				toolFacts.clear();
-				gitFacts.invalidate();
-				treeFacts.invalidate();
-				linkReader.invalidate();
-				inFlight.clear();
-				readsInFlight.clear();
-				treeReadsInFlight.clear();
-				shellSetup = undefined;
-				homeLinks = undefined;
+				floorFacts.reset();
 				loadedResources = undefined;
 				await loadConfig(ctx);
 			},
@@ -434,7 +224,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			now,
 			config: (ctx) => (config === undefined ? loadConfig(ctx) : Promise.resolve(config)),
 			mode: effectiveMode,
-			shellSetup: shellSetupFor,
+			shellSetup: floorFacts.shellSetupFor,
 			setMode: (mode) => {
 				modeOverride = mode;
 			},
@@ -487,14 +277,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		"tool_execution_end",
 		wrapHandler(
 			(event: ToolExecutionEndEvent) => {
-				inFlight.delete(event.toolCallId);
-				readsInFlight.delete(event.toolCallId);
-				treeReadsInFlight.delete(event.toolCallId);
-				if (!READ_ONLY_BUILTINS.has(event.toolName)) {
-					gitFacts.invalidate();
-					treeFacts.invalidate();
-					linkReader.invalidate();
-				}
+				floorFacts.callEnded(event.toolCallId, event.toolName);
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review tool_execution_end" },
@@ -504,9 +287,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		"agent_end",
 		wrapHandler(
 			() => {
-				inFlight.clear();
-				readsInFlight.clear();
-				treeReadsInFlight.clear();
+				floorFacts.agentEnded();
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review agent_end" },

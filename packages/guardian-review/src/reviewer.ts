@@ -3,6 +3,7 @@
 import type { Api, AssistantMessage, Model } from "@earendil-works/pi-ai";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import {
+	buildReviewerPrompt,
 	forcedToolChoiceFor,
 	type GuardianReviewConfig,
 	isTransientModelError,
@@ -11,9 +12,14 @@ import {
 	parseVerdictAnswer,
 	type ReviewerPrompt,
 	type ReviewFailureReason,
+	type ReviewResult,
+	resolveAdditionalDirectories,
+	UNAVAILABLE_DIALOG_TITLE,
+	unavailableDialogMessage,
 	VERDICT_TOOL,
 	VERDICT_TOOL_NAME,
 } from "@pi-policy/policy-kernel/guardian";
+import { sessionTranscript } from "./session-transcript.js";
 
 /** The outcome of one review. */
 export type ReviewOutcome =
@@ -170,4 +176,61 @@ export function parseAnswer(message: AssistantMessage): ReturnType<typeof parseV
 	// An answer cut off by the output limit (`length`) may have lost the words that contradict its verdict.
 	const finished = message.stopReason === "stop" || message.stopReason === "toolUse";
 	return parseVerdictAnswer({ verdictCalls, text: texts.join("\n"), finished });
+}
+
+/** One call's review: the prompt sent, the reviewer's outcome, and the result the pipeline settles it with. */
+export interface ToolCallReview {
+	readonly prompt: ReviewerPrompt;
+	readonly review: ReviewOutcome;
+	readonly result: ReviewResult;
+}
+
+/**
+ * Reviews one tool call the pipeline sent to review: builds the prompt (the call, the workspace and the session's
+ * transcript) and runs the reviewer. Never throws: a thrown error is a model error.
+ */
+export async function reviewToolCall(
+	ctx: ExtensionContext,
+	config: GuardianReviewConfig,
+	call: { readonly toolName: string; readonly input: unknown; readonly home: string },
+): Promise<ToolCallReview> {
+	const prompt = buildReviewerPrompt({
+		toolName: call.toolName,
+		input: call.input,
+		cwd: ctx.cwd,
+		home: call.home,
+		additionalDirectories: resolveAdditionalDirectories(config.additionalDirectories, call.home),
+		transcript: sessionTranscript(ctx.sessionManager),
+	});
+	let review: ReviewOutcome;
+	try {
+		review = await runReview(ctx, config, prompt);
+	} catch {
+		review = { ok: false, reason: "model-error", latencyMs: 0, attempts: 0, modelRef: undefined };
+	}
+	const result: ReviewResult = review.ok
+		? {
+				ok: true,
+				verdict: review.verdict.verdict,
+				latencyMs: review.latencyMs,
+				attempts: review.attempts,
+				promptTokens: prompt.estimatedTokens,
+			}
+		: review;
+	return { prompt, review, result };
+}
+
+/** Asks the user whether to run a call the reviewer could not judge. Never throws: an error is a no. */
+export async function askUserWhenUnavailable(
+	ctx: ExtensionContext,
+	toolName: string,
+	failure: ReviewFailureReason,
+): Promise<boolean> {
+	try {
+		return await ctx.ui.confirm(UNAVAILABLE_DIALOG_TITLE, unavailableDialogMessage(toolName, failure), {
+			...(ctx.signal ? { signal: ctx.signal } : {}),
+		});
+	} catch {
+		return false;
+	}
 }
