@@ -40,6 +40,11 @@ export const HOME_LINKS_INCOMPLETE_NOTICE = `guardian-review: home's configurati
 /** Pi's built-in tools that only read: they cannot change the repository's git config. */
 const READ_ONLY_BUILTINS = new Set(["read", "grep", "find", "ls"]);
 
+/** Whether a call of this tool may change files: any tool but Pi's read-only built-ins. */
+export function mayChangeFiles(toolName: string): boolean {
+	return !READ_ONLY_BUILTINS.has(toolName);
+}
+
 /**
  * The shell Pi's bash tool runs commands in, judged by the kernel: Pi's `shellPath` and `shellCommandPrefix`
  * settings and the environment bash inherits. A host whose settings cannot be read counts as custom (fails closed).
@@ -240,7 +245,7 @@ export function createFloorFactsReader(sources: FloorFactsSources): FloorFactsRe
 			return { facts, home: workspaceHome, readsTree: tree !== undefined };
 		},
 		callAllowed(toolCallId, toolName, readsTree) {
-			if (!READ_ONLY_BUILTINS.has(toolName)) inFlight.add(toolCallId);
+			if (mayChangeFiles(toolName)) inFlight.add(toolCallId);
 			else readsInFlight.add(toolCallId);
 			if (readsTree) treeReadsInFlight.add(toolCallId);
 		},
@@ -248,7 +253,7 @@ export function createFloorFactsReader(sources: FloorFactsSources): FloorFactsRe
 			inFlight.delete(toolCallId);
 			readsInFlight.delete(toolCallId);
 			treeReadsInFlight.delete(toolCallId);
-			if (!READ_ONLY_BUILTINS.has(toolName)) invalidate();
+			if (mayChangeFiles(toolName)) invalidate();
 		},
 		agentEnded: clearInFlight,
 		reset() {

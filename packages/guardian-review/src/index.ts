@@ -27,6 +27,7 @@ import {
 	type LoadedPiResources,
 	loadedPiResourcesOf,
 	notePrompt,
+	noteToolCallEnded,
 	type PipelineStep,
 	planToolCall,
 	resolveGuardianReviewLayer,
@@ -43,7 +44,7 @@ import {
 } from "@pi-policy/policy-kernel/host";
 import { createGuardianCommand } from "./command.js";
 import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects.js";
-import { createFloorFactsReader } from "./floor-facts.js";
+import { createFloorFactsReader, mayChangeFiles } from "./floor-facts.js";
 import { askUserWhenUnavailable, reviewToolCall } from "./reviewer.js";
 import { createToolFactsLookup } from "./tool-facts.js";
 
@@ -278,6 +279,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		wrapHandler(
 			(event: ToolExecutionEndEvent) => {
 				floorFacts.callEnded(event.toolCallId, event.toolName);
+				// A verdict of this turn is not reused once a call that may have changed what it does has run.
+				state = noteToolCallEnded(state, mayChangeFiles(event.toolName));
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review tool_execution_end" },

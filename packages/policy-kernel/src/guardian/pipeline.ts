@@ -57,6 +57,8 @@ export interface GuardianState {
 	readonly stats: GuardianStats;
 	/** Verdicts of this turn by action hash. */
 	readonly turnCache: ReadonlyMap<string, CachedVerdict>;
+	/** How many calls that may have changed files have ended this session ({@link noteToolCallEnded}). */
+	readonly changedCalls: number;
 }
 
 /** The fresh state of a session. */
@@ -66,12 +68,27 @@ export function initialGuardianState(): GuardianState {
 		allowOnce: initialAllowOnceState(),
 		stats: initialGuardianStats(),
 		turnCache: new Map(),
+		changedCalls: 0,
 	};
 }
 
 /** A new turn: verdicts are reused only within one turn. */
 export function startTurn(state: GuardianState): GuardianState {
 	return state.turnCache.size === 0 ? state : { ...state, turnCache: new Map() };
+}
+
+/**
+ * A call finished running. When it may have changed files (any tool but Pi's read-only built-ins), the turn's cached
+ * allows are dropped: the same action may now do something else (`sh build.sh` allowed, `write build.sh`, then
+ * `sh build.sh` again), and later calls of the turn run after it: code mode's nested calls, and sibling calls Pi runs
+ * one after another when a tool asks for sequential execution (a fifty-fifth review). Cached denials stay: reusing
+ * one can only deny. A review still running when such a call ends is not cached as an allow either
+ * ({@link PendingCall.changedCalls}).
+ */
+export function noteToolCallEnded(state: GuardianState, mayChangeFiles: boolean): GuardianState {
+	if (!mayChangeFiles) return state;
+	const turnCache = new Map([...state.turnCache].filter(([, cached]) => cached.decision !== "allow"));
+	return { ...state, turnCache, changedCalls: state.changedCalls + 1 };
 }
 
 /** A person's prompt re-arms the breaker and resets its consecutive count; extension-sent input does not. */
@@ -145,6 +162,11 @@ export interface PendingCall {
 	readonly hasUI: boolean;
 	readonly onUnavailable: OnUnavailablePolicy;
 	readonly now: number;
+	/**
+	 * {@link GuardianState.changedCalls} when the call was planned: its allow is cached only if no call that may
+	 * have changed files ended while it was reviewed.
+	 */
+	readonly changedCalls: number;
 }
 
 /** The next step after a reducer. */
@@ -382,6 +404,7 @@ export function planToolCall(state: GuardianState, facts: ToolCallFacts): Pipeli
 				hasUI: facts.hasUI,
 				onUnavailable: facts.config.onUnavailable,
 				now: facts.now,
+				changedCalls: current.changedCalls,
 			},
 		},
 	};
@@ -428,13 +451,16 @@ export function settleReview(state: GuardianState, call: PendingCall, review: Re
 			policy.decision === "deny"
 				? riskDenialReason(call.toolName, riskLevel, policy.rule, verdict.rationale)
 				: undefined;
-		const turnCache = new Map(current.turnCache);
-		turnCache.set(call.hash, {
-			decision: policy.decision,
-			...(reason === undefined ? {} : { reason }),
-			...(riskLevel === undefined ? {} : { riskLevel }),
-		});
-		current = { ...current, turnCache };
+		// An allow judged before a call that may have changed files ended is not reused (the verdict itself stands).
+		if (policy.decision === "deny" || call.changedCalls === current.changedCalls) {
+			const turnCache = new Map(current.turnCache);
+			turnCache.set(call.hash, {
+				decision: policy.decision,
+				...(reason === undefined ? {} : { reason }),
+				...(riskLevel === undefined ? {} : { riskLevel }),
+			});
+			current = { ...current, turnCache };
+		}
 		if (policy.decision === "deny") current = denied(current, call.hash, call.now, true);
 		effects.push({
 			type: "audit",
