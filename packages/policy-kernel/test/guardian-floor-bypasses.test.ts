@@ -117,6 +117,14 @@ describe("shell state the floor cannot see", () => {
 		// A `<(…)` may outlive the call: its reads are reviewed since a forty-eighth review.
 		["diff <(sort a) <(sort b)", "review:dynamic"],
 		["python3 --version", "allow:read-only"],
+		// `-v` is `--version` for Node, npm and tsc (a fifty-sixth review); not for pnpm, whose version follows a
+		// workspace file, nor as a second word.
+		["node -v", "allow:read-only"],
+		["npm -v", "allow:read-only"],
+		["tsc -v", "allow:read-only"],
+		["pnpm -v", "review:not-read-only"],
+		["python3 -v", "review:not-read-only"],
+		["node -v x.js", "review:not-read-only"],
 		["for i in {1..3}; do cat README.md; done", "allow:read-only"],
 	])("%j → %s", decides);
 

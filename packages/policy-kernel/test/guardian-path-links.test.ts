@@ -597,6 +597,7 @@ describe("what a nineteenth review found in brace words, version shims and home 
 			const context = floorContextFor(config, CWD, HOME, { shell: volta });
 			expect(outcome(decideBashFloor("node --version", "always", context))).toBe("review:not-read-only");
 			expect(outcome(decideBashFloor("npm --version", "always", context))).toBe("review:not-read-only");
+			expect(outcome(decideBashFloor("node -v", "always", context))).toBe("review:not-read-only");
 		},
 	);
 

@@ -3240,6 +3240,8 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 				if (
 					flag === "--version" ||
 					(flag === "-V" && name.startsWith("python")) ||
+					// Node, npm and tsc take `-v` for `--version`.
+					(flag === "-v" && (name === "node" || name === "npm" || name === "tsc")) ||
 					(flag === "version" && name === "go")
 				)
 					return "allowed";
