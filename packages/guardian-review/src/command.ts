@@ -78,7 +78,7 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 						say("guardian-review: the most recently denied action may run once within 5 minutes.");
 					} else {
 						say(
-							"guardian-review: there is no denied action to allow (floor hard-denies cannot be overridden).",
+							"guardian-review: there is no denied action to allow (floor hard-denies cannot be overridden, and a call that changed files since the denial drops it: ask the agent to try again).",
 							"warning",
 						);
 					}

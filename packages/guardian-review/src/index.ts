@@ -130,6 +130,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	});
 	/** What Pi loaded for the model to read this prompt (skills, context files), from `before_agent_start`. */
 	let loadedResources: LoadedPiResources | undefined;
+	/** Allowed calls that may change files and have not finished, by id: the sequence number each was planned as. */
+	const changingCalls = new Map<string, number>();
 
 	let config: GuardianReviewConfig | undefined;
 	let modeOverride: GuardianMode | undefined;
@@ -183,10 +185,12 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				floorContext: floorContextFor(active, ctx.cwd, home, facts),
 				now: now(),
 				hasUI: ctx.hasUI,
+				nested: event.parentToolCallId !== undefined,
 			}),
 			event,
 			ctx,
 		);
+		const sequence = state.plannedCalls;
 		if (step.next.kind === "review") {
 			const call = step.next.call;
 			const { prompt, review, result } = await reviewToolCall(ctx, active, { toolName, input, home });
@@ -201,6 +205,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		if (step.next.kind !== "done") return toolCallBlockedResult(NAME);
 		if (step.next.resolution.kind === "block") return { block: true, reason: step.next.resolution.reason };
 		floorFacts.callAllowed(event.toolCallId, toolName, readsTree);
+		if (mayChangeFiles(toolName)) changingCalls.set(event.toolCallId, sequence);
 		return undefined;
 	};
 
@@ -211,6 +216,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				state = initialGuardianState();
 				toolFacts.clear();
 				floorFacts.reset();
+				changingCalls.clear();
 				loadedResources = undefined;
 				await loadConfig(ctx);
 			},
@@ -279,8 +285,11 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		wrapHandler(
 			(event: ToolExecutionEndEvent) => {
 				floorFacts.callEnded(event.toolCallId, event.toolName);
-				// A verdict of this turn is not reused once a call that may have changed what it does has run.
-				state = noteToolCallEnded(state, mayChangeFiles(event.toolName));
+				// A verdict of this turn, or an allow-once grant, is not reused once a call that may have changed what it
+				// does has run.
+				const allowedAt = changingCalls.get(event.toolCallId);
+				changingCalls.delete(event.toolCallId);
+				state = noteToolCallEnded(state, allowedAt);
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review tool_execution_end" },

@@ -6,6 +6,7 @@ import {
 	applyGuardianDefaults,
 	floorContextFor,
 	type GuardianState,
+	grantAllowOnce,
 	initialGuardianState,
 	noteToolCallEnded,
 	type PendingCall,
@@ -18,11 +19,12 @@ import {
 
 const config = applyGuardianDefaults({ mode: "enforce" });
 
-function bashFacts(command: string): ToolCallFacts {
+function bashFacts(command: string, nested = false): ToolCallFacts {
 	return {
 		toolName: "bash",
 		input: { command },
 		hash: `h-${command}`,
+		nested,
 		tool: { builtin: true },
 		config,
 		mode: config.mode,
@@ -46,15 +48,32 @@ const verdictOf = (outcome: "allow" | "deny") =>
 		promptTokens: 100,
 	}) as const;
 
+/**
+ * A `write build.sh` the floor allows is planned and then ends: a call that may have changed files, planned after
+ * everything before it.
+ */
+function writeRan(state: GuardianState): GuardianState {
+	const write: ToolCallFacts = {
+		...bashFacts("unused"),
+		toolName: "write",
+		input: { path: "build.sh", content: "echo pwned" },
+		hash: "h-write",
+	};
+	const planned = planToolCall(state, write);
+	expect(planned.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+	return noteToolCallEnded(planned.state, planned.state.plannedCalls);
+}
+
 /** `sh build.sh` reviewed with the given outcome, from `state`. */
 function reviewed(state: GuardianState, outcome: "allow" | "deny", command = "sh build.sh"): GuardianState {
-	return settleReview(state, pending(planToolCall(state, bashFacts(command))), verdictOf(outcome)).state;
+	const planned = planToolCall(state, bashFacts(command));
+	return settleReview(planned.state, pending(planned), verdictOf(outcome)).state;
 }
 
 describe("the turn's verdict cache after a call that may have changed files", () => {
 	it("reuses an allow while nothing that may change files has ended (the contrast)", () => {
 		let state = reviewed(initialGuardianState(), "allow");
-		state = noteToolCallEnded(state, false); // a `read` ended
+		state = noteToolCallEnded(state, undefined); // a `read` ended
 		const again = planToolCall(state, bashFacts("sh build.sh"));
 		expect(again.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
 		expect(again.effects).toContainEqual(
@@ -64,13 +83,13 @@ describe("the turn's verdict cache after a call that may have changed files", ()
 
 	it("sends the same action to a new review once such a call has ended", () => {
 		let state = reviewed(initialGuardianState(), "allow");
-		state = noteToolCallEnded(state, true); // `write build.sh` ended
+		state = writeRan(state);
 		expect(planToolCall(state, bashFacts("sh build.sh")).next.kind).toBe("review");
 	});
 
 	it("keeps cached denials: reusing one can only deny", () => {
 		let state = reviewed(initialGuardianState(), "deny");
-		state = noteToolCallEnded(state, true);
+		state = writeRan(state);
 		expect(planToolCall(state, bashFacts("sh build.sh")).next).toMatchObject({
 			kind: "done",
 			resolution: { kind: "block" },
@@ -80,7 +99,7 @@ describe("the turn's verdict cache after a call that may have changed files", ()
 	it("does not cache an allow whose review ran while such a call ended", () => {
 		let state: GuardianState = initialGuardianState();
 		const call = pending(planToolCall(state, bashFacts("sh build.sh")));
-		state = noteToolCallEnded(state, true); // a concurrently running write ended during the review
+		state = noteToolCallEnded(state, 0); // a write allowed earlier ended during the review
 		const settled = settleReview(state, call, verdictOf("allow"));
 		expect(settled.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
 		expect(settled.state.turnCache.has("h-sh build.sh")).toBe(false);
@@ -90,7 +109,7 @@ describe("the turn's verdict cache after a call that may have changed files", ()
 	it("still caches such a review's denial", () => {
 		let state: GuardianState = initialGuardianState();
 		const call = pending(planToolCall(state, bashFacts("sh build.sh")));
-		state = noteToolCallEnded(state, true);
+		state = noteToolCallEnded(state, 0);
 		const settled = settleReview(state, call, verdictOf("deny"));
 		expect(settled.state.turnCache.get("h-sh build.sh")).toMatchObject({ decision: "deny" });
 	});
@@ -98,5 +117,59 @@ describe("the turn's verdict cache after a call that may have changed files", ()
 	it("a new turn still clears everything, as before", () => {
 		const state = startTurn(reviewed(initialGuardianState(), "allow"));
 		expect(planToolCall(state, bashFacts("sh build.sh")).next.kind).toBe("review");
+	});
+});
+
+describe("calls another tool made (code mode's nested calls)", () => {
+	it("take no allow from the turn's cache: they may run while the turn's other calls run", () => {
+		const state = reviewed(initialGuardianState(), "allow");
+		expect(planToolCall(state, bashFacts("sh build.sh")).next.kind).toBe("done");
+		expect(planToolCall(state, bashFacts("sh build.sh", true)).next.kind).toBe("review");
+	});
+
+	it("leave no verdict in it", () => {
+		let state: GuardianState = initialGuardianState();
+		const planned = planToolCall(state, bashFacts("sh build.sh", true));
+		state = settleReview(planned.state, pending(planned), verdictOf("allow")).state;
+		expect(state.turnCache.size).toBe(0);
+		expect(planToolCall(state, bashFacts("sh build.sh")).next.kind).toBe("review");
+	});
+});
+
+describe("allow-once after a call that may have changed files (a fifty-seventh review)", () => {
+	it("a grant is dropped when such a call planned after it ends: `sh build.sh` is reviewed again", () => {
+		// Denied in one turn, granted, and tried again in the next, after `write build.sh` ran.
+		let state = reviewed(initialGuardianState(), "deny");
+		const grant = grantAllowOnce(state, 2_000);
+		expect(grant.granted).toBe(true);
+		state = writeRan(startTurn(grant.state));
+		expect(planToolCall(state, bashFacts("sh build.sh")).next.kind).toBe("review");
+	});
+
+	it("the grant is used when nothing changed since (the contrast)", () => {
+		const state = startTurn(grantAllowOnce(reviewed(initialGuardianState(), "deny"), 2_000).state);
+		expect(planToolCall(state, bashFacts("sh build.sh")).next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+	});
+
+	it("a denial waiting for a grant is dropped when such a call planned after it ends", () => {
+		const state = writeRan(reviewed(initialGuardianState(), "deny"));
+		expect(grantAllowOnce(state, 2_000).granted).toBe(false);
+	});
+
+	it("a call planned before the denial (code mode's script around its nested call) leaves it grantable", () => {
+		let state: GuardianState = initialGuardianState();
+		const script = planToolCall(state, {
+			...bashFacts("unused"),
+			toolName: "codemode",
+			tool: { builtin: false },
+			input: { code: "x" },
+			hash: "h-cm",
+		});
+		const scriptCall = pending(script);
+		state = settleReview(script.state, scriptCall, verdictOf("allow")).state;
+		const nested = planToolCall(state, bashFacts("sh build.sh", true));
+		state = settleReview(nested.state, pending(nested), verdictOf("deny")).state;
+		state = noteToolCallEnded(state, scriptCall.sequence); // the script ends after its nested call was denied
+		expect(grantAllowOnce(state, 2_000).granted).toBe(true);
 	});
 });

@@ -10,20 +10,32 @@ export const MAX_ALLOW_ONCE_GRANTS = 16;
 export interface AllowOnceGrant {
 	readonly hash: string;
 	readonly expiresAt: number;
+	/** The sequence number of the last call planned before the grant (see `GuardianState.plannedCalls`). */
+	readonly after: number;
 }
 
 /** Allow-once state. */
 export interface AllowOnceState {
 	/** The most recently denied action that may be granted. */
-	readonly lastDenied: { readonly hash: string; readonly at: number } | undefined;
+	readonly lastDenied: { readonly hash: string; readonly at: number; readonly sequence: number } | undefined;
 	readonly grants: readonly AllowOnceGrant[];
 }
 
 /** Events. */
 export type AllowOnceEvent =
-	| { readonly type: "denied"; readonly hash: string; readonly at: number; readonly eligible: boolean }
-	| { readonly type: "grant"; readonly now: number }
-	| { readonly type: "check"; readonly hash: string; readonly now: number };
+	| {
+			readonly type: "denied";
+			readonly hash: string;
+			readonly at: number;
+			readonly eligible: boolean;
+			/** The denied call's sequence number (default 0). */
+			readonly sequence?: number;
+	  }
+	/** `sequence`: the last planned call's sequence number (default 0). */
+	| { readonly type: "grant"; readonly now: number; readonly sequence?: number }
+	| { readonly type: "check"; readonly hash: string; readonly now: number }
+	/** A call that may have changed files, planned as `allowedAt`, finished running. */
+	| { readonly type: "files-changed"; readonly allowedAt: number };
 
 /** Effects: a grant was made or there was nothing to grant; a call consumed a grant, or found only an expired one. */
 export type AllowOnceEffect =
@@ -44,6 +56,9 @@ export function initialAllowOnceState(): AllowOnceState {
  * - `grant`: turns the remembered action, if denied within {@link ALLOW_ONCE_TTL_MS}, into a grant expiring that
  *   long after.
  * - `check`: consumes a live grant for the hash (effect `consumed`), or drops an expired one (effect `expired`).
+ * - `files-changed`: a call planned after the remembered denial, or after a grant, may have changed what the same
+ *   action does (`write build.sh` before `sh build.sh`): that memory or grant is dropped. A call planned before
+ *   (code mode's script, still running when its nested call was denied) leaves them.
  */
 export function reduceAllowOnce(
 	state: AllowOnceState,
@@ -52,7 +67,10 @@ export function reduceAllowOnce(
 	switch (event?.type) {
 		case "denied":
 			return {
-				state: { ...state, lastDenied: event.eligible ? { hash: event.hash, at: event.at } : undefined },
+				state: {
+					...state,
+					lastDenied: event.eligible ? { hash: event.hash, at: event.at, sequence: event.sequence ?? 0 } : undefined,
+				},
 				effects: [],
 			};
 		case "grant": {
@@ -61,7 +79,9 @@ export function reduceAllowOnce(
 				return { state, effects: [{ type: "nothing-to-grant" }] };
 			const expiresAt = event.now + ALLOW_ONCE_TTL_MS;
 			const live = state.grants.filter((grant) => grant.expiresAt > event.now && grant.hash !== state.lastDenied?.hash);
-			const grants = [...live, { hash: state.lastDenied.hash, expiresAt }].slice(-MAX_ALLOW_ONCE_GRANTS);
+			const grants = [...live, { hash: state.lastDenied.hash, expiresAt, after: event.sequence ?? 0 }].slice(
+				-MAX_ALLOW_ONCE_GRANTS,
+			);
 			return { state: { lastDenied: undefined, grants }, effects: [{ type: "granted", expiresAt }] };
 		}
 		case "check": {
@@ -72,6 +92,13 @@ export function reduceAllowOnce(
 				state: { ...state, grants },
 				effects: [match.expiresAt > event.now ? { type: "consumed" } : { type: "expired" }],
 			};
+		}
+		case "files-changed": {
+			const lastDenied =
+				state.lastDenied !== undefined && event.allowedAt > state.lastDenied.sequence ? undefined : state.lastDenied;
+			const grants = state.grants.filter((grant) => event.allowedAt <= grant.after);
+			if (lastDenied === state.lastDenied && grants.length === state.grants.length) return { state, effects: [] };
+			return { state: { lastDenied, grants }, effects: [] };
 		}
 		default:
 			return { state, effects: [] };

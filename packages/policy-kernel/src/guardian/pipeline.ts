@@ -59,6 +59,8 @@ export interface GuardianState {
 	readonly turnCache: ReadonlyMap<string, CachedVerdict>;
 	/** How many calls that may have changed files have ended this session ({@link noteToolCallEnded}). */
 	readonly changedCalls: number;
+	/** How many calls have been planned this session: the last one's sequence number. */
+	readonly plannedCalls: number;
 }
 
 /** The fresh state of a session. */
@@ -69,6 +71,7 @@ export function initialGuardianState(): GuardianState {
 		stats: initialGuardianStats(),
 		turnCache: new Map(),
 		changedCalls: 0,
+		plannedCalls: 0,
 	};
 }
 
@@ -78,17 +81,21 @@ export function startTurn(state: GuardianState): GuardianState {
 }
 
 /**
- * A call finished running. When it may have changed files (any tool but Pi's read-only built-ins), the turn's cached
- * allows are dropped: the same action may now do something else (`sh build.sh` allowed, `write build.sh`, then
- * `sh build.sh` again), and later calls of the turn run after it: code mode's nested calls, and sibling calls Pi runs
- * one after another when a tool asks for sequential execution (a fifty-fifth review). Cached denials stay: reusing
- * one can only deny. A review still running when such a call ends is not cached as an allow either
+ * A call finished running. `allowedAt` is its sequence number ({@link GuardianState.plannedCalls}) when guardian
+ * allowed it and it may have changed files (any tool but Pi's read-only built-ins), else undefined. After such a
+ * call, the same action may do something else (`sh build.sh` allowed, `write build.sh`, then `sh build.sh` again),
+ * and later calls of the turn run after it: sibling calls Pi runs one after another when a tool asks for sequential
+ * execution, and code mode's nested calls (a fifty-fifth review). So the turn's cached allows are dropped, and so
+ * are an allow-once grant and a denial waiting for one when the call was planned after them (a fifty-seventh
+ * review: `/guardian allow-once` for `sh build.sh`, then `write build.sh`). Cached denials stay: reusing one can
+ * only deny. A review still running when such a call ends is not cached as an allow either
  * ({@link PendingCall.changedCalls}).
  */
-export function noteToolCallEnded(state: GuardianState, mayChangeFiles: boolean): GuardianState {
-	if (!mayChangeFiles) return state;
+export function noteToolCallEnded(state: GuardianState, allowedAt: number | undefined): GuardianState {
+	if (allowedAt === undefined) return state;
 	const turnCache = new Map([...state.turnCache].filter(([, cached]) => cached.decision !== "allow"));
-	return { ...state, turnCache, changedCalls: state.changedCalls + 1 };
+	const allowOnce = reduceAllowOnce(state.allowOnce, { type: "files-changed", allowedAt }).state;
+	return { ...state, turnCache, allowOnce, changedCalls: state.changedCalls + 1 };
 }
 
 /** A person's prompt re-arms the breaker and resets its consecutive count; extension-sent input does not. */
@@ -99,7 +106,7 @@ export function notePrompt(state: GuardianState, fromExtension: boolean): Guardi
 
 /** `/guardian allow-once`: turns the most recently denied action into a grant. */
 export function grantAllowOnce(state: GuardianState, now: number): { state: GuardianState; granted: boolean } {
-	const next = reduceAllowOnce(state.allowOnce, { type: "grant", now });
+	const next = reduceAllowOnce(state.allowOnce, { type: "grant", now, sequence: state.plannedCalls });
 	return {
 		state: { ...state, allowOnce: next.state },
 		granted: next.effects.some((effect) => effect.type === "granted"),
@@ -124,6 +131,12 @@ export interface ToolCallFacts {
 	readonly floorContext: FloorContext;
 	readonly now: number;
 	readonly hasUI: boolean;
+	/**
+	 * Another tool made the call (`parentToolCallId`: code mode's script, `ctx.executeTool`). Such calls may run
+	 * while others of the turn run, so their verdicts are neither taken from nor kept in the turn's cache, which
+	 * serves the sibling calls of one assistant message.
+	 */
+	readonly nested?: boolean;
 }
 
 /** An audit entry without `v` and `ext`. */
@@ -167,6 +180,10 @@ export interface PendingCall {
 	 * have changed files ended while it was reviewed.
 	 */
 	readonly changedCalls: number;
+	/** The call's sequence number ({@link GuardianState.plannedCalls}). */
+	readonly sequence: number;
+	/** {@link ToolCallFacts.nested}. */
+	readonly nested: boolean;
 }
 
 /** The next step after a reducer. */
@@ -272,8 +289,9 @@ function noteBreaker(
 	return { ...state, breaker: next.state };
 }
 
-function denied(state: GuardianState, hash: string, now: number, eligible: boolean): GuardianState {
-	return { ...state, allowOnce: reduceAllowOnce(state.allowOnce, { type: "denied", hash, at: now, eligible }).state };
+function denied(state: GuardianState, hash: string, now: number, eligible: boolean, sequence: number): GuardianState {
+	const allowOnce = reduceAllowOnce(state.allowOnce, { type: "denied", hash, at: now, eligible, sequence }).state;
+	return { ...state, allowOnce };
 }
 
 /** The action hash of a call's facts, computing it when the shell passed a function. */
@@ -287,8 +305,10 @@ function hashOf(facts: ToolCallFacts): string {
  * `review`, with a review-in-progress status effect). Mode `off` and out-of-scope tools resolve to allow with
  * no effects. Observe mode records everything and never blocks. Pure; never throws on odd input.
  */
-export function planToolCall(state: GuardianState, facts: ToolCallFacts): PipelineStep {
-	if (facts.mode === "off") return { state, effects: [], next: { kind: "done", resolution: ALLOW } };
+export function planToolCall(before: GuardianState, facts: ToolCallFacts): PipelineStep {
+	if (facts.mode === "off") return { state: before, effects: [], next: { kind: "done", resolution: ALLOW } };
+	const sequence = before.plannedCalls + 1;
+	const state: GuardianState = { ...before, plannedCalls: sequence };
 	const observe = facts.mode === "observe";
 	const { toolName } = facts;
 	const scope = resolveToolScope(facts.config, toolName, facts.tool, facts.input);
@@ -320,7 +340,7 @@ export function planToolCall(state: GuardianState, facts: ToolCallFacts): Pipeli
 				counters: { hardDenyRule: HARD_DENY_RULES.indexOf(floor.rule) + 1 },
 			},
 		});
-		const afterGrant = denied(state, hashOf(facts), facts.now, false);
+		const afterGrant = denied(state, hashOf(facts), facts.now, false, sequence);
 		const result = finish(
 			afterGrant,
 			effects,
@@ -341,7 +361,7 @@ export function planToolCall(state: GuardianState, facts: ToolCallFacts): Pipeli
 		effects.push({ type: "audit", entry: { event: "denied", mode, state: "tripped", category: "breaker" } });
 		// The denial the user last saw is this one, which a grant may not pass: an earlier one is not granted either
 		// (a nineteenth review).
-		const afterBreaker = denied(state, hashOf(facts), facts.now, false);
+		const afterBreaker = denied(state, hashOf(facts), facts.now, false, sequence);
 		return done(
 			finish(afterBreaker, effects, call, "deny", "breaker", breakerDenialReason(toolName), "breaker tripped"),
 		);
@@ -356,11 +376,11 @@ export function planToolCall(state: GuardianState, facts: ToolCallFacts): Pipeli
 		effects.push({ type: "audit", entry: { event: "allowed", mode, state: armed(current), category: "allow-once" } });
 		return done(finish(current, effects, call, "allow", "allow-once", undefined, undefined));
 	}
-	const cached = current.turnCache.get(hash);
+	const cached = facts.nested === true ? undefined : current.turnCache.get(hash);
 	if (cached !== undefined) {
 		// A denial from the cache is the one the user last saw: a grant is for this action, not an earlier one (a
 		// nineteenth review: X denied, Y denied, X denied from the cache, then `/guardian allow-once` granted Y).
-		if (cached.decision === "deny") current = denied(current, hash, facts.now, true);
+		if (cached.decision === "deny") current = denied(current, hash, facts.now, true, sequence);
 		effects.push({
 			type: "audit",
 			entry: {
@@ -405,6 +425,8 @@ export function planToolCall(state: GuardianState, facts: ToolCallFacts): Pipeli
 				onUnavailable: facts.config.onUnavailable,
 				now: facts.now,
 				changedCalls: current.changedCalls,
+				sequence,
+				nested: facts.nested === true,
 			},
 		},
 	};
@@ -452,7 +474,7 @@ export function settleReview(state: GuardianState, call: PendingCall, review: Re
 				? riskDenialReason(call.toolName, riskLevel, policy.rule, verdict.rationale)
 				: undefined;
 		// An allow judged before a call that may have changed files ended is not reused (the verdict itself stands).
-		if (policy.decision === "deny" || call.changedCalls === current.changedCalls) {
+		if (!call.nested && (policy.decision === "deny" || call.changedCalls === current.changedCalls)) {
 			const turnCache = new Map(current.turnCache);
 			turnCache.set(call.hash, {
 				decision: policy.decision,
@@ -461,7 +483,7 @@ export function settleReview(state: GuardianState, call: PendingCall, review: Re
 			});
 			current = { ...current, turnCache };
 		}
-		if (policy.decision === "deny") current = denied(current, call.hash, call.now, true);
+		if (policy.decision === "deny") current = denied(current, call.hash, call.now, true, call.sequence);
 		effects.push({
 			type: "audit",
 			entry: {
@@ -527,7 +549,7 @@ export function settleReview(state: GuardianState, call: PendingCall, review: Re
 	}
 	effects.push({ type: "audit", entry: { event: "denied", mode, state: armed(current), category: "fallback" } });
 	const result = finish(
-		denied(current, call.hash, call.now, true),
+		denied(current, call.hash, call.now, true, call.sequence),
 		effects,
 		call,
 		"deny",
@@ -557,7 +579,7 @@ export function settleUserAnswer(
 	}
 	effects.push({ type: "audit", entry: { event: "denied", mode, state: armed(state), category: "user" } });
 	const result = finish(
-		denied(state, call.hash, call.now, true),
+		denied(state, call.hash, call.now, true, call.sequence),
 		effects,
 		call,
 		"deny",
