@@ -50,6 +50,40 @@ afterEach(async () => {
 });
 
 describe("guardian-review: the one project-layer rule (security settings only strengthen)", () => {
+	it("the README's stricter project file is applied whole, with no 'ignored' notice", async () => {
+		// A first-hour review: any project `tools` key was reported as ignored (the merged map held the global
+		// file's other tools too), although the scope was applied.
+		h = await createGuardianHarness({
+			ui: {},
+			guardian: { mode: "enforce", reviewer: { model: REVIEWER_MODEL, fallbackToSessionModel: false } },
+			projectConfig: {
+				"guardian-review": {
+					tools: { read: "outside-workspace", deploy: "always" },
+					protectedPaths: ["secrets/", "deploy/*.key"],
+					floor: { hardDeny: ["terraform destroy", "kubectl delete namespace"] },
+					onUnavailable: "deny",
+				},
+			},
+		});
+		h.agent(callTool("read", { path: "/etc/hostname" }), "done");
+		h.reviewer(verdict("deny"));
+		await h.prompt("go");
+		expect(h.reviewerRequests()).toHaveLength(1);
+		expect(h.ui?.notifications().filter((n) => n.message.includes("ignored"))).toEqual([]);
+	});
+
+	it("a project scope that would weaken one tool is named as ignored, once", async () => {
+		h = await createGuardianHarness({
+			ui: {},
+			guardian: { mode: "enforce", reviewer: { model: REVIEWER_MODEL, fallbackToSessionModel: false } },
+			projectConfig: { "guardian-review": { tools: { read: "outside-workspace", bash: "off" } } },
+		});
+		await h.prompt("go");
+		const ignored =
+			"guardian-review: ignored 1 project setting that only the global file may set or weaken; the global values stand.";
+		expect(h.ui?.notifications().filter((n) => n.message === ignored)).toHaveLength(1);
+	});
+
 	it("a project file cannot weaken the mode, add read-only patterns or change the reviewer", async () => {
 		h = await createGuardianHarness({
 			ui: {},

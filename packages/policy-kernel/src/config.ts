@@ -1044,6 +1044,27 @@ export function applyProjectLayer(
 	return { value, ignored: counter.ignored };
 }
 
+/**
+ * Whether a strengthen rule's result keeps everything the project asked for: every entry of a list, every key of a
+ * record with its value (recursively), or the value itself. A project entry or key the rule dropped, or a value it
+ * replaced with the global one, was ignored; the global file's own entries and keys beside it were not (a project
+ * `tools: { read: "outside-workspace" }` over a global file with other tools is kept whole).
+ */
+function keepsProjectValue(merged: unknown, requested: unknown): boolean {
+	if (Array.isArray(requested)) {
+		if (!Array.isArray(merged)) return false;
+		const kept = new Set(merged.map((entry) => stableKey(entry)));
+		return requested.every((entry) => kept.has(stableKey(entry)));
+	}
+	if (isPlainObject(requested)) {
+		if (!isPlainObject(merged)) return false;
+		return Object.keys(requested).every(
+			(key) => Object.hasOwn(merged, key) && keepsProjectValue(merged[key], requested[key]),
+		);
+	}
+	return jsonEqual(merged, requested);
+}
+
 function projectMerge(
 	path: string,
 	baseValue: unknown,
@@ -1056,7 +1077,7 @@ function projectMerge(
 	const rule = path !== "" && Object.hasOwn(rules, path) ? rules[path] : undefined;
 	if (rule !== undefined) {
 		const merged = rule(baseValue, projectValue);
-		if (!jsonEqual(merged, projectValue)) counter.ignored++;
+		if (!keepsProjectValue(merged, projectValue)) counter.ignored++;
 		return cloneJson(merged);
 	}
 	if (path !== "" && locked.has(path)) {

@@ -14,6 +14,8 @@ import {
 	parseConfigJson,
 	resolvePolicyConfig,
 	strengthenByOrder,
+	strengthenEach,
+	strengthenNumber,
 	strengthenUnion,
 	stripSchemaKey,
 	textPositionAt,
@@ -151,7 +153,16 @@ describe("formatConfigIssues and issuesFromResolverError", () => {
 
 describe("applyProjectLayer (the one project-layer rule)", () => {
 	const rule = {
-		strengthen: { mode: strengthenByOrder(["off", "warn", "block"]), paths: strengthenUnion() },
+		strengthen: {
+			mode: strengthenByOrder(["off", "warn", "block"]),
+			paths: strengthenUnion(),
+			scopes: strengthenEach(strengthenNumber("higher")),
+			drop: (base: unknown, project: unknown) =>
+				strengthenUnion()(
+					base,
+					(project as string[]).filter((entry) => !entry.startsWith("!")),
+				),
+		},
 		locked: ["limits.lines"],
 	};
 	it.each([
@@ -160,9 +171,25 @@ describe("applyProjectLayer (the one project-layer rule)", () => {
 		["replaces arrays", { list: [1, 2] }, { list: [3] }, { list: [3] }, 0],
 		["strengthens a security key", { mode: "warn" }, { mode: "block" }, { mode: "block" }, 0],
 		["refuses to weaken a security key", { mode: "block" }, { mode: "off" }, { mode: "block" }, 1],
-		["unions a security list", { paths: ["a"] }, { paths: ["b", "a"] }, { paths: ["a", "b"] }, 1],
+		["unions a security list (nothing ignored)", { paths: ["a"] }, { paths: ["b", "a"] }, { paths: ["a", "b"] }, 0],
 		["ignores a locked key", { limits: { lines: 5 } }, { limits: { lines: 9 } }, { limits: { lines: 5 } }, 1],
 		["keeps the base without a project", { mode: "warn" }, undefined, { mode: "warn" }, 0],
+		// A record rule that strengthens key by key: the global file's other keys are not the project's ignored ones.
+		[
+			"strengthens one key of a record",
+			{ scopes: { a: 1, b: 1 } },
+			{ scopes: { b: 2 } },
+			{ scopes: { a: 1, b: 2 } },
+			0,
+		],
+		[
+			"ignores a weakened key of a record",
+			{ scopes: { a: 1, b: 2 } },
+			{ scopes: { b: 1 } },
+			{ scopes: { a: 1, b: 2 } },
+			1,
+		],
+		["ignores an entry a list rule dropped", { drop: ["a"] }, { drop: ["b", "!c"] }, { drop: ["a", "b"] }, 1],
 	])("%s", (_name, base, project, value, ignored) => {
 		const before = JSON.stringify([base, project]);
 		expect(applyProjectLayer(base, project, rule)).toEqual({ value, ignored });
