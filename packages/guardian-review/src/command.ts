@@ -11,7 +11,7 @@ import {
 	type ShellSetupFacts,
 } from "@pi-policy/policy-kernel/guardian";
 import { type AuditWriter, answerCommand, type PolicyConfig } from "@pi-policy/policy-kernel/host";
-import { modelRefOf, resolveReviewerModel } from "./reviewer.js";
+import { modelRefOf, resolveReviewerModel, reviewerAvailability } from "./reviewer.js";
 
 const NAME = "guardian-review";
 const SUBCOMMANDS = ["status", "on", "off", "observe", "allow-once"] as const;
@@ -54,9 +54,11 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 				} else if (sub === "" || sub === "status") {
 					const closed = policy.current().state === "failed-closed" ? `${NAME}: ${policy.statusLine()}\n` : "";
 					const state = host.state();
+					const reviewer = resolveReviewerModel(ctx, active);
 					const status = formatGuardianStatus({
 						mode: host.mode(),
-						reviewerModel: modelRefOf(resolveReviewerModel(ctx, active)),
+						reviewerModel: modelRefOf(reviewer),
+						reviewerAvailability: reviewerAvailability(ctx, reviewer),
 						stats: state.stats,
 						breaker: state.breaker,
 						pendingGrants: state.allowOnce.grants.filter((grant) => grant.expiresAt > host.now()).length,

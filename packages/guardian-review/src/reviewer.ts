@@ -10,6 +10,7 @@ import {
 	type ParsedVerdict,
 	parseModelRef,
 	parseVerdictAnswer,
+	type ReviewerAvailability,
 	type ReviewerPrompt,
 	type ReviewFailureReason,
 	type ReviewResult,
@@ -52,6 +53,19 @@ export function resolveReviewerModel(
 	return ctx.model ?? undefined;
 }
 
+/** Whether `model` can be asked: found, and with credentials Pi has (a registry that throws counts as none). */
+export function reviewerAvailability(
+	ctx: Pick<ExtensionContext, "modelRegistry">,
+	model: Model<Api> | undefined,
+): ReviewerAvailability {
+	if (model === undefined) return "no-model";
+	try {
+		return ctx.modelRegistry.hasConfiguredAuth(model) ? "ready" : "no-auth";
+	} catch {
+		return "no-auth";
+	}
+}
+
 /** `"provider/id"` of a model. */
 export function modelRefOf(model: Model<Api> | undefined): string | undefined {
 	return model === undefined ? undefined : `${model.provider}/${model.id}`;
@@ -78,14 +92,15 @@ export async function runReview(
 		model = undefined;
 	}
 	const modelRef = modelRefOf(model);
-	if (model === undefined) return { ok: false, reason: "no-model", latencyMs: elapsed(), attempts: 0, modelRef };
-	try {
-		if (!ctx.modelRegistry.hasConfiguredAuth(model)) {
-			return { ok: false, reason: "no-auth", latencyMs: elapsed(), attempts: 0, modelRef };
-		}
-	} catch {
-		return { ok: false, reason: "no-auth", latencyMs: elapsed(), attempts: 0, modelRef };
-	}
+	const availability = reviewerAvailability(ctx, model);
+	if (availability !== "ready" || model === undefined)
+		return {
+			ok: false,
+			reason: model === undefined ? "no-model" : "no-auth",
+			latencyMs: elapsed(),
+			attempts: 0,
+			modelRef,
+		};
 	const signal = ctx.signal;
 	if (signal?.aborted) return { ok: false, reason: "aborted", latencyMs: elapsed(), attempts: 0, modelRef };
 

@@ -134,7 +134,7 @@ describe("the shell Pi runs commands in, in a real session", () => {
 		expect(h.reviewerRequests()).toHaveLength(0);
 		expect(verdictSources(h)).toEqual(["floor"]);
 		await h.command("/guardian status");
-		expect(h.ui?.notifications().at(-1)?.message).toContain("shell: bash (the floor judges commands)");
+		expect(h.ui?.notifications().at(-1)?.message).toContain("shell: bash (the floor judges commands");
 	});
 
 	it("reviews a command that puts a folder first on PATH (the floor cannot know what it holds)", async () => {
@@ -159,7 +159,7 @@ describe("the shell Pi runs commands in, in a real session", () => {
 		expect(resultTexts(h)[0]).toContain("a.txt");
 		expect(verdictSources(h)).toEqual(["floor"]);
 		await h.command("/guardian status");
-		expect(h.ui?.notifications().at(-1)?.message).toContain("shell: bash (the floor judges commands)");
+		expect(h.ui?.notifications().at(-1)?.message).toContain("shell: bash (the floor judges commands");
 	});
 
 	it("reviews a heredoc into ./node_modules/.bin when that relative folder is on PATH; other workspace writes stay allowed", async () => {

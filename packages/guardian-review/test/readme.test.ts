@@ -26,7 +26,9 @@ describe("README", () => {
 	});
 
 	it("documents the real defaults", () => {
-		const defaults = JSON.parse(jsonBlocks(readme)[1] as string) as unknown;
+		const defaults = JSON.parse(
+			jsonBlocks(readme.slice(readme.indexOf("\n## Every key, with its default\n")))[0] as string,
+		) as unknown;
 		const resolved = resolveGuardianReviewConfig(undefined, undefined);
 		expect(resolved.ok).toBe(true);
 		if (!resolved.ok) return;

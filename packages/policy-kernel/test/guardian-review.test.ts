@@ -602,11 +602,58 @@ describe("status", () => {
 		};
 		const plain = formatGuardianStatus({
 			...base,
-			shell: { verdict: "bash", commandDirectories: ["/w/node_modules/.bin"], cdSearchPath: false },
+			shell: { verdict: "bash", commandDirectories: [], cdSearchPath: false },
 		});
-		expect(plain).toContain("shell: bash (the floor judges commands)");
-		expect(plain).not.toContain("node_modules");
+		expect(plain).toContain("\nshell: bash (the floor judges commands)\n");
 		const custom = formatGuardianStatus({ ...base, shell: customShellSetup("command-prefix", false) });
 		expect(custom).toContain("shell: custom, command-prefix (every bash call goes to review)");
+	});
+
+	it("says what of the environment sends more to review (a first-hour review: pyenv's shims on PATH)", () => {
+		const base = {
+			mode: "enforce",
+			reviewerModel: undefined,
+			stats: initialGuardianStats(),
+			breaker: { tripped: false, consecutive: 0, trips: 0 },
+			pendingGrants: 0,
+		};
+		const shims = formatGuardianStatus({
+			...base,
+			shell: { verdict: "bash", commandDirectories: [], cdSearchPath: false, versionShims: true },
+		});
+		expect(shims).toContain(
+			"shell: bash (the floor judges commands; reviewed because of the environment: version probes (a version manager's shims are on PATH))",
+		);
+		const all = formatGuardianStatus({
+			...base,
+			shell: {
+				verdict: "bash",
+				commandDirectories: ["/w/node_modules/.bin"],
+				cdSearchPath: true,
+				multibyteLocale: true,
+			},
+		});
+		expect(all).toContain("a workspace folder is on PATH");
+		expect(all).toContain("CDPATH is set");
+		expect(all).toContain("the locale is not byte-safe");
+		expect(all).not.toContain("node_modules");
+	});
+
+	it("says when the reviewer cannot be asked", () => {
+		const base = {
+			mode: "enforce",
+			stats: initialGuardianStats(),
+			breaker: { tripped: false, consecutive: 0, trips: 0 },
+			pendingGrants: 0,
+		};
+		expect(formatGuardianStatus({ ...base, reviewerModel: "a/b", reviewerAvailability: "ready" })).toContain(
+			"\nreviewer: a/b\n",
+		);
+		expect(formatGuardianStatus({ ...base, reviewerModel: "a/b", reviewerAvailability: "no-auth" })).toContain(
+			"\nreviewer: a/b (no credentials: every review is unavailable)\n",
+		);
+		expect(formatGuardianStatus({ ...base, reviewerModel: undefined, reviewerAvailability: "no-model" })).toContain(
+			"\nreviewer: none found (every review is unavailable)\n",
+		);
 	});
 });

@@ -70,8 +70,27 @@ export function floorShare(stats: GuardianStats): { readonly floor: number; read
 
 /** One status line for the judged shell; enums only. */
 function shellStatusLine(shell: ShellSetupFacts): string {
-	if (shell.verdict === "bash") return "shell: bash (the floor judges commands)";
-	return `shell: custom, ${shell.cause ?? "unreadable-settings"} (every bash call goes to review)`;
+	if (shell.verdict !== "bash")
+		return `shell: custom, ${shell.cause ?? "unreadable-settings"} (every bash call goes to review)`;
+	// What of the environment makes the floor review more: a user wondering why `node -v` was reviewed reads it here.
+	const reviewed: string[] = [];
+	if (shell.versionShims === true) reviewed.push("version probes (a version manager's shims are on PATH)");
+	if (shell.commandDirectories.length > 0)
+		reviewed.push("version probes and writes in PATH's workspace folders (a workspace folder is on PATH)");
+	if (shell.cdSearchPath) reviewed.push("cd to a bare name (CDPATH is set)");
+	if (shell.multibyteLocale === true) reviewed.push("commands with non-ASCII text (the locale is not byte-safe)");
+	return reviewed.length === 0
+		? "shell: bash (the floor judges commands)"
+		: `shell: bash (the floor judges commands; reviewed because of the environment: ${reviewed.join("; ")})`;
+}
+
+/** Why no reviewer can answer, when the caller checked: every review then takes the unavailable path. */
+export type ReviewerAvailability = "ready" | "no-model" | "no-auth";
+
+function reviewerStatusLine(model: string | undefined, availability: ReviewerAvailability | undefined): string {
+	if (availability === "no-model") return "reviewer: none found (every review is unavailable)";
+	const named = `reviewer: ${model ?? "session model"}`;
+	return availability === "no-auth" ? `${named} (no credentials: every review is unavailable)` : named;
 }
 
 /** The status line naming how many loaded skills and context files may be read without review (none: no line). */
@@ -90,6 +109,8 @@ function loadedResourcesLine(loaded: LoadedPiResources | undefined): string[] {
 export function formatGuardianStatus(input: {
 	readonly mode: string;
 	readonly reviewerModel: string | undefined;
+	/** Whether that model can be asked, when the caller checked (`/guardian status` does). */
+	readonly reviewerAvailability?: ReviewerAvailability;
 	readonly stats: GuardianStats;
 	readonly breaker: { readonly tripped: boolean; readonly consecutive: number; readonly trips: number };
 	readonly pendingGrants: number;
@@ -113,7 +134,7 @@ export function formatGuardianStatus(input: {
 	const share = floorShare(stats);
 	return [
 		`guardian-review: ${input.mode}`,
-		`reviewer: ${input.reviewerModel ?? "session model"}`,
+		reviewerStatusLine(input.reviewerModel, input.reviewerAvailability),
 		`decided by the floor: ${share.floor} of ${share.total} calls${share.total === 0 ? "" : ` (${Math.round((100 * share.floor) / share.total)}%)`}`,
 		`allowed: ${bySource(stats.allowed)}`,
 		`denied: ${bySource(stats.denied)}`,

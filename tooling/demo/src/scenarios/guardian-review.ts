@@ -1,5 +1,6 @@
 // guardian-review: the floor allows `git status` and denies `rm -rf ~` without a model; the reviewer denies a
 // download-and-run install with its rationale shown to the agent; `/guardian allow-once` lets that exact call run once.
+import { spawnSync } from "node:child_process";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { callTool, type ModelRequest } from "@pi-policy/pi-harness";
 import { createGuardianReview } from "../../../../packages/guardian-review/src/index.ts";
@@ -77,6 +78,9 @@ export const guardianReviewScenario: DemoScenario = {
 		};
 	},
 	drive: async (harness) => {
+		// "Check the repo": the demo project is a fresh git repository, so the floor's `git status` shows its status
+		// (outside one, git fails and the table would show an error).
+		spawnSync("git", ["init", "-q"], { cwd: harness.cwd, env: { ...process.env, ...demoSandbox() } });
 		await harness.prompt(guardianReviewScenario.prompt);
 		await harness.command("/guardian allow-once");
 		await harness.prompt("I trust that installer. Go ahead, once.");
