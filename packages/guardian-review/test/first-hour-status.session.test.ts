@@ -39,4 +39,20 @@ describe("/guardian status for a first-hour user", () => {
 			"shell: bash (the floor judges commands; reviewed because of the environment: version probes (a version manager's shims are on PATH))",
 		);
 	});
+
+	it("says why the floor did not decide the calls it passed on, by enum", async () => {
+		const h = await sandbox.start({ ui: {}, files: { "a.txt": "a\n" } });
+		h.agent(
+			callTool("bash", { command: "cat a.txt" }),
+			callTool("bash", { command: "python3 -c 'print(1)'" }),
+			callTool("bash", { command: "cat ~/.bash_history" }),
+			"done",
+		);
+		expect(await promptsWithDenials(h, 2, "look around")).toEqual(["floor", "reviewer", "reviewer"]);
+		await h.command("/guardian status");
+		const status = h.ui?.notifications().at(-1)?.message ?? "";
+		expect(status).toContain("\nnot decided by the floor, by why: not-read-only 1, protected-path 1\n");
+		expect(status).not.toContain("python");
+		expect(status).not.toContain("bash_history");
+	});
 });

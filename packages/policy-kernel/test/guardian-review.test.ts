@@ -34,6 +34,7 @@ import {
 	parseVerdictToolArguments,
 	REVIEW_PROMPT_TOKEN_BUDGET,
 	recordDecision,
+	recordPassedOn,
 	reduceAllowOnce,
 	reduceBreaker,
 	resolveGuardianReviewConfig,
@@ -637,6 +638,29 @@ describe("status", () => {
 		expect(all).toContain("CDPATH is set");
 		expect(all).toContain("the locale is not byte-safe");
 		expect(all).not.toContain("node_modules");
+	});
+
+	it("counts why the floor passed calls on (enums only)", () => {
+		let stats = initialGuardianStats();
+		stats = recordPassedOn(stats, "not-read-only");
+		stats = recordPassedOn(stats, "not-read-only");
+		stats = recordPassedOn(stats, "protected-path");
+		const text = formatGuardianStatus({
+			mode: "enforce",
+			reviewerModel: undefined,
+			stats,
+			breaker: { tripped: false, consecutive: 0, trips: 0 },
+			pendingGrants: 0,
+		});
+		expect(text).toContain("\nnot decided by the floor, by why: not-read-only 2, protected-path 1\n");
+		expect(
+			formatGuardianStatus({
+				...{ mode: "enforce", reviewerModel: undefined },
+				stats: initialGuardianStats(),
+				breaker: { tripped: false, consecutive: 0, trips: 0 },
+				pendingGrants: 0,
+			}),
+		).toContain("\nnot decided by the floor, by why: none\n");
 	});
 
 	it("says when the reviewer cannot be asked", () => {

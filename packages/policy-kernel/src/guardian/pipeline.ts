@@ -22,6 +22,7 @@ import {
 	initialGuardianStats,
 	recordDecision,
 	recordLatency,
+	recordPassedOn,
 	recordUnavailable,
 } from "./stats.js";
 import {
@@ -308,7 +309,7 @@ function hashOf(facts: ToolCallFacts): string {
 export function planToolCall(before: GuardianState, facts: ToolCallFacts): PipelineStep {
 	if (facts.mode === "off") return { state: before, effects: [], next: { kind: "done", resolution: ALLOW } };
 	const sequence = before.plannedCalls + 1;
-	const state: GuardianState = { ...before, plannedCalls: sequence };
+	let state: GuardianState = { ...before, plannedCalls: sequence };
 	const observe = facts.mode === "observe";
 	const { toolName } = facts;
 	const scope = resolveToolScope(facts.config, toolName, facts.tool, facts.input);
@@ -357,6 +358,8 @@ export function planToolCall(before: GuardianState, facts: ToolCallFacts): Pipel
 		return done(finish(state, effects, call, "allow", "floor", undefined, undefined));
 	}
 
+	// Why the floor did not decide, for `/guardian status` (an enum; "why was this reviewed?").
+	state = { ...state, stats: recordPassedOn(state.stats, floor.reason) };
 	if (state.breaker.tripped && !observe) {
 		effects.push({ type: "audit", entry: { event: "denied", mode, state: "tripped", category: "breaker" } });
 		// The denial the user last saw is this one, which a grant may not pass: an earlier one is not granted either

@@ -18,6 +18,8 @@ export interface GuardianStats {
 	readonly unavailable: Readonly<Record<string, number>>;
 	/** Reviewer latencies in milliseconds, newest last. */
 	readonly latenciesMs: readonly number[];
+	/** Calls the floor did not decide, by why it passed them on (a `ReviewReason`, such as `not-read-only`). */
+	readonly passedOn: Readonly<Record<string, number>>;
 }
 
 function zeroes(): Record<DecisionSource, number> {
@@ -26,7 +28,7 @@ function zeroes(): Record<DecisionSource, number> {
 
 /** Empty counters. */
 export function initialGuardianStats(): GuardianStats {
-	return { allowed: zeroes(), denied: zeroes(), unavailable: {}, latenciesMs: [] };
+	return { allowed: zeroes(), denied: zeroes(), unavailable: {}, latenciesMs: [], passedOn: {} };
 }
 
 /** Counts one decision. */
@@ -43,6 +45,12 @@ export function recordDecision(
 /** Counts one unavailable review. */
 export function recordUnavailable(stats: GuardianStats, reason: string): GuardianStats {
 	return { ...stats, unavailable: { ...stats.unavailable, [reason]: (stats.unavailable[reason] ?? 0) + 1 } };
+}
+
+/** Counts one call the floor passed on to the breaker, a grant, the turn's verdicts or the reviewer, by why. */
+export function recordPassedOn(stats: GuardianStats, reason: string): GuardianStats {
+	const passedOn = stats.passedOn ?? {};
+	return { ...stats, passedOn: { ...passedOn, [reason]: (passedOn[reason] ?? 0) + 1 } };
 }
 
 /** Records one reviewer latency. */
@@ -126,16 +134,18 @@ export function formatGuardianStatus(input: {
 		DECISION_SOURCES.filter((source) => counts[source] > 0)
 			.map((source) => `${source} ${counts[source]}`)
 			.join(", ") || "none";
-	const unavailable =
-		Object.entries(stats.unavailable)
+	const byReason = (counts: Readonly<Record<string, number>> | undefined) =>
+		Object.entries(counts ?? {})
 			.map(([reason, count]) => `${reason} ${count}`)
 			.join(", ") || "none";
+	const unavailable = byReason(stats.unavailable);
 	const latency = median(stats.latenciesMs);
 	const share = floorShare(stats);
 	return [
 		`guardian-review: ${input.mode}`,
 		reviewerStatusLine(input.reviewerModel, input.reviewerAvailability),
 		`decided by the floor: ${share.floor} of ${share.total} calls${share.total === 0 ? "" : ` (${Math.round((100 * share.floor) / share.total)}%)`}`,
+		`not decided by the floor, by why: ${byReason(stats.passedOn)}`,
 		`allowed: ${bySource(stats.allowed)}`,
 		`denied: ${bySource(stats.denied)}`,
 		`unavailable: ${unavailable}`,
