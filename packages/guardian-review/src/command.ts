@@ -31,6 +31,11 @@ export interface GuardianCommandHost {
 	shellSetup(cwd: string, config: GuardianReviewConfig): ShellSetupFacts;
 	/** What Pi loaded for the model to read at the last prompt (skills, context files), if a prompt ran. */
 	loadedResources(): LoadedPiResources | undefined;
+	/**
+	 * The latest sequence number of an allowed call that may change files and still runs: a denial planned before it
+	 * is not granted meanwhile.
+	 */
+	runningChange?(): number | undefined;
 }
 
 /** The `/guardian` command definition. Never throws: a failure is reported as one line. */
@@ -73,7 +78,7 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 					audit.write({ event: "mode-changed", mode });
 					say(`guardian-review: ${mode} for this session.`);
 				} else if (sub === "allow-once") {
-					const next = grantAllowOnce(host.state(), host.now());
+					const next = grantAllowOnce(host.state(), host.now(), host.runningChange?.());
 					host.setState(next.state);
 					if (next.granted) {
 						audit.write({ event: "allow-once-granted", mode: host.mode(), category: "allow-once" });

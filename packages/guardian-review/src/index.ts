@@ -132,6 +132,15 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	let loadedResources: LoadedPiResources | undefined;
 	/** Allowed calls that may change files and have not finished, by id: the sequence number each was planned as. */
 	const changingCalls = new Map<string, number>();
+	/** The latest of those, leaving out the calls that made `toolCallId` (nested ids are `<maker's id>/<n>`). */
+	const runningChange = (toolCallId?: string): number | undefined => {
+		let latest: number | undefined;
+		for (const [id, sequence] of changingCalls) {
+			if (toolCallId?.startsWith(`${id}/`) === true) continue;
+			if (latest === undefined || sequence > latest) latest = sequence;
+		}
+		return latest;
+	};
 
 	let config: GuardianReviewConfig | undefined;
 	let modeOverride: GuardianMode | undefined;
@@ -186,6 +195,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				now: now(),
 				hasUI: ctx.hasUI,
 				nested: event.parentToolCallId !== undefined,
+				...withRunningChange(runningChange(event.toolCallId)),
 			}),
 			event,
 			ctx,
@@ -241,6 +251,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			},
 			reviewLogFailed: () => reviewLogFailed,
 			loadedResources: () => loadedResources,
+			runningChange: () => runningChange(),
 		}),
 	);
 
@@ -332,6 +343,10 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		"tool_call",
 		toolCallHandler as (event: ToolCallEvent, ctx: ExtensionContext) => Promise<ToolCallEventResult | undefined>,
 	);
+}
+
+function withRunningChange(sequence: number | undefined): { runningChange?: number } {
+	return sequence === undefined ? {} : { runningChange: sequence };
 }
 
 /** The defaults, for a lifecycle that returned no config. */

@@ -173,3 +173,27 @@ describe("allow-once after a call that may have changed files (a fifty-seventh r
 		expect(grantAllowOnce(state, 2_000).granted).toBe(true);
 	});
 });
+
+describe("allow-once while a call that may change files still runs (a fifty-eighth review)", () => {
+	/** `sh build.sh` denied, granted, and a new turn. */
+	function granted(): GuardianState {
+		return startTurn(grantAllowOnce(reviewed(initialGuardianState(), "deny"), 2_000).state);
+	}
+
+	it("a grant is not used while a call planned after it runs, and is used once none does", () => {
+		const state = granted();
+		const after = state.plannedCalls + 1; // `write build.sh`, allowed as a sibling, still running
+		const held = planToolCall(state, { ...bashFacts("sh build.sh"), runningChange: after });
+		expect(held.next.kind).toBe("review");
+		expect(held.state.allowOnce.grants).toHaveLength(1);
+		const earlier = planToolCall(state, { ...bashFacts("sh build.sh"), runningChange: state.plannedCalls });
+		expect(earlier.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+	});
+
+	it("nothing is granted while a call planned after the denial runs", () => {
+		const state = reviewed(initialGuardianState(), "deny");
+		expect(grantAllowOnce(state, 2_000, state.plannedCalls + 1).granted).toBe(false);
+		expect(grantAllowOnce(state, 2_000, state.plannedCalls - 1).granted).toBe(true);
+		expect(grantAllowOnce(state, 2_000).granted).toBe(true);
+	});
+});

@@ -31,9 +31,13 @@ export type AllowOnceEvent =
 			/** The denied call's sequence number (default 0). */
 			readonly sequence?: number;
 	  }
-	/** `sequence`: the last planned call's sequence number (default 0). */
-	| { readonly type: "grant"; readonly now: number; readonly sequence?: number }
-	| { readonly type: "check"; readonly hash: string; readonly now: number }
+	/**
+	 * `sequence`: the last planned call's sequence number (default 0). `runningChange`: the highest sequence number of
+	 * an allowed call that may change files and is still running (a fifty-eighth review).
+	 */
+	| { readonly type: "grant"; readonly now: number; readonly sequence?: number; readonly runningChange?: number }
+	/** `runningChange`: as for `grant`, leaving out the calls that made this one (a code-mode script). */
+	| { readonly type: "check"; readonly hash: string; readonly now: number; readonly runningChange?: number }
 	/** A call that may have changed files, planned as `allowedAt`, finished running. */
 	| { readonly type: "files-changed"; readonly allowedAt: number };
 
@@ -54,8 +58,10 @@ export function initialAllowOnceState(): AllowOnceState {
  * - `denied`: remembers the action when it is eligible (a reviewer or unavailable-review denial); an ineligible
  *   denial (a floor hard-deny) clears the memory, so a grant never reaches past it.
  * - `grant`: turns the remembered action, if denied within {@link ALLOW_ONCE_TTL_MS}, into a grant expiring that
- *   long after.
- * - `check`: consumes a live grant for the hash (effect `consumed`), or drops an expired one (effect `expired`).
+ *   long after; not while a call planned after the denial that may change files still runs.
+ * - `check`: consumes a live grant for the hash (effect `consumed`), or drops an expired one (effect `expired`). A grant
+ *   is left alone (no effect) while a call planned after it that may change files still runs: it may be changing what
+ *   the action does.
  * - `files-changed`: a call planned after the remembered denial, or after a grant, may have changed what the same
  *   action does (`write build.sh` before `sh build.sh`): that memory or grant is dropped. A call planned before
  *   (code mode's script, still running when its nested call was denied) leaves them.
@@ -75,7 +81,12 @@ export function reduceAllowOnce(
 			};
 		case "grant": {
 			// A denial older than a grant's life is not granted: the user no longer has it in front of them.
-			if (state.lastDenied === undefined || event.now - state.lastDenied.at > ALLOW_ONCE_TTL_MS)
+			// Nor one a call planned after it may be changing while it runs (a fifty-eighth review).
+			if (
+				state.lastDenied === undefined ||
+				event.now - state.lastDenied.at > ALLOW_ONCE_TTL_MS ||
+				(event.runningChange ?? 0) > state.lastDenied.sequence
+			)
 				return { state, effects: [{ type: "nothing-to-grant" }] };
 			const expiresAt = event.now + ALLOW_ONCE_TTL_MS;
 			const live = state.grants.filter((grant) => grant.expiresAt > event.now && grant.hash !== state.lastDenied?.hash);
@@ -86,7 +97,7 @@ export function reduceAllowOnce(
 		}
 		case "check": {
 			const match = state.grants.find((grant) => grant.hash === event.hash);
-			if (match === undefined) return { state, effects: [] };
+			if (match === undefined || (event.runningChange ?? 0) > match.after) return { state, effects: [] };
 			const grants = state.grants.filter((grant) => grant !== match);
 			return {
 				state: { ...state, grants },

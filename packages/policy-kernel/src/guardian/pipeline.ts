@@ -105,9 +105,22 @@ export function notePrompt(state: GuardianState, fromExtension: boolean): Guardi
 	return { ...state, breaker: reduceBreaker(state.breaker, { type: "user-prompt" }).state };
 }
 
-/** `/guardian allow-once`: turns the most recently denied action into a grant. */
-export function grantAllowOnce(state: GuardianState, now: number): { state: GuardianState; granted: boolean } {
-	const next = reduceAllowOnce(state.allowOnce, { type: "grant", now, sequence: state.plannedCalls });
+/**
+ * `/guardian allow-once`: turns the most recently denied action into a grant. `runningChange` is the highest
+ * sequence number of an allowed call that may change files and still runs: one planned after the denial leaves
+ * nothing to grant (see {@link ToolCallFacts.runningChange}).
+ */
+export function grantAllowOnce(
+	state: GuardianState,
+	now: number,
+	runningChange?: number,
+): { state: GuardianState; granted: boolean } {
+	const next = reduceAllowOnce(state.allowOnce, {
+		type: "grant",
+		now,
+		sequence: state.plannedCalls,
+		...(runningChange === undefined ? {} : { runningChange }),
+	});
 	return {
 		state: { ...state, allowOnce: next.state },
 		granted: next.effects.some((effect) => effect.type === "granted"),
@@ -138,6 +151,13 @@ export interface ToolCallFacts {
 	 * serves the sibling calls of one assistant message.
 	 */
 	readonly nested?: boolean;
+	/**
+	 * The highest sequence number ({@link GuardianState.plannedCalls}) of a call guardian allowed that may change files
+	 * and still runs, leaving out the calls that made this one (a code-mode script around its nested call). An
+	 * allow-once grant made before it is not used meanwhile: that call may be changing what this action does (a
+	 * fifty-eighth review: `write build.sh` and the granted `sh build.sh` as siblings that run together).
+	 */
+	readonly runningChange?: number;
 }
 
 /** An audit entry without `v` and `ext`. */
@@ -370,7 +390,12 @@ export function planToolCall(before: GuardianState, facts: ToolCallFacts): Pipel
 		);
 	}
 	const hash = hashOf(facts);
-	const grant = reduceAllowOnce(state.allowOnce, { type: "check", hash, now: facts.now });
+	const grant = reduceAllowOnce(state.allowOnce, {
+		type: "check",
+		hash,
+		now: facts.now,
+		...(facts.runningChange === undefined ? {} : { runningChange: facts.runningChange }),
+	});
 	let current: GuardianState = { ...state, allowOnce: grant.state };
 	if (grant.effects.some((effect) => effect.type === "consumed")) {
 		const turnCache = new Map(current.turnCache);
