@@ -32,10 +32,10 @@ export interface GuardianCommandHost {
 	/** What Pi loaded for the model to read at the last prompt (skills, context files), if a prompt ran. */
 	loadedResources(): LoadedPiResources | undefined;
 	/**
-	 * The latest sequence number of an allowed call that may change files and still runs: a denial planned before it
-	 * is not granted meanwhile.
+	 * Whether an allowed call that may change files still runs, other than the calls that made the denied one: nothing
+	 * is granted meanwhile.
 	 */
-	runningChange?(): number | undefined;
+	changeRunning?(): boolean;
 }
 
 /** The `/guardian` command definition. Never throws: a failure is reported as one line. */
@@ -78,7 +78,7 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 					audit.write({ event: "mode-changed", mode });
 					say(`guardian-review: ${mode} for this session.`);
 				} else if (sub === "allow-once") {
-					const next = grantAllowOnce(host.state(), host.now(), host.runningChange?.());
+					const next = grantAllowOnce(host.state(), host.now(), host.changeRunning?.() ?? false);
 					host.setState(next.state);
 					if (next.granted) {
 						audit.write({ event: "allow-once-granted", mode: host.mode(), category: "allow-once" });

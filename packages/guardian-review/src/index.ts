@@ -16,6 +16,7 @@ import type {
 import {
 	actionIdentityText,
 	floorContextFor,
+	forgetAllowOnce,
 	GUARDIAN_PROJECT_LOCKED_KEYS,
 	GUARDIAN_STRENGTHEN_RULES,
 	type GuardianMode,
@@ -130,16 +131,16 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	});
 	/** What Pi loaded for the model to read this prompt (skills, context files), from `before_agent_start`. */
 	let loadedResources: LoadedPiResources | undefined;
-	/** Allowed calls that may change files and have not finished, by id: the sequence number each was planned as. */
-	const changingCalls = new Map<string, number>();
-	/** The latest of those, leaving out the calls that made `toolCallId` (nested ids are `<maker's id>/<n>`). */
-	const runningChange = (toolCallId?: string): number | undefined => {
-		let latest: number | undefined;
-		for (const [id, sequence] of changingCalls) {
-			if (toolCallId?.startsWith(`${id}/`) === true) continue;
-			if (latest === undefined || sequence > latest) latest = sequence;
-		}
-		return latest;
+	/** Allowed calls that may change files (not bash the floor allowed as read-only) and have not finished. */
+	const changingCalls = new Set<string>();
+	/** The id of the last call guardian blocked: the denial `/guardian allow-once` would grant. */
+	let lastBlocked: string | undefined;
+	/** Whether `maker` made the call `id` (nested ids are `<maker's id>/<n>`, at any depth). */
+	const made = (maker: string, id: string | undefined) => id?.startsWith(`${maker}/`) === true;
+	/** Whether such a call still runs, other than the calls that made `id` (a code-mode script around it). */
+	const changeRunning = (id: string | undefined): boolean => {
+		for (const running of changingCalls) if (running !== id && !made(running, id)) return true;
+		return false;
 	};
 
 	let config: GuardianReviewConfig | undefined;
@@ -195,12 +196,12 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				now: now(),
 				hasUI: ctx.hasUI,
 				nested: event.parentToolCallId !== undefined,
-				...withRunningChange(runningChange(event.toolCallId)),
+				changeRunning: changeRunning(event.toolCallId),
+				mayChangeFiles: mayChangeFiles(toolName),
 			}),
 			event,
 			ctx,
 		);
-		const sequence = state.plannedCalls;
 		if (step.next.kind === "review") {
 			const call = step.next.call;
 			const { prompt, review, result } = await reviewToolCall(ctx, active, { toolName, input, home });
@@ -213,9 +214,12 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		}
 		// Every path ends `done`; anything else fails closed.
 		if (step.next.kind !== "done") return toolCallBlockedResult(NAME);
-		if (step.next.resolution.kind === "block") return { block: true, reason: step.next.resolution.reason };
+		if (step.next.resolution.kind === "block") {
+			lastBlocked = event.toolCallId;
+			return { block: true, reason: step.next.resolution.reason };
+		}
 		floorFacts.callAllowed(event.toolCallId, toolName, readsTree);
-		if (mayChangeFiles(toolName)) changingCalls.set(event.toolCallId, sequence);
+		if (mayChangeFiles(toolName) && step.next.readsOnly !== true) changingCalls.add(event.toolCallId);
 		return undefined;
 	};
 
@@ -227,6 +231,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				toolFacts.clear();
 				floorFacts.reset();
 				changingCalls.clear();
+				lastBlocked = undefined;
 				loadedResources = undefined;
 				await loadConfig(ctx);
 			},
@@ -243,6 +248,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			mode: effectiveMode,
 			shellSetup: floorFacts.shellSetupFor,
 			setMode: (mode) => {
+				// Calls run unseen while guardian is off: no grant or denial waiting for one outlives that.
+				if ((effectiveMode() === "off") !== (mode === "off")) state = forgetAllowOnce(state);
 				modeOverride = mode;
 			},
 			state: () => state,
@@ -251,7 +258,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			},
 			reviewLogFailed: () => reviewLogFailed,
 			loadedResources: () => loadedResources,
-			runningChange: () => runningChange(),
+			changeRunning: () => changeRunning(lastBlocked),
 		}),
 	);
 
@@ -298,9 +305,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				floorFacts.callEnded(event.toolCallId, event.toolName);
 				// A verdict of this turn, or an allow-once grant, is not reused once a call that may have changed what it
 				// does has run.
-				const allowedAt = changingCalls.get(event.toolCallId);
-				changingCalls.delete(event.toolCallId);
-				state = noteToolCallEnded(state, allowedAt);
+				if (changingCalls.delete(event.toolCallId))
+					state = noteToolCallEnded(state, { madeLastDenied: made(event.toolCallId, lastBlocked) });
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review tool_execution_end" },
@@ -343,10 +349,6 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		"tool_call",
 		toolCallHandler as (event: ToolCallEvent, ctx: ExtensionContext) => Promise<ToolCallEventResult | undefined>,
 	);
-}
-
-function withRunningChange(sequence: number | undefined): { runningChange?: number } {
-	return sequence === undefined ? {} : { runningChange: sequence };
 }
 
 /** The defaults, for a lifecycle that returned no config. */

@@ -4,7 +4,7 @@
 // reviewer, real bash; the harmful effect is a marker file written outside the workspace.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createCodemodeExtension } from "@earendil-works/pi-coding-agent";
+import { createCodemodeExtension, type InlineExtension } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { callTool, callTools, guardianSandboxPerTest, verdict, verdictSources } from "./helpers.ts";
@@ -13,6 +13,20 @@ const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-r55-home-" });
 const PAYLOAD = `echo pwned > "$HOME/pwned-marker"\n`;
 const allow = () => verdict("allow", { risk_level: "low" });
 const deny = () => verdict("deny", { risk_level: "high" });
+/** An extension tool that asks Pi to run the message's calls one after another. */
+const sequentialNoteTool: InlineExtension = (pi) => {
+	pi.registerTool({
+		name: "note",
+		label: "note",
+		description: "Notes something.",
+		parameters: Type.Object({ text: Type.String() }),
+		annotations: { readOnlyHint: true },
+		executionMode: "sequential",
+		async execute() {
+			return { content: [{ type: "text", text: "noted" }], details: {} };
+		},
+	} as never);
+};
 
 describe("a reviewer's allow is not reused once a call that may change files has run in the turn", () => {
 	it("code mode: the second `sh build.sh` after `write build.sh` goes to a new review, which denies it", async () => {
@@ -41,22 +55,7 @@ describe("a reviewer's allow is not reused once a call that may change files has
 		const h = await sandbox.start({
 			files: { "build.sh": "echo building\n" },
 			tools: ["read", "bash", "edit", "write", "note"],
-			before: [
-				(pi) => {
-					// An extension tool that asks Pi to run the message's calls one after another.
-					pi.registerTool({
-						name: "note",
-						label: "note",
-						description: "Notes something.",
-						parameters: Type.Object({ text: Type.String() }),
-						annotations: { readOnlyHint: true },
-						executionMode: "sequential",
-						async execute() {
-							return { content: [{ type: "text", text: "noted" }], details: {} };
-						},
-					} as never);
-				},
-			],
+			before: [sequentialNoteTool],
 		});
 		h.agent(
 			callTools(
@@ -71,6 +70,29 @@ describe("a reviewer's allow is not reused once a call that may change files has
 		await h.prompt("build it");
 		expect(verdictSources(h)).toEqual(["reviewer", "floor", "reviewer"]);
 		expect(existsSync(join(sandbox.home, "pwned-marker"))).toBe(false);
+	}, 60_000);
+
+	it("a `read` between two sequential reads of `.env` changes nothing: the second takes the cached allow", async () => {
+		// A call that may change files, `sh build.sh` itself included, drops the cache when it ends; Pi's read-only
+		// tools do not.
+		const h = await sandbox.start({
+			files: { ".env": "A=1\n", "notes.txt": "notes\n" },
+			tools: ["read", "bash", "edit", "write", "note"],
+			before: [sequentialNoteTool],
+		});
+		h.agent(
+			callTools(
+				{ name: "note", args: { text: "start" } },
+				{ name: "read", args: { path: ".env" } },
+				{ name: "read", args: { path: "notes.txt" } },
+				{ name: "read", args: { path: ".env" } },
+			),
+			"done",
+		);
+		h.reviewer(allow());
+		await h.prompt("read them");
+		expect(verdictSources(h).slice(-3)).toEqual(["reviewer", "floor", "cache"]);
+		expect(h.reviewerRequests()).toHaveLength(1);
 	}, 60_000);
 
 	it("parallel siblings (Pi's default) still share one verdict: both are judged before either runs", async () => {

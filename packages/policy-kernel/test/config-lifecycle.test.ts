@@ -190,6 +190,8 @@ describe("applyProjectLayer (the one project-layer rule)", () => {
 			1,
 		],
 		["ignores an entry a list rule dropped", { drop: ["a"] }, { drop: ["b", "!c"] }, { drop: ["a", "b"] }, 1],
+		["ignores a list where a rule keeps a value", { mode: "warn" }, { mode: ["block"] }, { mode: "warn" }, 1],
+		["ignores a record where a rule keeps a value", { mode: "warn" }, { mode: { a: "block" } }, { mode: "warn" }, 1],
 	])("%s", (_name, base, project, value, ignored) => {
 		const before = JSON.stringify([base, project]);
 		expect(applyProjectLayer(base, project, rule)).toEqual({ value, ignored });

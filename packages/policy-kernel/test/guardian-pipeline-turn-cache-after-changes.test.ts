@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
 	applyGuardianDefaults,
 	floorContextFor,
+	forgetAllowOnce,
 	type GuardianState,
 	grantAllowOnce,
 	initialGuardianState,
@@ -48,10 +49,7 @@ const verdictOf = (outcome: "allow" | "deny") =>
 		promptTokens: 100,
 	}) as const;
 
-/**
- * A `write build.sh` the floor allows is planned and then ends: a call that may have changed files, planned after
- * everything before it.
- */
+/** A `write build.sh` the floor allows is planned and then ends: a call that may have changed files. */
 function writeRan(state: GuardianState): GuardianState {
 	const write: ToolCallFacts = {
 		...bashFacts("unused"),
@@ -61,7 +59,7 @@ function writeRan(state: GuardianState): GuardianState {
 	};
 	const planned = planToolCall(state, write);
 	expect(planned.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
-	return noteToolCallEnded(planned.state, planned.state.plannedCalls);
+	return noteToolCallEnded(planned.state, { madeLastDenied: false });
 }
 
 /** `sh build.sh` reviewed with the given outcome, from `state`. */
@@ -99,7 +97,7 @@ describe("the turn's verdict cache after a call that may have changed files", ()
 	it("does not cache an allow whose review ran while such a call ended", () => {
 		let state: GuardianState = initialGuardianState();
 		const call = pending(planToolCall(state, bashFacts("sh build.sh")));
-		state = noteToolCallEnded(state, 0); // a write allowed earlier ended during the review
+		state = noteToolCallEnded(state, { madeLastDenied: false }); // a write allowed earlier ended during the review
 		const settled = settleReview(state, call, verdictOf("allow"));
 		expect(settled.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
 		expect(settled.state.turnCache.has("h-sh build.sh")).toBe(false);
@@ -109,7 +107,7 @@ describe("the turn's verdict cache after a call that may have changed files", ()
 	it("still caches such a review's denial", () => {
 		let state: GuardianState = initialGuardianState();
 		const call = pending(planToolCall(state, bashFacts("sh build.sh")));
-		state = noteToolCallEnded(state, 0);
+		state = noteToolCallEnded(state, { madeLastDenied: false });
 		const settled = settleReview(state, call, verdictOf("deny"));
 		expect(settled.state.turnCache.get("h-sh build.sh")).toMatchObject({ decision: "deny" });
 	});
@@ -156,21 +154,12 @@ describe("allow-once after a call that may have changed files (a fifty-seventh r
 		expect(grantAllowOnce(state, 2_000).granted).toBe(false);
 	});
 
-	it("a call planned before the denial (code mode's script around its nested call) leaves it grantable", () => {
+	it("the code-mode script that made the denied call leaves it grantable when it ends", () => {
 		let state: GuardianState = initialGuardianState();
-		const script = planToolCall(state, {
-			...bashFacts("unused"),
-			toolName: "codemode",
-			tool: { builtin: false },
-			input: { code: "x" },
-			hash: "h-cm",
-		});
-		const scriptCall = pending(script);
-		state = settleReview(script.state, scriptCall, verdictOf("allow")).state;
 		const nested = planToolCall(state, bashFacts("sh build.sh", true));
 		state = settleReview(nested.state, pending(nested), verdictOf("deny")).state;
-		state = noteToolCallEnded(state, scriptCall.sequence); // the script ends after its nested call was denied
-		expect(grantAllowOnce(state, 2_000).granted).toBe(true);
+		expect(grantAllowOnce(noteToolCallEnded(state, { madeLastDenied: true }), 2_000).granted).toBe(true);
+		expect(grantAllowOnce(noteToolCallEnded(state, { madeLastDenied: false }), 2_000).granted).toBe(false);
 	});
 });
 
@@ -180,20 +169,66 @@ describe("allow-once while a call that may change files still runs (a fifty-eigh
 		return startTurn(grantAllowOnce(reviewed(initialGuardianState(), "deny"), 2_000).state);
 	}
 
-	it("a grant is not used while a call planned after it runs, and is used once none does", () => {
+	it("a grant is not used while such a call runs, and is used once none does", () => {
 		const state = granted();
-		const after = state.plannedCalls + 1; // `write build.sh`, allowed as a sibling, still running
-		const held = planToolCall(state, { ...bashFacts("sh build.sh"), runningChange: after });
+		const held = planToolCall(state, { ...bashFacts("sh build.sh"), changeRunning: true });
 		expect(held.next.kind).toBe("review");
 		expect(held.state.allowOnce.grants).toHaveLength(1);
-		const earlier = planToolCall(state, { ...bashFacts("sh build.sh"), runningChange: state.plannedCalls });
-		expect(earlier.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+		const alone = planToolCall(state, { ...bashFacts("sh build.sh"), changeRunning: false });
+		expect(alone.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
 	});
 
-	it("nothing is granted while a call planned after the denial runs", () => {
+	it("nothing is granted while such a call runs", () => {
 		const state = reviewed(initialGuardianState(), "deny");
-		expect(grantAllowOnce(state, 2_000, state.plannedCalls + 1).granted).toBe(false);
-		expect(grantAllowOnce(state, 2_000, state.plannedCalls - 1).granted).toBe(true);
-		expect(grantAllowOnce(state, 2_000).granted).toBe(true);
+		expect(grantAllowOnce(state, 2_000, true).granted).toBe(false);
+		expect(grantAllowOnce(state, 2_000, false).granted).toBe(true);
+	});
+});
+
+describe("the rest of a turn in which a grant was used (a fifty-ninth review)", () => {
+	function afterGrantUsed(): GuardianState {
+		const state = startTurn(grantAllowOnce(reviewed(initialGuardianState(), "deny"), 2_000).state);
+		const used = planToolCall(state, { ...bashFacts("sh build.sh"), mayChangeFiles: true });
+		expect(used.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+		return used.state;
+	}
+	const write = (path: string): ToolCallFacts => ({
+		...bashFacts("unused"),
+		toolName: "write",
+		input: { path, content: "x" },
+		hash: `h-write-${path}`,
+		mayChangeFiles: true,
+	});
+
+	it("a write the floor would allow goes to review: the granted call may still be running", () => {
+		const state = afterGrantUsed();
+		const next = planToolCall(state, write("build.sh"));
+		expect(next.next.kind).toBe("review");
+		expect(next.state.stats.passedOn).toEqual({ "not-read-only": 2, writes: 1 });
+	});
+
+	it("a read-only bash call, or a call that cannot change files, is still decided by the floor", () => {
+		const state = afterGrantUsed();
+		expect(planToolCall(state, { ...bashFacts("cat a.txt"), mayChangeFiles: true }).next).toEqual({
+			kind: "done",
+			resolution: { kind: "allow" },
+			readsOnly: true,
+		});
+		expect(planToolCall(state, { ...write("notes.md"), toolName: "write", mayChangeFiles: false }).next.kind).toBe(
+			"done",
+		);
+	});
+
+	it("the next turn is decided as usual", () => {
+		expect(planToolCall(startTurn(afterGrantUsed()), write("build.sh")).next.kind).toBe("done");
+	});
+});
+
+describe("leaving and entering mode off", () => {
+	it("drops grants and the denial waiting for one", () => {
+		const denied = reviewed(initialGuardianState(), "deny");
+		expect(grantAllowOnce(forgetAllowOnce(denied), 2_000).granted).toBe(false);
+		const granted = startTurn(grantAllowOnce(denied, 2_000).state);
+		expect(planToolCall(forgetAllowOnce(granted), bashFacts("sh build.sh")).next.kind).toBe("review");
 	});
 });

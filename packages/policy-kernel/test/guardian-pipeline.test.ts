@@ -90,7 +90,7 @@ describe("planToolCall: the decision order", () => {
 			expect.objectContaining({ type: "verdict", payload: expect.objectContaining({ source: "floor" }) }),
 		);
 		const allowed = planToolCall(state, factsFor("bash", { command: "ls" }));
-		expect(allowed.next).toEqual({ kind: "done", resolution: { kind: "allow" } });
+		expect(allowed.next).toEqual({ kind: "done", resolution: { kind: "allow" }, readsOnly: true });
 		expect(types(allowed)).toEqual(["audit", "verdict", "freeze-input"]);
 	});
 

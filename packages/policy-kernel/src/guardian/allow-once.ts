@@ -10,36 +10,32 @@ export const MAX_ALLOW_ONCE_GRANTS = 16;
 export interface AllowOnceGrant {
 	readonly hash: string;
 	readonly expiresAt: number;
-	/** The sequence number of the last call planned before the grant (see `GuardianState.plannedCalls`). */
-	readonly after: number;
 }
 
 /** Allow-once state. */
 export interface AllowOnceState {
 	/** The most recently denied action that may be granted. */
-	readonly lastDenied: { readonly hash: string; readonly at: number; readonly sequence: number } | undefined;
+	readonly lastDenied: { readonly hash: string; readonly at: number } | undefined;
 	readonly grants: readonly AllowOnceGrant[];
 }
 
 /** Events. */
 export type AllowOnceEvent =
-	| {
-			readonly type: "denied";
-			readonly hash: string;
-			readonly at: number;
-			readonly eligible: boolean;
-			/** The denied call's sequence number (default 0). */
-			readonly sequence?: number;
-	  }
+	| { readonly type: "denied"; readonly hash: string; readonly at: number; readonly eligible: boolean }
 	/**
-	 * `sequence`: the last planned call's sequence number (default 0). `runningChange`: the highest sequence number of
-	 * an allowed call that may change files and is still running (a fifty-eighth review).
+	 * `changeRunning`: an allowed call that may change files still runs, other than the calls that made the denied one
+	 * (a code-mode script around it).
 	 */
-	| { readonly type: "grant"; readonly now: number; readonly sequence?: number; readonly runningChange?: number }
-	/** `runningChange`: as for `grant`, leaving out the calls that made this one (a code-mode script). */
-	| { readonly type: "check"; readonly hash: string; readonly now: number; readonly runningChange?: number }
-	/** A call that may have changed files, planned as `allowedAt`, finished running. */
-	| { readonly type: "files-changed"; readonly allowedAt: number };
+	| { readonly type: "grant"; readonly now: number; readonly changeRunning?: boolean }
+	/** `changeRunning`: as for `grant`, other than the calls that made this one. */
+	| { readonly type: "check"; readonly hash: string; readonly now: number; readonly changeRunning?: boolean }
+	/**
+	 * An allowed call that may have changed files finished. `madeDenied`: it made the denied call (the code-mode script
+	 * whose nested call was denied).
+	 */
+	| { readonly type: "files-changed"; readonly madeDenied: boolean }
+	/** Guardian was off, or turned off, for a while: calls then ran unseen. */
+	| { readonly type: "forget" };
 
 /** Effects: a grant was made or there was nothing to grant; a call consumed a grant, or found only an expired one. */
 export type AllowOnceEffect =
@@ -54,17 +50,16 @@ export function initialAllowOnceState(): AllowOnceState {
 }
 
 /**
- * The allow-once reducer.
+ * The allow-once reducer. A grant is for the action the user saw denied, in the files as they were: the same input
+ * may do something else once they changed (`sh build.sh` after `write build.sh`; decision 0025).
  * - `denied`: remembers the action when it is eligible (a reviewer or unavailable-review denial); an ineligible
  *   denial (a floor hard-deny) clears the memory, so a grant never reaches past it.
  * - `grant`: turns the remembered action, if denied within {@link ALLOW_ONCE_TTL_MS}, into a grant expiring that
- *   long after; not while a call planned after the denial that may change files still runs.
- * - `check`: consumes a live grant for the hash (effect `consumed`), or drops an expired one (effect `expired`). A grant
- *   is left alone (no effect) while a call planned after it that may change files still runs: it may be changing what
- *   the action does.
- * - `files-changed`: a call planned after the remembered denial, or after a grant, may have changed what the same
- *   action does (`write build.sh` before `sh build.sh`): that memory or grant is dropped. A call planned before
- *   (code mode's script, still running when its nested call was denied) leaves them.
+ *   long after; nothing while a call that may change files still runs.
+ * - `check`: consumes a live grant for the hash (effect `consumed`), or drops an expired one (effect `expired`). While
+ *   a call that may change files still runs, the grant is left alone (no effect).
+ * - `files-changed`: drops every grant, and the remembered denial unless the call that finished made it.
+ * - `forget`: drops every grant and the remembered denial.
  */
 export function reduceAllowOnce(
 	state: AllowOnceState,
@@ -73,31 +68,25 @@ export function reduceAllowOnce(
 	switch (event?.type) {
 		case "denied":
 			return {
-				state: {
-					...state,
-					lastDenied: event.eligible ? { hash: event.hash, at: event.at, sequence: event.sequence ?? 0 } : undefined,
-				},
+				state: { ...state, lastDenied: event.eligible ? { hash: event.hash, at: event.at } : undefined },
 				effects: [],
 			};
 		case "grant": {
 			// A denial older than a grant's life is not granted: the user no longer has it in front of them.
-			// Nor one a call planned after it may be changing while it runs (a fifty-eighth review).
 			if (
 				state.lastDenied === undefined ||
 				event.now - state.lastDenied.at > ALLOW_ONCE_TTL_MS ||
-				(event.runningChange ?? 0) > state.lastDenied.sequence
+				event.changeRunning === true
 			)
 				return { state, effects: [{ type: "nothing-to-grant" }] };
 			const expiresAt = event.now + ALLOW_ONCE_TTL_MS;
 			const live = state.grants.filter((grant) => grant.expiresAt > event.now && grant.hash !== state.lastDenied?.hash);
-			const grants = [...live, { hash: state.lastDenied.hash, expiresAt, after: event.sequence ?? 0 }].slice(
-				-MAX_ALLOW_ONCE_GRANTS,
-			);
+			const grants = [...live, { hash: state.lastDenied.hash, expiresAt }].slice(-MAX_ALLOW_ONCE_GRANTS);
 			return { state: { lastDenied: undefined, grants }, effects: [{ type: "granted", expiresAt }] };
 		}
 		case "check": {
 			const match = state.grants.find((grant) => grant.hash === event.hash);
-			if (match === undefined || (event.runningChange ?? 0) > match.after) return { state, effects: [] };
+			if (match === undefined || event.changeRunning === true) return { state, effects: [] };
 			const grants = state.grants.filter((grant) => grant !== match);
 			return {
 				state: { ...state, grants },
@@ -105,12 +94,14 @@ export function reduceAllowOnce(
 			};
 		}
 		case "files-changed": {
-			const lastDenied =
-				state.lastDenied !== undefined && event.allowedAt > state.lastDenied.sequence ? undefined : state.lastDenied;
-			const grants = state.grants.filter((grant) => event.allowedAt <= grant.after);
-			if (lastDenied === state.lastDenied && grants.length === state.grants.length) return { state, effects: [] };
-			return { state: { lastDenied, grants }, effects: [] };
+			const lastDenied = event.madeDenied ? state.lastDenied : undefined;
+			if (lastDenied === state.lastDenied && state.grants.length === 0) return { state, effects: [] };
+			return { state: { lastDenied, grants: [] }, effects: [] };
 		}
+		case "forget":
+			return state.lastDenied === undefined && state.grants.length === 0
+				? { state, effects: [] }
+				: { state: initialAllowOnceState(), effects: [] };
 		default:
 			return { state, effects: [] };
 	}

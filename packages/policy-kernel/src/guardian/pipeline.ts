@@ -15,7 +15,7 @@ import {
 	type ToolFacts,
 	type ToolScope,
 } from "./config.js";
-import { decideFloor, type FloorContext, HARD_DENY_RULES } from "./floor.js";
+import { decideFloor, type FloorContext, type FloorDecision, HARD_DENY_RULES } from "./floor.js";
 import {
 	type DecisionSource,
 	type GuardianStats,
@@ -60,8 +60,11 @@ export interface GuardianState {
 	readonly turnCache: ReadonlyMap<string, CachedVerdict>;
 	/** How many calls that may have changed files have ended this session ({@link noteToolCallEnded}). */
 	readonly changedCalls: number;
-	/** How many calls have been planned this session: the last one's sequence number. */
-	readonly plannedCalls: number;
+	/**
+	 * An allow-once grant was used this turn: the granted call may still run, so later calls of the turn that may
+	 * change files are not decided by the floor, the cache or another grant (a fifty-ninth review).
+	 */
+	readonly grantUsedInTurn: boolean;
 }
 
 /** The fresh state of a session. */
@@ -72,31 +75,40 @@ export function initialGuardianState(): GuardianState {
 		stats: initialGuardianStats(),
 		turnCache: new Map(),
 		changedCalls: 0,
-		plannedCalls: 0,
+		grantUsedInTurn: false,
 	};
 }
 
-/** A new turn: verdicts are reused only within one turn. */
+/** A new turn: verdicts are reused only within one turn, and a grant used in the last one has finished running. */
 export function startTurn(state: GuardianState): GuardianState {
-	return state.turnCache.size === 0 ? state : { ...state, turnCache: new Map() };
+	return state.turnCache.size === 0 && !state.grantUsedInTurn
+		? state
+		: { ...state, turnCache: new Map(), grantUsedInTurn: false };
 }
 
 /**
- * A call finished running. `allowedAt` is its sequence number ({@link GuardianState.plannedCalls}) when guardian
- * allowed it and it may have changed files (any tool but Pi's read-only built-ins), else undefined. After such a
- * call, the same action may do something else (`sh build.sh` allowed, `write build.sh`, then `sh build.sh` again),
- * and later calls of the turn run after it: sibling calls Pi runs one after another when a tool asks for sequential
- * execution, and code mode's nested calls (a fifty-fifth review). So the turn's cached allows are dropped, and so
- * are an allow-once grant and a denial waiting for one when the call was planned after them (a fifty-seventh
- * review: `/guardian allow-once` for `sh build.sh`, then `write build.sh`). Cached denials stay: reusing one can
- * only deny. A review still running when such a call ends is not cached as an allow either
- * ({@link PendingCall.changedCalls}).
+ * A call finished running: `ended` when guardian allowed it and it may have changed files (any tool but Pi's
+ * read-only built-ins and bash the floor allowed as read-only), else undefined. After such a call, the same action
+ * may do something else (`sh build.sh` allowed, `write build.sh`, then `sh build.sh` again), and later calls of the
+ * turn run after it: sibling calls Pi runs one after another when a tool asks for sequential execution, and code
+ * mode's nested calls (a fifty-fifth review). So the turn's cached allows are dropped, and so are allow-once grants
+ * and the denial waiting for one, unless the call that finished made that denied call (`madeLastDenied`: the
+ * code-mode script around it). Cached denials stay: reusing one can only deny. A review still running when such a
+ * call ends is not cached as an allow either ({@link PendingCall.changedCalls}). Decision 0025.
  */
-export function noteToolCallEnded(state: GuardianState, allowedAt: number | undefined): GuardianState {
-	if (allowedAt === undefined) return state;
+export function noteToolCallEnded(
+	state: GuardianState,
+	ended: { readonly madeLastDenied: boolean } | undefined,
+): GuardianState {
+	if (ended === undefined) return state;
 	const turnCache = new Map([...state.turnCache].filter(([, cached]) => cached.decision !== "allow"));
-	const allowOnce = reduceAllowOnce(state.allowOnce, { type: "files-changed", allowedAt }).state;
+	const allowOnce = reduceAllowOnce(state.allowOnce, { type: "files-changed", madeDenied: ended.madeLastDenied }).state;
 	return { ...state, turnCache, allowOnce, changedCalls: state.changedCalls + 1 };
+}
+
+/** Guardian was off for a while (`/guardian off`, then on): calls ran unseen, so no grant or denial waiting stays. */
+export function forgetAllowOnce(state: GuardianState): GuardianState {
+	return { ...state, allowOnce: reduceAllowOnce(state.allowOnce, { type: "forget" }).state };
 }
 
 /** A person's prompt re-arms the breaker and resets its consecutive count; extension-sent input does not. */
@@ -106,21 +118,15 @@ export function notePrompt(state: GuardianState, fromExtension: boolean): Guardi
 }
 
 /**
- * `/guardian allow-once`: turns the most recently denied action into a grant. `runningChange` is the highest
- * sequence number of an allowed call that may change files and still runs: one planned after the denial leaves
- * nothing to grant (see {@link ToolCallFacts.runningChange}).
+ * `/guardian allow-once`: turns the most recently denied action into a grant; nothing while `changeRunning`, an
+ * allowed call that may change files still running other than the calls that made the denied one.
  */
 export function grantAllowOnce(
 	state: GuardianState,
 	now: number,
-	runningChange?: number,
+	changeRunning = false,
 ): { state: GuardianState; granted: boolean } {
-	const next = reduceAllowOnce(state.allowOnce, {
-		type: "grant",
-		now,
-		sequence: state.plannedCalls,
-		...(runningChange === undefined ? {} : { runningChange }),
-	});
+	const next = reduceAllowOnce(state.allowOnce, { type: "grant", now, changeRunning });
 	return {
 		state: { ...state, allowOnce: next.state },
 		granted: next.effects.some((effect) => effect.type === "granted"),
@@ -152,12 +158,17 @@ export interface ToolCallFacts {
 	 */
 	readonly nested?: boolean;
 	/**
-	 * The highest sequence number ({@link GuardianState.plannedCalls}) of a call guardian allowed that may change files
-	 * and still runs, leaving out the calls that made this one (a code-mode script around its nested call). An
-	 * allow-once grant made before it is not used meanwhile: that call may be changing what this action does (a
-	 * fifty-eighth review: `write build.sh` and the granted `sh build.sh` as siblings that run together).
+	 * A call guardian allowed that may change files still runs, other than the calls that made this one (a code-mode
+	 * script around its nested call). An allow-once grant is not used meanwhile: that call may be changing what this
+	 * action does (a fifty-eighth review: `write build.sh` and the granted `sh build.sh` as siblings that run
+	 * together).
 	 */
-	readonly runningChange?: number;
+	readonly changeRunning?: boolean;
+	/**
+	 * The call may change files (any tool but Pi's read-only built-ins). After a grant was used in the turn, such a
+	 * call is not decided by the floor (unless it only reads), the cache or another grant.
+	 */
+	readonly mayChangeFiles?: boolean;
 }
 
 /** An audit entry without `v` and `ext`. */
@@ -201,15 +212,14 @@ export interface PendingCall {
 	 * have changed files ended while it was reviewed.
 	 */
 	readonly changedCalls: number;
-	/** The call's sequence number ({@link GuardianState.plannedCalls}). */
-	readonly sequence: number;
 	/** {@link ToolCallFacts.nested}. */
 	readonly nested: boolean;
 }
 
 /** The next step after a reducer. */
 export type PipelineNext =
-	| { readonly kind: "done"; readonly resolution: ToolCallResolution }
+	/** `readsOnly`: the floor allowed a bash call as read-only, so it changes no file. */
+	| { readonly kind: "done"; readonly resolution: ToolCallResolution; readonly readsOnly?: true }
 	| { readonly kind: "review"; readonly call: PendingCall }
 	| { readonly kind: "ask-user"; readonly call: PendingCall; readonly failure: ReviewFailureReason };
 
@@ -310,9 +320,8 @@ function noteBreaker(
 	return { ...state, breaker: next.state };
 }
 
-function denied(state: GuardianState, hash: string, now: number, eligible: boolean, sequence: number): GuardianState {
-	const allowOnce = reduceAllowOnce(state.allowOnce, { type: "denied", hash, at: now, eligible, sequence }).state;
-	return { ...state, allowOnce };
+function denied(state: GuardianState, hash: string, now: number, eligible: boolean): GuardianState {
+	return { ...state, allowOnce: reduceAllowOnce(state.allowOnce, { type: "denied", hash, at: now, eligible }).state };
 }
 
 /** The action hash of a call's facts, computing it when the shell passed a function. */
@@ -327,9 +336,8 @@ function hashOf(facts: ToolCallFacts): string {
  * no effects. Observe mode records everything and never blocks. Pure; never throws on odd input.
  */
 export function planToolCall(before: GuardianState, facts: ToolCallFacts): PipelineStep {
-	if (facts.mode === "off") return { state: before, effects: [], next: { kind: "done", resolution: ALLOW } };
-	const sequence = before.plannedCalls + 1;
-	let state: GuardianState = { ...before, plannedCalls: sequence };
+	let state = before;
+	if (facts.mode === "off") return { state, effects: [], next: { kind: "done", resolution: ALLOW } };
 	const observe = facts.mode === "observe";
 	const { toolName } = facts;
 	const scope = resolveToolScope(facts.config, toolName, facts.tool, facts.input);
@@ -339,7 +347,15 @@ export function planToolCall(before: GuardianState, facts: ToolCallFacts): Pipel
 	const readOnlyTool =
 		scope === "protected-only" && isUnconfiguredReadOnlyTool(facts.config, toolName, facts.tool, facts.input);
 	const floorContext = readOnlyTool ? { ...facts.floorContext, readOnlyTool } : facts.floorContext;
-	const floor = decideFloor(toolName, facts.input, scoped, floorContext);
+	// Beside a granted call that may still run, a call that may change files goes on to the reviewer, unless it only
+	// reads: it may change what the granted call does (a fifty-ninth review: the granted `sh build.sh` first, a
+	// `write build.sh` sibling second).
+	const besideGrant = state.grantUsedInTurn && facts.mayChangeFiles === true;
+	const judged = decideFloor(toolName, facts.input, scoped, floorContext);
+	const floor: FloorDecision =
+		besideGrant && judged.kind === "allow" && judged.rule !== "read-only"
+			? { kind: "review", reason: "writes" }
+			: judged;
 	if (floor.kind === "out-of-scope") return { state, effects: [], next: { kind: "done", resolution: ALLOW } };
 	const call = { toolName, observe, hasUI: facts.hasUI };
 	const effects: GuardianEffect[] = [];
@@ -361,7 +377,7 @@ export function planToolCall(before: GuardianState, facts: ToolCallFacts): Pipel
 				counters: { hardDenyRule: HARD_DENY_RULES.indexOf(floor.rule) + 1 },
 			},
 		});
-		const afterGrant = denied(state, hashOf(facts), facts.now, false, sequence);
+		const afterGrant = denied(state, hashOf(facts), facts.now, false);
 		const result = finish(
 			afterGrant,
 			effects,
@@ -375,7 +391,10 @@ export function planToolCall(before: GuardianState, facts: ToolCallFacts): Pipel
 	}
 	if (floor.kind === "allow") {
 		effects.push({ type: "audit", entry: { event: "allowed", mode, state: armed(state), category: "floor" } });
-		return done(finish(state, effects, call, "allow", "floor", undefined, undefined));
+		const result = finish(state, effects, call, "allow", "floor", undefined, undefined);
+		// A bash call the floor allowed as read-only changes no file: the shell does not count it as a change.
+		const readsOnly = floor.rule === "read-only" ? { readsOnly: true as const } : {};
+		return { state: result.state, effects, next: { kind: "done", resolution: result.resolution, ...readsOnly } };
 	}
 
 	// Why the floor did not decide, for `/guardian status` (an enum; "why was this reviewed?").
@@ -384,7 +403,7 @@ export function planToolCall(before: GuardianState, facts: ToolCallFacts): Pipel
 		effects.push({ type: "audit", entry: { event: "denied", mode, state: "tripped", category: "breaker" } });
 		// The denial the user last saw is this one, which a grant may not pass: an earlier one is not granted either
 		// (a nineteenth review).
-		const afterBreaker = denied(state, hashOf(facts), facts.now, false, sequence);
+		const afterBreaker = denied(state, hashOf(facts), facts.now, false);
 		return done(
 			finish(afterBreaker, effects, call, "deny", "breaker", breakerDenialReason(toolName), "breaker tripped"),
 		);
@@ -394,21 +413,21 @@ export function planToolCall(before: GuardianState, facts: ToolCallFacts): Pipel
 		type: "check",
 		hash,
 		now: facts.now,
-		...(facts.runningChange === undefined ? {} : { runningChange: facts.runningChange }),
+		changeRunning: facts.changeRunning === true || besideGrant,
 	});
 	let current: GuardianState = { ...state, allowOnce: grant.state };
 	if (grant.effects.some((effect) => effect.type === "consumed")) {
 		const turnCache = new Map(current.turnCache);
 		turnCache.delete(hash);
-		current = { ...current, turnCache };
+		current = { ...current, turnCache, grantUsedInTurn: true };
 		effects.push({ type: "audit", entry: { event: "allowed", mode, state: armed(current), category: "allow-once" } });
 		return done(finish(current, effects, call, "allow", "allow-once", undefined, undefined));
 	}
-	const cached = facts.nested === true ? undefined : current.turnCache.get(hash);
+	const cached = facts.nested === true || besideGrant ? undefined : current.turnCache.get(hash);
 	if (cached !== undefined) {
 		// A denial from the cache is the one the user last saw: a grant is for this action, not an earlier one (a
 		// nineteenth review: X denied, Y denied, X denied from the cache, then `/guardian allow-once` granted Y).
-		if (cached.decision === "deny") current = denied(current, hash, facts.now, true, sequence);
+		if (cached.decision === "deny") current = denied(current, hash, facts.now, true);
 		effects.push({
 			type: "audit",
 			entry: {
@@ -453,7 +472,6 @@ export function planToolCall(before: GuardianState, facts: ToolCallFacts): Pipel
 				onUnavailable: facts.config.onUnavailable,
 				now: facts.now,
 				changedCalls: current.changedCalls,
-				sequence,
 				nested: facts.nested === true,
 			},
 		},
@@ -511,7 +529,7 @@ export function settleReview(state: GuardianState, call: PendingCall, review: Re
 			});
 			current = { ...current, turnCache };
 		}
-		if (policy.decision === "deny") current = denied(current, call.hash, call.now, true, call.sequence);
+		if (policy.decision === "deny") current = denied(current, call.hash, call.now, true);
 		effects.push({
 			type: "audit",
 			entry: {
@@ -577,7 +595,7 @@ export function settleReview(state: GuardianState, call: PendingCall, review: Re
 	}
 	effects.push({ type: "audit", entry: { event: "denied", mode, state: armed(current), category: "fallback" } });
 	const result = finish(
-		denied(current, call.hash, call.now, true, call.sequence),
+		denied(current, call.hash, call.now, true),
 		effects,
 		call,
 		"deny",
@@ -607,7 +625,7 @@ export function settleUserAnswer(
 	}
 	effects.push({ type: "audit", entry: { event: "denied", mode, state: armed(state), category: "user" } });
 	const result = finish(
-		denied(state, call.hash, call.now, true, call.sequence),
+		denied(state, call.hash, call.now, true),
 		effects,
 		call,
 		"deny",
