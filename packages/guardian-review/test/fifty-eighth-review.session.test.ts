@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createCodemodeExtension } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import { callTool, callTools, guardianSandboxPerTest, verdict, verdictSources } from "./helpers.ts";
+import { callTool, callTools, deniedAndGranted, guardianSandboxPerTest, verdict, verdictSources } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-r58-home-" });
 const PAYLOAD = `echo pwned > "$HOME/pwned-marker"\n`;
@@ -22,10 +22,7 @@ const codeMode = {
 describe("a fifty-eighth review, in real sessions", () => {
 	it("a grant is not used by a sibling of the write that rewrites what it runs", async () => {
 		const h = await sandbox.start({ ui: {}, files: { "build.sh": "echo building\n" } });
-		h.agent(callTool("bash", { command: "sleep 1; sh build.sh" }), "denied");
-		h.reviewer(deny());
-		await h.prompt("build it");
-		await h.command("/guardian allow-once");
+		await deniedAndGranted(h, "sleep 1; sh build.sh");
 		h.agent(
 			callTools(
 				{ name: "write", args: { path: "build.sh", content: PAYLOAD } },
@@ -45,10 +42,7 @@ describe("a fifty-eighth review, in real sessions", () => {
 			...codeMode,
 			files: { "build.sh": "echo building\n", "notes.txt": PAYLOAD },
 		});
-		h.agent(callTool("bash", { command: "sh build.sh" }), "denied");
-		h.reviewer(deny());
-		await h.prompt("build it");
-		await h.command("/guardian allow-once");
+		await deniedAndGranted(h, "sh build.sh");
 		const script = [
 			'const b = tools.bash({ command: "cat notes.txt > build.sh; sleep 3" });',
 			'let text = "";',
@@ -69,10 +63,7 @@ describe("a fifty-eighth review, in real sessions", () => {
 
 	it("code mode: a granted call the script makes is still allowed once (the script itself does not hold it)", async () => {
 		const h = await sandbox.start({ ui: {}, ...codeMode, files: { "build.sh": "echo building\n" } });
-		h.agent(callTool("bash", { command: "sh build.sh" }), "denied");
-		h.reviewer(deny());
-		await h.prompt("build it");
-		await h.command("/guardian allow-once");
+		await deniedAndGranted(h, "sh build.sh");
 		h.agent(callTool("codemode", { code: 'await tools.bash({ command: "sh build.sh" }); return "done";' }), "done");
 		h.reviewer(allow());
 		await h.prompt("try again");

@@ -7,28 +7,13 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createCodemodeExtension } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import {
-	callTool,
-	callTools,
-	type GuardianHarness,
-	guardianSandboxPerTest,
-	verdict,
-	verdictSources,
-} from "./helpers.ts";
+import { callTool, callTools, deniedAndGranted, guardianSandboxPerTest, verdict, verdictSources } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-r59-home-" });
 const PAYLOAD = `echo pwned > "$HOME/pwned-marker"\n`;
 const allow = () => verdict("allow", { risk_level: "low" });
 const deny = () => verdict("deny", { risk_level: "high" });
 const marked = () => existsSync(join(sandbox.home, "pwned-marker"));
-
-/** `command` denied by the reviewer, then `/guardian allow-once`. */
-async function deniedAndGranted(h: GuardianHarness, command: string): Promise<void> {
-	h.agent(callTool("bash", { command }), "denied");
-	h.reviewer(deny());
-	await h.prompt("build it");
-	await h.command("/guardian allow-once");
-}
 
 describe("a fifty-ninth review, in real sessions", () => {
 	it("a writer sibling after the granted call is reviewed: the two would run together", async () => {

@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createCodemodeExtension } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import { callTool, guardianSandboxPerTest, verdict, verdictSources } from "./helpers.ts";
+import { callTool, deniedAndGranted, guardianSandboxPerTest, verdict, verdictSources } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-r57-home-" });
 const PAYLOAD = `echo pwned > "$HOME/pwned-marker"\n`;
@@ -47,10 +47,7 @@ describe("a fifty-seventh review, in real sessions", () => {
 
 	it("an allow-once grant is not used after a later call rewrote the file the granted call runs", async () => {
 		const h = await sandbox.start({ ui: {}, files: { "build.sh": "echo building\n" } });
-		h.agent(callTool("bash", { command: "sh build.sh" }), "denied");
-		h.reviewer(deny());
-		await h.prompt("build it");
-		await h.command("/guardian allow-once");
+		await deniedAndGranted(h, "sh build.sh");
 		h.agent(
 			callTool("write", { path: "build.sh", content: PAYLOAD }),
 			callTool("bash", { command: "sh build.sh" }),
@@ -64,10 +61,7 @@ describe("a fifty-seventh review, in real sessions", () => {
 
 	it("the grant is used when nothing changed files in between (the contrast)", async () => {
 		const h = await sandbox.start({ ui: {}, files: { "build.sh": "echo building\n" } });
-		h.agent(callTool("bash", { command: "sh build.sh" }), "denied");
-		h.reviewer(deny());
-		await h.prompt("build it");
-		await h.command("/guardian allow-once");
+		await deniedAndGranted(h, "sh build.sh");
 		h.agent(callTool("bash", { command: "sh build.sh" }), "done");
 		await h.prompt("try again");
 		expect(verdictSources(h)).toEqual(["reviewer", "allow-once"]);

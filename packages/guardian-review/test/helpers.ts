@@ -312,6 +312,14 @@ export async function promptsWithDenials(h: GuardianHarness, denials: number, ..
 	return verdictSources(h);
 }
 
+/** The agent runs `command`, the reviewer denies it, and the user runs `/guardian allow-once` (needs a UI). */
+export async function deniedAndGranted(h: GuardianHarness, command: string): Promise<void> {
+	h.agent(callTool("bash", { command }), "denied");
+	h.reviewer(verdict("deny", { risk_level: "high" }));
+	await h.prompt("build it");
+	await h.command("/guardian allow-once");
+}
+
 /** Runs one bash call the reviewer denies; answers the verdict sources and the text of every tool result. */
 export async function deniedBashCall(
 	h: GuardianHarness,

@@ -572,6 +572,17 @@ describe("reduceAllowOnce", () => {
 	});
 });
 
+/** The `/guardian status` input of a fresh session, to spread and override. */
+function statusBase() {
+	return {
+		mode: "enforce",
+		reviewerModel: undefined,
+		stats: initialGuardianStats(),
+		breaker: { tripped: false, consecutive: 0, trips: 0 },
+		pendingGrants: 0,
+	};
+}
+
 describe("status", () => {
 	it("shows counters and the median latency without user content", () => {
 		let stats = initialGuardianStats();
@@ -594,13 +605,7 @@ describe("status", () => {
 	});
 
 	it("says which shell the floor judges for, and why a custom one sends bash to review", () => {
-		const base = {
-			mode: "enforce",
-			reviewerModel: undefined,
-			stats: initialGuardianStats(),
-			breaker: { tripped: false, consecutive: 0, trips: 0 },
-			pendingGrants: 0,
-		};
+		const base = statusBase();
 		const plain = formatGuardianStatus({
 			...base,
 			shell: { verdict: "bash", commandDirectories: [], cdSearchPath: false },
@@ -611,13 +616,7 @@ describe("status", () => {
 	});
 
 	it("says what of the environment sends more to review (a first-hour review: pyenv's shims on PATH)", () => {
-		const base = {
-			mode: "enforce",
-			reviewerModel: undefined,
-			stats: initialGuardianStats(),
-			breaker: { tripped: false, consecutive: 0, trips: 0 },
-			pendingGrants: 0,
-		};
+		const base = statusBase();
 		const shims = formatGuardianStatus({
 			...base,
 			shell: { verdict: "bash", commandDirectories: [], cdSearchPath: false, versionShims: true },
@@ -645,31 +644,13 @@ describe("status", () => {
 		stats = recordPassedOn(stats, "not-read-only");
 		stats = recordPassedOn(stats, "not-read-only");
 		stats = recordPassedOn(stats, "protected-path");
-		const text = formatGuardianStatus({
-			mode: "enforce",
-			reviewerModel: undefined,
-			stats,
-			breaker: { tripped: false, consecutive: 0, trips: 0 },
-			pendingGrants: 0,
-		});
+		const text = formatGuardianStatus({ ...statusBase(), stats });
 		expect(text).toContain("\nnot decided by the floor, by why: not-read-only 2, protected-path 1\n");
-		expect(
-			formatGuardianStatus({
-				...{ mode: "enforce", reviewerModel: undefined },
-				stats: initialGuardianStats(),
-				breaker: { tripped: false, consecutive: 0, trips: 0 },
-				pendingGrants: 0,
-			}),
-		).toContain("\nnot decided by the floor, by why: none\n");
+		expect(formatGuardianStatus(statusBase())).toContain("\nnot decided by the floor, by why: none\n");
 	});
 
 	it("says when the reviewer cannot be asked", () => {
-		const base = {
-			mode: "enforce",
-			stats: initialGuardianStats(),
-			breaker: { tripped: false, consecutive: 0, trips: 0 },
-			pendingGrants: 0,
-		};
+		const base = statusBase();
 		expect(formatGuardianStatus({ ...base, reviewerModel: "a/b", reviewerAvailability: "ready" })).toContain(
 			"\nreviewer: a/b\n",
 		);
