@@ -36,6 +36,8 @@ export interface GuardianCommandHost {
 	 * is granted meanwhile.
 	 */
 	changeRunning?(): boolean;
+	/** The fingerprint of the files the denied call names, as they are now (see grant-fingerprint.ts). */
+	fingerprint?(): string | undefined;
 }
 
 /** The `/guardian` command definition. Never throws: a failure is reported as one line. */
@@ -78,7 +80,7 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 					audit.write({ event: "mode-changed", mode });
 					say(`guardian-review: ${mode} for this session.`);
 				} else if (sub === "allow-once") {
-					const next = grantAllowOnce(host.state(), host.now(), host.changeRunning?.() ?? false);
+					const next = grantAllowOnce(host.state(), host.now(), host.changeRunning?.() ?? false, host.fingerprint?.());
 					host.setState(next.state);
 					if (next.granted) {
 						audit.write({ event: "allow-once-granted", mode: host.mode(), category: "allow-once" });

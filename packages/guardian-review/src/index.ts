@@ -46,6 +46,7 @@ import {
 import { createGuardianCommand } from "./command.js";
 import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects.js";
 import { createFloorFactsReader, mayChangeFiles } from "./floor-facts.js";
+import { actionFingerprint } from "./grant-fingerprint.js";
 import { askUserWhenUnavailable, reviewToolCall } from "./reviewer.js";
 import { createToolFactsLookup } from "./tool-facts.js";
 
@@ -133,8 +134,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	let loadedResources: LoadedPiResources | undefined;
 	/** Allowed calls that may change files (not bash the floor allowed as read-only) and have not finished. */
 	const changingCalls = new Set<string>();
-	/** The id of the last call guardian blocked: the denial `/guardian allow-once` would grant. */
-	let lastBlocked: string | undefined;
+	/** The last call guardian blocked: the denial `/guardian allow-once` would grant. */
+	let lastBlocked: { id: string; fingerprint: () => string } | undefined;
 	/** Whether `maker` made the call `id` (nested ids are `<maker's id>/<n>`, at any depth). */
 	const made = (maker: string, id: string | undefined) => id?.startsWith(`${maker}/`) === true;
 	/** Whether such a call still runs, other than the calls that made `id` (a code-mode script around it). */
@@ -184,6 +185,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		const { toolName } = event;
 		const input: unknown = event.input;
 		const { facts, home, readsTree } = await floorFacts.forCall(toolName, input, ctx, active, loadedResources);
+		const fingerprint = () => actionFingerprint(toolName, input, ctx.cwd);
 		let step = perform(
 			planToolCall(state, {
 				toolName,
@@ -198,6 +200,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				nested: event.parentToolCallId !== undefined,
 				changeRunning: changeRunning(event.toolCallId),
 				mayChangeFiles: mayChangeFiles(toolName),
+				// A grant is used only while the files the call names are as they were when it was granted.
+				...(state.allowOnce.grants.length > 0 ? { fingerprint: fingerprint() } : {}),
 			}),
 			event,
 			ctx,
@@ -215,7 +219,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		// Every path ends `done`; anything else fails closed.
 		if (step.next.kind !== "done") return toolCallBlockedResult(NAME);
 		if (step.next.resolution.kind === "block") {
-			lastBlocked = event.toolCallId;
+			lastBlocked = { id: event.toolCallId, fingerprint };
 			return { block: true, reason: step.next.resolution.reason };
 		}
 		floorFacts.callAllowed(event.toolCallId, toolName, readsTree);
@@ -258,7 +262,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			},
 			reviewLogFailed: () => reviewLogFailed,
 			loadedResources: () => loadedResources,
-			changeRunning: () => changeRunning(lastBlocked),
+			changeRunning: () => changeRunning(lastBlocked?.id),
+			fingerprint: () => lastBlocked?.fingerprint(),
 		}),
 	);
 
@@ -306,7 +311,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				// A verdict of this turn, or an allow-once grant, is not reused once a call that may have changed what it
 				// does has run.
 				if (changingCalls.delete(event.toolCallId))
-					state = noteToolCallEnded(state, { madeLastDenied: made(event.toolCallId, lastBlocked) });
+					state = noteToolCallEnded(state, { madeLastDenied: made(event.toolCallId, lastBlocked?.id) });
 				return undefined;
 			},
 			{ failure: "open", name: "guardian-review tool_execution_end" },

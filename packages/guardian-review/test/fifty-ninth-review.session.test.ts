@@ -99,3 +99,21 @@ describe("a fifty-ninth review, in real sessions", () => {
 		expect(h.reviewerRequests()).toHaveLength(1);
 	}, 60_000);
 });
+
+describe("a sixtieth review, in a real session", () => {
+	it("a grant is not used after a background copy the reviewer allowed rewrote the script", async () => {
+		const h = await sandbox.start({ ui: {}, files: { "build.sh": "echo building\n", "notes.txt": PAYLOAD } });
+		// The copy waits in the background; its call ends at once.
+		h.agent(callTool("bash", { command: "(sleep 2; cp notes.txt build.sh) >/dev/null 2>&1 &" }), "started");
+		h.reviewer(allow());
+		await h.prompt("copy it later");
+		await deniedAndGranted(h, "sh build.sh");
+		expect(h.ui?.displayedText().join("\n")).toContain("may run once");
+		await new Promise((done) => setTimeout(done, 3_000));
+		h.agent(callTool("bash", { command: "sh build.sh" }), "done");
+		h.reviewer(deny());
+		await h.prompt("try again");
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer", "reviewer"]);
+		expect(marked()).toBe(false);
+	}, 60_000);
+});

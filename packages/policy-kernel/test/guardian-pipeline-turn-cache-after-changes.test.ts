@@ -232,3 +232,27 @@ describe("leaving and entering mode off", () => {
 		expect(planToolCall(forgetAllowOnce(granted), bashFacts("sh build.sh")).next.kind).toBe("review");
 	});
 });
+
+describe("allow-once with the files' fingerprint (a sixtieth review)", () => {
+	function grantedWith(fingerprint: string | undefined): GuardianState {
+		return startTurn(grantAllowOnce(reviewed(initialGuardianState(), "deny"), 2_000, false, fingerprint).state);
+	}
+
+	it("uses a grant only while the named files match the fingerprint it was made with", () => {
+		const state = grantedWith("f1");
+		expect(planToolCall(state, { ...bashFacts("sh build.sh"), fingerprint: "f1" }).next).toEqual({
+			kind: "done",
+			resolution: { kind: "allow" },
+		});
+		const changed = planToolCall(state, { ...bashFacts("sh build.sh"), fingerprint: "f2" });
+		expect(changed.next.kind).toBe("review");
+		expect(changed.state.allowOnce.grants).toHaveLength(1);
+		expect(planToolCall(state, bashFacts("sh build.sh")).next.kind).toBe("review");
+	});
+
+	it("a grant made without one is used as before", () => {
+		expect(planToolCall(grantedWith(undefined), { ...bashFacts("sh build.sh"), fingerprint: "f2" }).next.kind).toBe(
+			"done",
+		);
+	});
+});

@@ -10,6 +10,8 @@ export const MAX_ALLOW_ONCE_GRANTS = 16;
 export interface AllowOnceGrant {
 	readonly hash: string;
 	readonly expiresAt: number;
+	/** The shell's fingerprint of the files the action names, when it was granted (see the `grant` event). */
+	readonly fingerprint?: string;
 }
 
 /** Allow-once state. */
@@ -26,9 +28,24 @@ export type AllowOnceEvent =
 	 * `changeRunning`: an allowed call that may change files still runs, other than the calls that made the denied one
 	 * (a code-mode script around it).
 	 */
-	| { readonly type: "grant"; readonly now: number; readonly changeRunning?: boolean }
-	/** `changeRunning`: as for `grant`, other than the calls that made this one. */
-	| { readonly type: "check"; readonly hash: string; readonly now: number; readonly changeRunning?: boolean }
+	| {
+			readonly type: "grant";
+			readonly now: number;
+			readonly changeRunning?: boolean;
+			/**
+			 * The shell's fingerprint of the files the denied action names (their identity, size and change time): a grant
+			 * is used only while the files match it, whatever changed them (work a call left running in the background).
+			 */
+			readonly fingerprint?: string;
+	  }
+	/** `changeRunning`: as for `grant`, other than the calls that made this one; `fingerprint`: the files' now. */
+	| {
+			readonly type: "check";
+			readonly hash: string;
+			readonly now: number;
+			readonly changeRunning?: boolean;
+			readonly fingerprint?: string;
+	  }
 	/**
 	 * An allowed call that may have changed files finished. `madeDenied`: it made the denied call (the code-mode script
 	 * whose nested call was denied).
@@ -57,7 +74,8 @@ export function initialAllowOnceState(): AllowOnceState {
  * - `grant`: turns the remembered action, if denied within {@link ALLOW_ONCE_TTL_MS}, into a grant expiring that
  *   long after; nothing while a call that may change files still runs.
  * - `check`: consumes a live grant for the hash (effect `consumed`), or drops an expired one (effect `expired`). While
- *   a call that may change files still runs, the grant is left alone (no effect).
+ *   a call that may change files still runs, or while the named files differ from the grant's fingerprint, the grant
+ *   is left alone (no effect).
  * - `files-changed`: drops every grant, and the remembered denial unless the call that finished made it.
  * - `forget`: drops every grant and the remembered denial.
  */
@@ -81,12 +99,16 @@ export function reduceAllowOnce(
 				return { state, effects: [{ type: "nothing-to-grant" }] };
 			const expiresAt = event.now + ALLOW_ONCE_TTL_MS;
 			const live = state.grants.filter((grant) => grant.expiresAt > event.now && grant.hash !== state.lastDenied?.hash);
-			const grants = [...live, { hash: state.lastDenied.hash, expiresAt }].slice(-MAX_ALLOW_ONCE_GRANTS);
+			const fingerprint = event.fingerprint === undefined ? {} : { fingerprint: event.fingerprint };
+			const grants = [...live, { hash: state.lastDenied.hash, expiresAt, ...fingerprint }].slice(
+				-MAX_ALLOW_ONCE_GRANTS,
+			);
 			return { state: { lastDenied: undefined, grants }, effects: [{ type: "granted", expiresAt }] };
 		}
 		case "check": {
 			const match = state.grants.find((grant) => grant.hash === event.hash);
 			if (match === undefined || event.changeRunning === true) return { state, effects: [] };
+			if (match.fingerprint !== undefined && match.fingerprint !== event.fingerprint) return { state, effects: [] };
 			const grants = state.grants.filter((grant) => grant !== match);
 			return {
 				state: { ...state, grants },

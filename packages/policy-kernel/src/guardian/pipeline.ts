@@ -119,14 +119,21 @@ export function notePrompt(state: GuardianState, fromExtension: boolean): Guardi
 
 /**
  * `/guardian allow-once`: turns the most recently denied action into a grant; nothing while `changeRunning`, an
- * allowed call that may change files still running other than the calls that made the denied one.
+ * allowed call that may change files still running other than the calls that made the denied one. `fingerprint`:
+ * the shell's fingerprint of the files the denied action names (see {@link ToolCallFacts.fingerprint}).
  */
 export function grantAllowOnce(
 	state: GuardianState,
 	now: number,
 	changeRunning = false,
+	fingerprint?: string,
 ): { state: GuardianState; granted: boolean } {
-	const next = reduceAllowOnce(state.allowOnce, { type: "grant", now, changeRunning });
+	const next = reduceAllowOnce(state.allowOnce, {
+		type: "grant",
+		now,
+		changeRunning,
+		...(fingerprint === undefined ? {} : { fingerprint }),
+	});
 	return {
 		state: { ...state, allowOnce: next.state },
 		granted: next.effects.some((effect) => effect.type === "granted"),
@@ -169,6 +176,11 @@ export interface ToolCallFacts {
 	 * call is not decided by the floor (unless it only reads), the cache or another grant.
 	 */
 	readonly mayChangeFiles?: boolean;
+	/**
+	 * The shell's fingerprint of the files the call names, when a grant is waiting: a grant made with one is used only
+	 * while they match it (a sixtieth review: a background copy the reviewer allowed landed after the grant).
+	 */
+	readonly fingerprint?: string;
 }
 
 /** An audit entry without `v` and `ext`. */
@@ -414,6 +426,7 @@ export function planToolCall(before: GuardianState, facts: ToolCallFacts): Pipel
 		hash,
 		now: facts.now,
 		changeRunning: facts.changeRunning === true || besideGrant,
+		...(facts.fingerprint === undefined ? {} : { fingerprint: facts.fingerprint }),
 	});
 	let current: GuardianState = { ...state, allowOnce: grant.state };
 	if (grant.effects.some((effect) => effect.type === "consumed")) {
