@@ -185,7 +185,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		const { toolName } = event;
 		const input: unknown = event.input;
 		const { facts, home, readsTree } = await floorFacts.forCall(toolName, input, ctx, active, loadedResources);
-		const fingerprint = () => actionFingerprint(toolName, input, ctx.cwd);
+		const fingerprint = () => actionFingerprint(toolName, input, ctx.cwd, home);
 		let step = perform(
 			planToolCall(state, {
 				toolName,
