@@ -11,6 +11,7 @@ import {
 	type ShellSetupFacts,
 } from "@pi-policy/policy-kernel/guardian";
 import { type AuditWriter, answerCommand, type PolicyConfig } from "@pi-policy/policy-kernel/host";
+import { fingerprintCovers } from "./grant-fingerprint.js";
 import { modelRefOf, resolveReviewerModel, reviewerAvailability } from "./reviewer.js";
 
 const NAME = "guardian-review";
@@ -80,7 +81,15 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 					audit.write({ event: "mode-changed", mode });
 					say(`guardian-review: ${mode} for this session.`);
 				} else if (sub === "allow-once") {
-					const next = grantAllowOnce(host.state(), host.now(), host.changeRunning?.() ?? false, host.fingerprint?.());
+					const fingerprint = host.fingerprint?.();
+					if (fingerprint !== undefined && !fingerprintCovers(fingerprint)) {
+						say(
+							"guardian-review: not granted: the workspace has too many files, or the action names too many outside it, to check that nothing changed before it runs.",
+							"warning",
+						);
+						return;
+					}
+					const next = grantAllowOnce(host.state(), host.now(), host.changeRunning?.() ?? false, fingerprint);
 					host.setState(next.state);
 					if (next.granted) {
 						audit.write({ event: "allow-once-granted", mode: host.mode(), category: "allow-once" });

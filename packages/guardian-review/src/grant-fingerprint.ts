@@ -1,40 +1,51 @@
-// The fingerprint of the files an action names, for `/guardian allow-once`: a grant is used only while they are as
-// they were when it was made, whatever changed them (work a call left running in the background, another program).
-// Bounded, never throws. What it reads:
-// - each word that may name a file, by lstat and, through a link, by stat of what the link points at (identity, size,
-//   change times, mode);
-// - each word relative to the workspace and to every folder the action names, so `cd sub && sh build.sh` reads
-//   `sub/build.sh`;
-// - `~/…` and `$HOME/…` under home;
-// - for a word with glob or brace characters, every entry of the folder it matches in (one level).
-// An action that names more than it can look at gets a fingerprint that never matches again, so its grant is not
-// used. It does not follow what a script reads on its own (`build.sh` sourcing `lib.sh`).
+// The fingerprint `/guardian allow-once` keeps with a grant: the grant is used only while it still matches, whatever
+// changed the files (work a call left running in the background, work started while guardian was off, another
+// program). Bounded, never throws. It covers:
+// - the whole workspace: every entry's identity, size, change times and mode (by lstat, and through a link by stat
+//   of what it points at), except git's content-addressed `.git/objects`, so whatever a command reads there on its
+//   own (a script's imports, `package.json` for `npm test`, a Makefile, a joined `-fbuild.mk`) is in it;
+// - the paths outside the workspace the action names: each word of a bash command, with quotes and backslashes
+//   removed, or another tool's one-line string arguments; `~/…` and `$HOME/…` under home; relative words under the
+//   workspace and under the outside folders the action names.
+// A workspace with more entries than the bound, or an action naming more paths than it, cannot be covered: the
+// fingerprint then says so (`fingerprintCovers`), and no grant is made for it.
 import { createHash, randomUUID } from "node:crypto";
 import { lstatSync, readdirSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 
-/** At most this many files are looked up for one action; an action that needs more is never matched again. */
-export const MAX_FINGERPRINT_LOOKUPS = 256;
-/** At most this many folders the action names are used as bases for its relative words. */
-const MAX_BASE_FOLDERS = 8;
+/** At most this many workspace entries are looked at; a larger workspace cannot be covered. */
+export const MAX_FINGERPRINT_WORKSPACE_ENTRIES = 200_000;
+/** At most this many named paths outside the workspace are looked at; an action naming more cannot be covered. */
+export const MAX_FINGERPRINT_NAMED_PATHS = 256;
 const MAX_WORD_CHARS = 4096;
-const PATTERN_CHARACTERS = /[*?[\]{}]/;
+const UNCOVERED = "uncovered:";
 const HOME_PREFIX = /^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/;
 
-/** The words of an action that may name files: bash's command words, and other tools' short string arguments. */
+/** Whether a fingerprint covers its action: false when the workspace or the action was too large to look at. */
+export function fingerprintCovers(fingerprint: string): boolean {
+	return !fingerprint.startsWith(UNCOVERED);
+}
+
+/** The words of an action that may name files: bash's words (quotes and backslashes removed), short string arguments. */
 function namedWords(toolName: string, input: unknown): string[] {
 	if (input === null || typeof input !== "object") return [];
 	const values = Object.values(input as Record<string, unknown>).filter(
 		(value): value is string => typeof value === "string",
 	);
-	if (toolName === "bash") return values.flatMap((text) => text.split(/[\s;&|<>()`'"=]+/));
-	return values.filter((text) => !text.includes("\n"));
+	if (toolName !== "bash") return values.filter((text) => !text.includes("\n"));
+	return values.flatMap((text) => [
+		...text.split(/[\s;&|<>()`'"=:]+/),
+		...text
+			.replace(/\\(.)/gs, "$1")
+			.replace(/['"]/g, "")
+			.split(/[\s;&|<>()`=:]+/),
+	]);
 }
 
-/** One file's identity and change times, through a link too; `-` when it does not exist. */
-function fileLine(path: string): string {
+/** One entry's identity, size, change times and mode, and those of what a link points at; `-` when missing. */
+function entryLine(path: string, link: boolean): string {
 	const parts: string[] = [];
-	for (const read of [lstatSync, statSync]) {
+	for (const read of link ? [lstatSync, statSync] : [lstatSync]) {
 		try {
 			const info = read(path, { bigint: true });
 			parts.push(`${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.mode}`);
@@ -45,6 +56,41 @@ function fileLine(path: string): string {
 	return parts.join("\t");
 }
 
+/** Hashes every workspace entry (depth first, sorted); false when there are more than the bound. */
+function hashWorkspace(hash: ReturnType<typeof createHash>, cwd: string, bound: number): boolean {
+	const skipped = join(cwd, ".git", "objects");
+	const folders = [cwd];
+	let entries = 0;
+	hash.update(`${cwd}\u0000${entryLine(cwd, false)}\n`, "utf8");
+	for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+		let names: string[];
+		try {
+			names = readdirSync(folder).sort();
+		} catch {
+			hash.update(`${folder}\u0000unreadable\n`, "utf8");
+			continue;
+		}
+		entries += names.length;
+		if (entries > bound) return false;
+		for (const name of names) {
+			const path = join(folder, name);
+			let line: string;
+			try {
+				const info = lstatSync(path);
+				line = entryLine(path, info.isSymbolicLink());
+				if (info.isDirectory() && path !== skipped) folders.push(path);
+			} catch {
+				line = "-";
+			}
+			hash.update(`${path}\u0000${line}\n`, "utf8");
+		}
+	}
+	return true;
+}
+
+/** At most this many folders outside the workspace that the action names are bases for its relative words. */
+const MAX_OUTSIDE_FOLDERS = 8;
+
 function isFolder(path: string): boolean {
 	try {
 		return statSync(path).isDirectory();
@@ -53,59 +99,59 @@ function isFolder(path: string): boolean {
 	}
 }
 
-/** The paths a word may name: under home for `~/…`, as is when absolute, else under each base folder. */
-function candidatePaths(word: string, bases: readonly string[], home: string | undefined): string[] {
-	const homeRelative = HOME_PREFIX.exec(word);
-	if (homeRelative !== null) return home === undefined ? [] : [join(home, word.slice(homeRelative[0].length))];
-	if (word.includes("$")) return [];
-	if (isAbsolute(word)) return [resolve(word)];
-	return bases.map((base) => resolve(base, word));
-}
-
-/** For a pattern, the entries of the deepest folder before its first pattern character (one level). */
-function patternFolderEntries(path: string): string[] {
-	const fixed = path.slice(0, path.search(PATTERN_CHARACTERS));
-	const folder = fixed.endsWith("/") ? fixed : dirname(fixed);
-	try {
-		return [
-			folder,
-			...readdirSync(folder)
-				.sort()
-				.map((entry) => join(folder, entry)),
-		];
-	} catch {
-		return [folder];
+/**
+ * The paths outside `cwd` that the words name: absolute ones as they are, `~/…` and `$HOME/…` under home, relative
+ * ones under the workspace and under every outside folder named (`cd /tmp/x && sh run.sh`). Undefined when that
+ * cannot be bounded or known: too many folders, or another `~` form.
+ */
+function namedOutsidePaths(words: readonly string[], cwd: string, home: string | undefined): string[] | undefined {
+	const outside = (path: string) => path !== cwd && !path.startsWith(`${cwd}/`);
+	const absolute: string[] = [];
+	const relative: string[] = [];
+	for (const named of new Set(words)) {
+		if (named === "" || named.length > MAX_WORD_CHARS) continue;
+		// `~+` is the shell's current folder: a relative word.
+		const word = /^~\+(?=\/|$)/.test(named) ? `.${named.slice(2)}` : named;
+		const homeRelative = HOME_PREFIX.exec(word);
+		if (homeRelative !== null) {
+			if (home !== undefined) absolute.push(join(home, word.slice(homeRelative[0].length)));
+		} else if (word.startsWith("~")) return undefined;
+		else if (isAbsolute(word)) absolute.push(resolve(word));
+		else relative.push(word);
 	}
+	const folders = absolute.filter((path) => outside(path) && isFolder(path));
+	if (folders.length > MAX_OUTSIDE_FOLDERS) return undefined;
+	const paths = new Set(absolute.filter(outside));
+	for (const base of [cwd, ...folders]) {
+		for (const word of relative) {
+			const path = resolve(base, word);
+			if (outside(path)) paths.add(path);
+			if (paths.size > MAX_FINGERPRINT_NAMED_PATHS) return undefined;
+		}
+	}
+	return paths.size > MAX_FINGERPRINT_NAMED_PATHS ? undefined : [...paths].sort();
 }
 
 /**
- * The fingerprint of the files `input` names, relative to `cwd` (and `home` for `~/…`): equal while none of them
- * changed, different once one did, and unique (never equal again) when the action names more than it can look at.
+ * The fingerprint of a call's action: of the whole workspace `cwd`, and of the paths outside it that `input` names
+ * (`home` for `~/…`), looking at no more than `workspaceEntryBound` workspace entries. Equal while nothing there changed, different once anything did; when the workspace or the
+ * action is too large to look at, a fingerprint that never matches and that {@link fingerprintCovers} rejects.
  */
-export function actionFingerprint(toolName: string, input: unknown, cwd: string, home?: string): string {
+export function actionFingerprint(
+	toolName: string,
+	input: unknown,
+	cwd: string,
+	home?: string,
+	workspaceEntryBound = MAX_FINGERPRINT_WORKSPACE_ENTRIES,
+): string {
 	const hash = createHash("sha256");
 	try {
-		const words = [...new Set(namedWords(toolName, input))].filter(
-			(word) => word !== "" && word.length <= MAX_WORD_CHARS,
-		);
-		const folders = words
-			.filter((word) => !PATTERN_CHARACTERS.test(word))
-			.flatMap((word) => candidatePaths(word, [cwd], home))
-			.filter((path, index, all) => path !== cwd && all.indexOf(path) === index && isFolder(path))
-			.slice(0, MAX_BASE_FOLDERS);
-		const bases = [cwd, ...folders];
-		const paths = new Set<string>();
-		for (const word of words) {
-			for (const path of candidatePaths(word, bases, home)) {
-				if (PATTERN_CHARACTERS.test(path)) for (const entry of patternFolderEntries(path)) paths.add(entry);
-				else paths.add(path);
-			}
-			if (paths.size > MAX_FINGERPRINT_LOOKUPS) break;
-		}
-		if (paths.size > MAX_FINGERPRINT_LOOKUPS) return `unbounded:${randomUUID()}`;
-		for (const path of [...paths].sort()) hash.update(`${path}\u0000${fileLine(path)}\n`, "utf8");
+		const outside = namedOutsidePaths(namedWords(toolName, input), cwd, home);
+		if (outside === undefined) return `${UNCOVERED}${randomUUID()}`;
+		for (const path of outside) hash.update(`${path}\u0000${entryLine(path, true)}\n`, "utf8");
+		if (!hashWorkspace(hash, cwd, workspaceEntryBound)) return `${UNCOVERED}${randomUUID()}`;
 	} catch {
-		return `unreadable:${randomUUID()}`;
+		return `${UNCOVERED}${randomUUID()}`;
 	}
 	return hash.digest("hex");
 }

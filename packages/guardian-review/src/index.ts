@@ -71,6 +71,11 @@ export interface GuardianReviewOptions {
 	 * Default `MAX_HOME_CONFIG_ENTRIES`.
 	 */
 	readonly homeConfigEntryBound?: number;
+	/**
+	 * How many workspace entries an allow-once fingerprint looks at (tests lower it). Default
+	 * `MAX_FINGERPRINT_WORKSPACE_ENTRIES`.
+	 */
+	readonly fingerprintEntryBound?: number;
 }
 
 /** SHA-256 (hex) of the action's canonical identity: the key of verdict reuse and allow-once grants. */
@@ -185,12 +190,17 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		const { toolName } = event;
 		const input: unknown = event.input;
 		const { facts, home, readsTree } = await floorFacts.forCall(toolName, input, ctx, active, loadedResources);
-		const fingerprint = () => actionFingerprint(toolName, input, ctx.cwd, home);
+		const fingerprint = () => actionFingerprint(toolName, input, ctx.cwd, home, options.fingerprintEntryBound);
+		let hash: string | undefined;
+		const hashOnce = () => {
+			hash ??= actionHash(toolName, input);
+			return hash;
+		};
 		let step = perform(
 			planToolCall(state, {
 				toolName,
 				input,
-				hash: () => actionHash(toolName, input),
+				hash: hashOnce,
 				tool: toolFacts.of(toolName),
 				config: active,
 				mode,
@@ -200,8 +210,8 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				nested: event.parentToolCallId !== undefined,
 				changeRunning: changeRunning(event.toolCallId),
 				mayChangeFiles: mayChangeFiles(toolName),
-				// A grant is used only while the files the call names are as they were when it was granted.
-				...(state.allowOnce.grants.length > 0 ? { fingerprint: fingerprint() } : {}),
+				// A grant is used only while its fingerprint matches (the workspace walk runs only for a granted action).
+				...(state.allowOnce.grants.some((grant) => grant.hash === hashOnce()) ? { fingerprint: fingerprint() } : {}),
 			}),
 			event,
 			ctx,

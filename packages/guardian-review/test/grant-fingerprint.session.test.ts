@@ -1,7 +1,7 @@
-// `/guardian allow-once` keeps a fingerprint of the files the granted action names (decision 0025). A background copy
-// the reviewer allowed rewrites the script after the grant; the grant must not be used, whichever way the action
-// names the script: from a folder it enters, through a link, or by a glob. Real sessions (faux agent and reviewer,
-// real bash); the harmful effect is a marker file written outside the workspace.
+// `/guardian allow-once` keeps a fingerprint with a grant: the whole workspace, and the paths outside it the action
+// names (decision 0025). A background copy the reviewer allowed rewrites a file after the grant; the grant must not be
+// used, whichever file it is and however the action names it (a sixtieth and a sixty-first review). Real sessions
+// (faux agent and reviewer, real bash); the harmful effect is a marker file written outside the workspace.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -9,27 +9,36 @@ import { callTool, deniedAndGranted, guardianSandboxPerTest, verdict, verdictSou
 
 const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-fingerprint-home-" });
 const PAYLOAD = `echo pwned > "$HOME/pwned-marker"\n`;
+const PACKAGE_PAYLOAD = JSON.stringify({ scripts: { test: `sh notes.txt` } });
 
 const cases = [
-	{ name: "from a folder it enters", granted: "cd sub && sh build.sh", rewritten: "sub/real.sh", link: false },
+	{ name: "from folders it enters", granted: "cd sub && cd deeper && sh build.sh", rewritten: "sub/deeper/build.sh" },
 	{ name: "through a link", granted: "sh run.sh", rewritten: "sub/real.sh", link: true },
-	{ name: "by a glob", granted: "sh sub/rea?.sh", rewritten: "sub/real.sh", link: false },
+	{ name: "by a glob", granted: "sh sub/rea?.sh", rewritten: "sub/real.sh" },
+	{ name: "with quotes inside a word", granted: "sh sub/r''eal.sh", rewritten: "sub/real.sh" },
+	{ name: "not at all: npm reads package.json", granted: "npm test", rewritten: "package.json", payload: true },
 ];
 
 describe("an allow-once grant after a background rewrite, in real sessions", () => {
-	for (const { name, granted, rewritten, link } of cases) {
-		it(`is not used when the script is named ${name}`, async () => {
+	for (const { name, granted, rewritten, link, payload } of cases) {
+		it(`is not used when the file is named ${name}`, async () => {
 			const h = await sandbox.start({
 				ui: {},
-				files: { "sub/real.sh": "echo building\n", "sub/build.sh": "echo building\n", "notes.txt": PAYLOAD },
+				files: {
+					"sub/real.sh": "echo building\n",
+					"sub/deeper/build.sh": "echo building\n",
+					"package.json": JSON.stringify({ scripts: { test: "echo ok" } }),
+					"notes.txt": PAYLOAD,
+					"package.next.json": PACKAGE_PAYLOAD,
+				},
 			});
-			if (link) {
+			if (link === true) {
 				h.agent(callTool("bash", { command: "ln -s sub/real.sh run.sh" }), "linked");
 				h.reviewer(verdict("allow", { risk_level: "low" }));
 				await h.prompt("link it");
 			}
-			const target = granted.startsWith("cd sub") ? "sub/build.sh" : rewritten;
-			h.agent(callTool("bash", { command: `(sleep 2; cp notes.txt ${target}) >/dev/null 2>&1 &` }), "started");
+			const source = payload === true ? "package.next.json" : "notes.txt";
+			h.agent(callTool("bash", { command: `(sleep 2; cp ${source} ${rewritten}) >/dev/null 2>&1 &` }), "started");
 			h.reviewer(verdict("allow", { risk_level: "low" }));
 			await h.prompt("copy it later");
 			await deniedAndGranted(h, granted);
@@ -49,5 +58,19 @@ describe("an allow-once grant after a background rewrite, in real sessions", () 
 		h.agent(callTool("bash", { command: "cd sub && sh build.sh" }), "done");
 		await h.prompt("try again");
 		expect(verdictSources(h)).toEqual(["reviewer", "allow-once"]);
+	}, 60_000);
+
+	it("is not made when the workspace has more files than the fingerprint looks at, and says why", async () => {
+		const h = await sandbox.start({
+			ui: {},
+			files: { "a.txt": "a", "b.txt": "b", "build.sh": "echo building\n" },
+			guardianOptions: { fingerprintEntryBound: 2 },
+		});
+		await deniedAndGranted(h, "sh build.sh");
+		expect(h.ui?.displayedText().join("\n")).toContain("not granted: the workspace has too many files");
+		h.agent(callTool("bash", { command: "sh build.sh" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("try again");
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer"]);
 	}, 60_000);
 });

@@ -1,91 +1,118 @@
-// The fingerprint `/guardian allow-once` keeps of the files a granted action names.
+// The fingerprint `/guardian allow-once` keeps with a grant: the whole workspace, and the paths outside it the action
+// names. Each case is a rewrite a grant must notice (a sixtieth and a sixty-first review), or a bound.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { actionFingerprint, MAX_FINGERPRINT_LOOKUPS } from "../src/grant-fingerprint.ts";
+import { actionFingerprint, fingerprintCovers, MAX_FINGERPRINT_NAMED_PATHS } from "../src/grant-fingerprint.ts";
 
 let cwd: string;
+let outside: string;
 beforeEach(() => {
 	cwd = mkdtempSync(join(tmpdir(), "grant-fingerprint-"));
+	outside = mkdtempSync(join(tmpdir(), "grant-fingerprint-outside-"));
 	writeFileSync(join(cwd, "build.sh"), "echo building\n");
 });
-afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+afterEach(() => {
+	rmSync(cwd, { recursive: true, force: true });
+	rmSync(outside, { recursive: true, force: true });
+});
+
+/** Whether rewriting `file` after the fingerprint of `command` changes it. */
+function noticed(command: string, file: string, home?: string): boolean {
+	const before = actionFingerprint("bash", { command }, cwd, home);
+	expect(actionFingerprint("bash", { command }, cwd, home)).toBe(before);
+	writeFileSync(file, `echo pwned ${command.length}\n`);
+	return actionFingerprint("bash", { command }, cwd, home) !== before;
+}
 
 describe("actionFingerprint", () => {
-	it("is the same while the named files are unchanged, and differs once one is rewritten", () => {
-		const before = actionFingerprint("bash", { command: "sh build.sh" }, cwd);
-		expect(actionFingerprint("bash", { command: "sh build.sh" }, cwd)).toBe(before);
-		writeFileSync(join(cwd, "build.sh"), "echo pwned\n");
-		expect(actionFingerprint("bash", { command: "sh build.sh" }, cwd)).not.toBe(before);
-	});
-
-	it("notices a named file that appears or disappears", () => {
-		const before = actionFingerprint("bash", { command: "sh later.sh && cat build.sh" }, cwd);
-		writeFileSync(join(cwd, "later.sh"), "echo x\n");
-		expect(actionFingerprint("bash", { command: "sh later.sh && cat build.sh" }, cwd)).not.toBe(before);
-	});
-
-	it("reads other tools' path arguments, not their multi-line content", () => {
-		const input = { path: "build.sh", content: "line 1\nline 2\n" };
-		const before = actionFingerprint("write", input, cwd);
-		writeFileSync(join(cwd, "build.sh"), "changed\n");
-		expect(actionFingerprint("write", input, cwd)).not.toBe(before);
-	});
-
-	it("follows a link to what it points at: rewriting the target changes the fingerprint of the link's name", () => {
-		writeFileSync(join(cwd, "real.sh"), "echo real\n");
-		symlinkSync("real.sh", join(cwd, "run.sh"));
-		const before = actionFingerprint("bash", { command: "sh run.sh" }, cwd);
-		writeFileSync(join(cwd, "real.sh"), "echo pwned, and longer\n");
-		expect(actionFingerprint("bash", { command: "sh run.sh" }, cwd)).not.toBe(before);
-	});
-
-	it("reads words relative to the folders the action names, as `cd sub && sh build.sh` runs them", () => {
-		mkdirSync(join(cwd, "sub"));
-		writeFileSync(join(cwd, "sub", "build.sh"), "echo sub\n");
-		for (const command of ["cd sub && sh build.sh", "sh -c 'cd sub; sh build.sh'", "(cd sub && bash build.sh)"]) {
-			const before = actionFingerprint("bash", { command }, cwd);
-			writeFileSync(join(cwd, "sub", "build.sh"), `echo pwned ${command.length}\n`);
-			expect(actionFingerprint("bash", { command }, cwd), command).not.toBe(before);
+	it("notices a rewrite of any workspace file, named or not, however the command spells it", () => {
+		mkdirSync(join(cwd, "sub", "deeper"), { recursive: true });
+		const cases: Array<[string, string]> = [
+			["sh build.sh", "build.sh"],
+			["sh bui\\ld.sh", "build.sh"],
+			["sh b''uild.sh", "build.sh"],
+			['sh "build".sh', "build.sh"],
+			["sh ~+/build.sh", "build.sh"],
+			["sh /proc/self/cwd/build.sh", "build.sh"],
+			["cd sub && cd deeper && sh build.sh", "sub/deeper/build.sh"],
+			["cd s*/deeper && sh build.sh", "sub/deeper/build.sh"],
+			["make -fbuild.mk", "build.mk"],
+			["PATH=bin:/usr/bin:/bin mytool", "bin/mytool"],
+			["npm test", "package.json"],
+			["node .", "index.js"],
+		];
+		for (const [command, file] of cases) {
+			if (file === "bin/mytool") mkdirSync(join(cwd, "bin"), { recursive: true });
+			expect(noticed(command, join(cwd, file)), command).toBe(true);
 		}
 	});
 
-	it("reads `~/…` and `$HOME/…` under home", () => {
+	it("notices a link's target rewritten, and a file that appears or disappears", () => {
+		writeFileSync(join(cwd, "real.sh"), "echo real\n");
+		symlinkSync("real.sh", join(cwd, "run.sh"));
+		expect(noticed("sh run.sh", join(cwd, "real.sh"))).toBe(true);
+		writeFileSync(join(outside, "target.sh"), "echo outside\n");
+		symlinkSync(join(outside, "target.sh"), join(cwd, "out.sh"));
+		expect(noticed("sh out.sh", join(outside, "target.sh"))).toBe(true);
+		const before = actionFingerprint("bash", { command: "ls" }, cwd);
+		rmSync(join(cwd, "build.sh"));
+		expect(actionFingerprint("bash", { command: "ls" }, cwd)).not.toBe(before);
+	});
+
+	it("notices a rewrite outside the workspace of a path the action names: absolute, relative, under home", () => {
 		const home = mkdtempSync(join(tmpdir(), "grant-fingerprint-home-"));
 		try {
-			writeFileSync(join(home, "deploy.sh"), "echo deploy\n");
-			for (const command of ["sh ~/deploy.sh", "sh $HOME/deploy.sh", "sh $\u007BHOME}/deploy.sh"]) {
-				const before = actionFingerprint("bash", { command }, cwd, home);
-				writeFileSync(join(home, "deploy.sh"), `echo pwned ${command.length}\n`);
-				expect(actionFingerprint("bash", { command }, cwd, home), command).not.toBe(before);
+			mkdirSync(join(outside, "tools"));
+			const cases: Array<[string, string]> = [
+				[`sh ${outside}/run.sh`, join(outside, "run.sh")],
+				[`sh "${outside}"/run2.sh`, join(outside, "run2.sh")],
+				[`cd ${outside}/tools && sh run.sh`, join(outside, "tools", "run.sh")],
+				[`sh ../${outside.split("/").pop()}/rel.sh`, join(outside, "rel.sh")],
+				["sh ~/deploy.sh", join(home, "deploy.sh")],
+				["sh $HOME/deploy.sh", join(home, "deploy.sh")],
+				["sh $\u007BHOME}/deploy.sh", join(home, "deploy.sh")],
+			];
+			for (const [command, file] of cases) {
+				expect(noticed(command, file, home), command).toBe(true);
 			}
 		} finally {
 			rmSync(home, { recursive: true, force: true });
 		}
 	});
 
-	it("reads every entry of the folder a glob or brace word matches in", () => {
-		mkdirSync(join(cwd, "scripts"));
-		writeFileSync(join(cwd, "scripts", "build.sh"), "echo build\n");
-		for (const command of ["sh buil?.sh", "sh b*.sh", "sh {build,none}.sh", "sh scripts/b*.sh"]) {
-			const before = actionFingerprint("bash", { command }, cwd);
-			const target = command.includes("scripts/") ? join(cwd, "scripts", "build.sh") : join(cwd, "build.sh");
-			writeFileSync(target, `echo pwned ${command.length}\n`);
-			expect(actionFingerprint("bash", { command }, cwd), command).not.toBe(before);
-		}
+	it("reads other tools' path arguments, not their multi-line content", () => {
+		const input = { path: join(outside, "notes.md"), content: "line 1\nline 2\n" };
+		const before = actionFingerprint("write", input, cwd);
+		writeFileSync(join(outside, "notes.md"), "changed\n");
+		expect(actionFingerprint("write", input, cwd)).not.toBe(before);
 	});
 
-	it("never matches again when the action names more than it can look at, and never throws on odd input", () => {
-		const many = Array.from({ length: MAX_FINGERPRINT_LOOKUPS }, (_, n) => `f${n}`).join(" ");
-		const padded = { command: `true ${many}; sh build.sh` };
-		expect(actionFingerprint("bash", padded, cwd)).not.toBe(actionFingerprint("bash", padded, cwd));
-		const within = { command: `true ${many.split(" ").slice(0, 64).join(" ")}; sh build.sh` };
-		const before = actionFingerprint("bash", within, cwd);
-		expect(actionFingerprint("bash", within, cwd)).toBe(before);
-		writeFileSync(join(cwd, "build.sh"), "changed\n");
-		expect(actionFingerprint("bash", within, cwd)).not.toBe(before);
-		expect(actionFingerprint("bash", null, cwd)).toMatch(/^[0-9a-f]{64}$/);
-		expect(actionFingerprint("bash", { command: "\u0000" }, cwd)).toMatch(/^[0-9a-f]{64}$/);
+	it("leaves git's objects out, and stays equal while nothing changes", () => {
+		mkdirSync(join(cwd, ".git", "objects", "ab"), { recursive: true });
+		const before = actionFingerprint("bash", { command: "git status" }, cwd);
+		writeFileSync(join(cwd, ".git", "objects", "ab", "cdef"), "blob\n");
+		expect(actionFingerprint("bash", { command: "git status" }, cwd)).toBe(before);
+		writeFileSync(join(cwd, ".git", "config"), "[core]\n");
+		expect(actionFingerprint("bash", { command: "git status" }, cwd)).not.toBe(before);
+	});
+
+	it("cannot cover a workspace over the bound, too many named paths, or another user's `~`", () => {
+		for (let n = 0; n < 5; n++) writeFileSync(join(cwd, `f${n}`), "");
+		const large = actionFingerprint("bash", { command: "sh build.sh" }, cwd, undefined, 4);
+		expect(fingerprintCovers(large)).toBe(false);
+		expect(actionFingerprint("bash", { command: "sh build.sh" }, cwd, undefined, 4)).not.toBe(large);
+		expect(fingerprintCovers(actionFingerprint("bash", { command: "sh build.sh" }, cwd, undefined, 6))).toBe(true);
+		const many = Array.from({ length: MAX_FINGERPRINT_NAMED_PATHS + 1 }, (_, n) => `/tmp/f${n}`).join(" ");
+		expect(fingerprintCovers(actionFingerprint("bash", { command: `true ${many}; sh build.sh` }, cwd))).toBe(false);
+		expect(fingerprintCovers(actionFingerprint("bash", { command: "sh ~root/x.sh" }, cwd))).toBe(false);
+	});
+
+	it("never throws on odd input", () => {
+		for (const input of [null, 5, "text", { command: "\u0000" }, { command: 7 }, []]) {
+			expect(fingerprintCovers(actionFingerprint("bash", input, cwd))).toBe(true);
+		}
+		expect(fingerprintCovers(actionFingerprint("bash", { command: "ls" }, join(cwd, "missing")))).toBe(true);
 	});
 });
