@@ -10,8 +10,8 @@
 // A workspace with more entries than the bound, or an action naming more paths than it, cannot be covered: the
 // fingerprint then says so (`fingerprintCovers`), and no grant is made for it.
 import { createHash, randomUUID } from "node:crypto";
-import { lstatSync, readdirSync, statSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 /** At most this many workspace entries are looked at; a larger workspace cannot be covered. */
 export const MAX_FINGERPRINT_WORKSPACE_ENTRIES = 200_000;
@@ -90,6 +90,8 @@ function hashWorkspace(hash: ReturnType<typeof createHash>, cwd: string, bound: 
 
 /** At most this many folders outside the workspace that the action names are bases for its relative words. */
 const MAX_OUTSIDE_FOLDERS = 8;
+/** At most this many distinct words are looked up; an action with more cannot be covered. */
+const MAX_NAMED_WORDS = 1024;
 
 function isFolder(path: string): boolean {
 	try {
@@ -99,17 +101,32 @@ function isFolder(path: string): boolean {
 	}
 }
 
+/** Where a path really is, through links; for a missing file, through its folder's links. */
+function realPathOf(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		try {
+			return join(realpathSync(dirname(path)), basename(path));
+		} catch {
+			return path;
+		}
+	}
+}
+
 /**
- * The paths outside `cwd` that the words name: absolute ones as they are, `~/…` and `$HOME/…` under home, relative
- * ones under the workspace and under every outside folder named (`cd /tmp/x && sh run.sh`). Undefined when that
- * cannot be bounded or known: too many folders, or another `~` form.
+ * The paths outside `cwd` that the words name, by where they really are (a workspace link to a folder outside counts
+ * as outside): absolute ones, `~/…` and `$HOME/…` under home, relative ones under the workspace and under every
+ * outside folder named (`cd /tmp/x && sh run.sh`, `cd lib && sh run.sh` with `lib` a link out). Undefined when that
+ * cannot be bounded or known: too many words, paths or folders, or another `~` form.
  */
 function namedOutsidePaths(words: readonly string[], cwd: string, home: string | undefined): string[] | undefined {
-	const outside = (path: string) => path !== cwd && !path.startsWith(`${cwd}/`);
+	const workspace = realPathOf(cwd);
 	const absolute: string[] = [];
 	const relative: string[] = [];
-	for (const named of new Set(words)) {
-		if (named === "" || named.length > MAX_WORD_CHARS) continue;
+	const distinct = [...new Set(words)].filter((word) => word !== "" && word.length <= MAX_WORD_CHARS);
+	if (distinct.length > MAX_NAMED_WORDS) return undefined;
+	for (const named of distinct) {
 		// `~+` is the shell's current folder: a relative word.
 		const word = /^~\+(?=\/|$)/.test(named) ? `.${named.slice(2)}` : named;
 		const homeRelative = HOME_PREFIX.exec(word);
@@ -119,17 +136,21 @@ function namedOutsidePaths(words: readonly string[], cwd: string, home: string |
 		else if (isAbsolute(word)) absolute.push(resolve(word));
 		else relative.push(word);
 	}
-	const folders = absolute.filter((path) => outside(path) && isFolder(path));
-	if (folders.length > MAX_OUTSIDE_FOLDERS) return undefined;
-	const paths = new Set(absolute.filter(outside));
-	for (const base of [cwd, ...folders]) {
-		for (const word of relative) {
-			const path = resolve(base, word);
-			if (outside(path)) paths.add(path);
-			if (paths.size > MAX_FINGERPRINT_NAMED_PATHS) return undefined;
-		}
+	const bases = [cwd];
+	const paths = new Set<string>();
+	const consider = (path: string): void => {
+		const real = realPathOf(path);
+		if (real === workspace || real.startsWith(`${workspace}/`)) return;
+		paths.add(path);
+		if (!bases.includes(path) && isFolder(path)) bases.push(path);
+	};
+	for (const path of absolute) consider(path);
+	for (let next = 0; next < bases.length; next++) {
+		if (bases.length > MAX_OUTSIDE_FOLDERS + 1 || paths.size > MAX_FINGERPRINT_NAMED_PATHS) return undefined;
+		for (const word of relative) consider(resolve(bases[next] as string, word));
 	}
-	return paths.size > MAX_FINGERPRINT_NAMED_PATHS ? undefined : [...paths].sort();
+	if (bases.length > MAX_OUTSIDE_FOLDERS + 1 || paths.size > MAX_FINGERPRINT_NAMED_PATHS) return undefined;
+	return [...paths].sort();
 }
 
 /**

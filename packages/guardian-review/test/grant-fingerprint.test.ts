@@ -82,6 +82,24 @@ describe("actionFingerprint", () => {
 		}
 	});
 
+	it("counts a workspace link to a folder outside as outside: its files are looked up where they are", () => {
+		mkdirSync(join(outside, "lib", "deeper"), { recursive: true });
+		symlinkSync(join(outside, "lib"), join(cwd, "lib"));
+		const cases: Array<[string, string]> = [
+			["sh lib/build.sh", join(outside, "lib", "build.sh")],
+			["cd lib && sh build2.sh", join(outside, "lib", "build2.sh")],
+			["cd lib && cd deeper && sh build3.sh", join(outside, "lib", "deeper", "build3.sh")],
+		];
+		for (const [command, file] of cases) {
+			writeFileSync(file, "echo building\n");
+			expect(noticed(command, file), command).toBe(true);
+		}
+		const many = Array.from({ length: 9 }, (_, n) => `/tmp/folder-${n}`);
+		for (const folder of many) mkdirSync(join(outside, folder.slice(5)), { recursive: true });
+		const folders = many.map((folder) => join(outside, folder.slice(5))).join(" ");
+		expect(fingerprintCovers(actionFingerprint("bash", { command: `ls ${folders}` }, cwd))).toBe(false);
+	});
+
 	it("reads other tools' path arguments, not their multi-line content", () => {
 		const input = { path: join(outside, "notes.md"), content: "line 1\nline 2\n" };
 		const before = actionFingerprint("write", input, cwd);
