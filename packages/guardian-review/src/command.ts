@@ -39,6 +39,8 @@ export interface GuardianCommandHost {
 	changeRunning?(): boolean;
 	/** The fingerprint of the files the denied call names, as they are now (see grant-fingerprint.ts). */
 	fingerprint?(): string | undefined;
+	/** How many processes the agent's commands started still run; undefined when unknown (see session-processes.ts). */
+	sessionProcesses?(ctx: ExtensionContext): number | undefined;
 }
 
 /** The `/guardian` command definition. Never throws: a failure is reported as one line. */
@@ -81,6 +83,14 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 					audit.write({ event: "mode-changed", mode });
 					say(`guardian-review: ${mode} for this session.`);
 				} else if (sub === "allow-once") {
+					const running = host.state().allowOnce.lastDenied === undefined ? 0 : host.sessionProcesses?.(ctx);
+					if (running !== undefined && running > 0) {
+						say(
+							`guardian-review: not granted: ${running} ${running === 1 ? "process" : "processes"} the agent's commands started still ${running === 1 ? "runs" : "run"}, and could change what the action does. Stop ${running === 1 ? "it" : "them"} or wait, then ask the agent to try again.`,
+							"warning",
+						);
+						return;
+					}
 					const fingerprint = host.fingerprint?.();
 					if (fingerprint !== undefined && !fingerprintCovers(fingerprint)) {
 						say(

@@ -2,8 +2,9 @@
 // changed the files (work a call left running in the background, work started while guardian was off, another
 // program). Bounded, never throws. It covers:
 // - the whole workspace: every entry's identity, size, change times and mode (by lstat, and through a link by stat
-//   of what it points at), except git's content-addressed `.git/objects`, so whatever a command reads there on its
-//   own (a script's imports, `package.json` for `npm test`, a Makefile, a joined `-fbuild.mk`) is in it;
+//   of what it points at), `.git/objects` included (git does not check a loose object's hash when it reads one),
+//   and the folders outside that workspace links point at, so whatever a command reads there on its own (a
+//   script's imports, `package.json` for `npm test`, a Makefile, a joined `-fbuild.mk`) is in it;
 // - the paths outside the workspace the action names: each word of a bash command, with quotes and backslashes
 //   removed, or another tool's one-line string arguments; `~/…` and `$HOME/…` under home; relative words under the
 //   workspace and under the outside folders the action names.
@@ -56,9 +57,13 @@ function entryLine(path: string, link: boolean): string {
 	return parts.join("\t");
 }
 
-/** Hashes every workspace entry (depth first, sorted); false when there are more than the bound. */
+/**
+ * Hashes every workspace entry (depth first, sorted), following links to folders outside the workspace once each (a
+ * script may source what they hold); false when there are more entries than the bound.
+ */
 function hashWorkspace(hash: ReturnType<typeof createHash>, cwd: string, bound: number): boolean {
-	const skipped = join(cwd, ".git", "objects");
+	const workspace = realPathOf(cwd);
+	const followed = new Set<string>();
 	const folders = [cwd];
 	let entries = 0;
 	hash.update(`${cwd}\u0000${entryLine(cwd, false)}\n`, "utf8");
@@ -78,7 +83,15 @@ function hashWorkspace(hash: ReturnType<typeof createHash>, cwd: string, bound: 
 			try {
 				const info = lstatSync(path);
 				line = entryLine(path, info.isSymbolicLink());
-				if (info.isDirectory() && path !== skipped) folders.push(path);
+				if (info.isDirectory()) folders.push(path);
+				else if (info.isSymbolicLink() && isFolder(path)) {
+					const real = realPathOf(path);
+					const inside = real === workspace || real.startsWith(`${workspace}/`);
+					if (!inside && !followed.has(real)) {
+						followed.add(real);
+						folders.push(path);
+					}
+				}
 			} catch {
 				line = "-";
 			}

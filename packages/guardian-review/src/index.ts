@@ -48,6 +48,7 @@ import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects
 import { createFloorFactsReader, mayChangeFiles } from "./floor-facts.js";
 import { actionFingerprint } from "./grant-fingerprint.js";
 import { askUserWhenUnavailable, reviewToolCall } from "./reviewer.js";
+import { countSessionProcesses } from "./session-processes.js";
 import { createToolFactsLookup } from "./tool-facts.js";
 
 export { deepFreeze } from "./effects.js";
@@ -141,6 +142,16 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	const changingCalls = new Set<string>();
 	/** The last call guardian blocked: the denial `/guardian allow-once` would grant. */
 	let lastBlocked: { id: string; fingerprint: () => string } | undefined;
+	/** The sessions this extension saw: live processes carrying one are work the agent's commands left running. */
+	const sessionIds = new Set<string>();
+	const sessionProcesses = (ctx: ExtensionContext): number | undefined => {
+		try {
+			sessionIds.add(ctx.sessionManager.getSessionId());
+		} catch {
+			// No session id: the ones seen before still count.
+		}
+		return countSessionProcesses(sessionIds);
+	};
 	/** Whether `maker` made the call `id` (nested ids are `<maker's id>/<n>`, at any depth). */
 	const made = (maker: string, id: string | undefined) => id?.startsWith(`${maker}/`) === true;
 	/** Whether such a call still runs, other than the calls that made `id` (a code-mode script around it). */
@@ -196,6 +207,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			hash ??= actionHash(toolName, input);
 			return hash;
 		};
+		const granted = state.allowOnce.grants.some((grant) => grant.hash === hashOnce());
 		let step = perform(
 			planToolCall(state, {
 				toolName,
@@ -208,10 +220,11 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				now: now(),
 				hasUI: ctx.hasUI,
 				nested: event.parentToolCallId !== undefined,
-				changeRunning: changeRunning(event.toolCallId),
+				// Work the agent's commands left running keeps a grant from being used, as a running change does.
+				changeRunning: changeRunning(event.toolCallId) || (granted && (sessionProcesses(ctx) ?? 0) > 0),
 				mayChangeFiles: mayChangeFiles(toolName),
 				// A grant is used only while its fingerprint matches (the workspace walk runs only for a granted action).
-				...(state.allowOnce.grants.some((grant) => grant.hash === hashOnce()) ? { fingerprint: fingerprint() } : {}),
+				...(granted ? { fingerprint: fingerprint() } : {}),
 			}),
 			event,
 			ctx,
@@ -274,6 +287,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 			loadedResources: () => loadedResources,
 			changeRunning: () => changeRunning(lastBlocked?.id),
 			fingerprint: () => lastBlocked?.fingerprint(),
+			sessionProcesses,
 		}),
 	);
 

@@ -108,7 +108,9 @@ describe("a sixtieth review, in a real session", () => {
 		h.reviewer(allow());
 		await h.prompt("copy it later");
 		await deniedAndGranted(h, "sh build.sh");
-		expect(h.ui?.displayedText().join("\n")).toContain("may run once");
+		// Since the sixty-second review nothing is granted while the copy still waits (grant-fingerprint.session.test.ts
+		// covers a copy that hides from that count).
+		expect(h.ui?.displayedText().join("\n")).toMatch(/not granted: \d+ process/);
 		await new Promise((done) => setTimeout(done, 3_000));
 		h.agent(callTool("bash", { command: "sh build.sh" }), "done");
 		h.reviewer(deny());

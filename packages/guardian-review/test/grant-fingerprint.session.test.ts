@@ -1,7 +1,10 @@
-// `/guardian allow-once` keeps a fingerprint with a grant: the whole workspace, and the paths outside it the action
-// names (decision 0025). A background copy the reviewer allowed rewrites a file after the grant; the grant must not be
-// used, whichever file it is and however the action names it (a sixtieth and a sixty-first review). Real sessions
-// (faux agent and reviewer, real bash); the harmful effect is a marker file written outside the workspace.
+// `/guardian allow-once` and work the agent's commands left running (decision 0025; a sixtieth, sixty-first and
+// sixty-second review). While a process an agent command started still runs, nothing is granted. A grant keeps a
+// fingerprint of the whole workspace (and the folders its links point at) and of the paths outside it the action
+// names, for work that hid from that check (a job that dropped PI_SESSION_ID) or ended: a background copy the reviewer
+// allowed rewrites a file after the grant, and the grant must not be used, whichever file it is and however the
+// action names it. Real sessions (faux agent and reviewer, real bash); the harmful effect is a marker file written
+// outside the workspace.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,7 +20,11 @@ const cases = [
 	{ name: "by a glob", granted: "sh sub/rea?.sh", rewritten: "sub/real.sh" },
 	{ name: "with quotes inside a word", granted: "sh sub/r''eal.sh", rewritten: "sub/real.sh" },
 	{ name: "not at all: npm reads package.json", granted: "npm test", rewritten: "package.json", payload: true },
+	{ name: "not at all: a script sources it through a link out", granted: "sh main.sh", rewritten: "lib/helper.sh" },
 ];
+/** A background copy that hides from the process check: it drops PI_SESSION_ID (the call waits until it has). */
+const hiddenCopy = (from: string, to: string) =>
+	`env -u PI_SESSION_ID sh -c 'sleep 2; cp ${from} ${to}' >/dev/null 2>&1 & sleep 0.5`;
 
 describe("an allow-once grant after a background rewrite, in real sessions", () => {
 	for (const { name, granted, rewritten, link, payload } of cases) {
@@ -30,15 +37,24 @@ describe("an allow-once grant after a background rewrite, in real sessions", () 
 					"package.json": JSON.stringify({ scripts: { test: "echo ok" } }),
 					"notes.txt": PAYLOAD,
 					"package.next.json": PACKAGE_PAYLOAD,
+					"main.sh": ". lib/helper.sh\n",
 				},
 			});
+			h.agent(
+				callTool("bash", {
+					command: "mkdir -p ~/shared && echo 'echo help' > ~/shared/helper.sh && ln -s ~/shared lib",
+				}),
+				"shared",
+			);
+			h.reviewer(verdict("allow", { risk_level: "low" }));
+			await h.prompt("share it");
 			if (link === true) {
 				h.agent(callTool("bash", { command: "ln -s sub/real.sh run.sh" }), "linked");
 				h.reviewer(verdict("allow", { risk_level: "low" }));
 				await h.prompt("link it");
 			}
 			const source = payload === true ? "package.next.json" : "notes.txt";
-			h.agent(callTool("bash", { command: `(sleep 2; cp ${source} ${rewritten}) >/dev/null 2>&1 &` }), "started");
+			h.agent(callTool("bash", { command: hiddenCopy(source, rewritten) }), "started");
 			h.reviewer(verdict("allow", { risk_level: "low" }));
 			await h.prompt("copy it later");
 			await deniedAndGranted(h, granted);
@@ -51,6 +67,51 @@ describe("an allow-once grant after a background rewrite, in real sessions", () 
 			expect(existsSync(join(sandbox.home, "pwned-marker"))).toBe(false);
 		}, 60_000);
 	}
+
+	it("is not made while a process an agent command started still runs, and says so", async () => {
+		const h = await sandbox.start({ ui: {}, files: { "build.sh": "echo building\n", "notes.txt": PAYLOAD } });
+		h.agent(callTool("bash", { command: "(sleep 2; cp notes.txt build.sh) >/dev/null 2>&1 &" }), "started");
+		h.reviewer(verdict("allow", { risk_level: "low" }));
+		await h.prompt("copy it later");
+		await deniedAndGranted(h, "sh build.sh");
+		expect(h.ui?.displayedText().join("\n")).toMatch(/not granted: \d+ process(es)? the agent's commands started/);
+		await new Promise((done) => setTimeout(done, 3_000));
+		h.agent(callTool("bash", { command: "sh build.sh" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("try again");
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer", "reviewer"]);
+		expect(existsSync(join(sandbox.home, "pwned-marker"))).toBe(false);
+	}, 60_000);
+
+	it("is not made while a writer waits on a FIFO the action would read", async () => {
+		const h = await sandbox.start({ ui: {}, files: { "notes.txt": PAYLOAD } });
+		h.agent(callTool("bash", { command: "mkfifo build.sh && (cat notes.txt > build.sh) >/dev/null 2>&1 &" }), "made");
+		h.reviewer(verdict("allow", { risk_level: "low" }));
+		await h.prompt("make it");
+		await deniedAndGranted(h, "sh build.sh");
+		expect(h.ui?.displayedText().join("\n")).toMatch(/not granted: \d+ process/);
+		h.agent(callTool("bash", { command: "sh build.sh" }), "done");
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("try again");
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer", "reviewer"]);
+		expect(existsSync(join(sandbox.home, "pwned-marker"))).toBe(false);
+		h.agent(callTool("bash", { command: "cat build.sh > /dev/null" }), "drained");
+		await h.prompt("drain it");
+	}, 60_000);
+
+	it("is not used while a process started after the grant still runs", async () => {
+		const h = await sandbox.start({ ui: {}, files: { "build.sh": "echo building\n" } });
+		await deniedAndGranted(h, "sh build.sh");
+		expect(h.ui?.displayedText().join("\n")).toContain("may run once");
+		h.agent(
+			callTool("bash", { command: "sleep 3 >/dev/null 2>&1 &" }),
+			callTool("bash", { command: "sh build.sh" }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("try again");
+		expect(verdictSources(h)).toEqual(["reviewer", "floor", "reviewer"]);
+	}, 60_000);
 
 	it("is still used when nothing changed", async () => {
 		const h = await sandbox.start({ ui: {}, files: { "sub/build.sh": "echo building\n" } });

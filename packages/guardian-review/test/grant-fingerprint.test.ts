@@ -107,13 +107,16 @@ describe("actionFingerprint", () => {
 		expect(actionFingerprint("write", input, cwd)).not.toBe(before);
 	});
 
-	it("leaves git's objects out, and stays equal while nothing changes", () => {
+	it("notices a rewritten git object, and a file rewritten in a folder outside that a workspace link points at", () => {
 		mkdirSync(join(cwd, ".git", "objects", "ab"), { recursive: true });
-		const before = actionFingerprint("bash", { command: "git status" }, cwd);
 		writeFileSync(join(cwd, ".git", "objects", "ab", "cdef"), "blob\n");
-		expect(actionFingerprint("bash", { command: "git status" }, cwd)).toBe(before);
-		writeFileSync(join(cwd, ".git", "config"), "[core]\n");
-		expect(actionFingerprint("bash", { command: "git status" }, cwd)).not.toBe(before);
+		expect(noticed("git show HEAD:build.sh | sh", join(cwd, ".git", "objects", "ab", "cdef"))).toBe(true);
+		mkdirSync(join(outside, "shared", "deeper"), { recursive: true });
+		writeFileSync(join(outside, "shared", "deeper", "helper.sh"), "echo help\n");
+		symlinkSync(join(outside, "shared"), join(cwd, "lib"));
+		// A loop back to the linked folder is followed once.
+		symlinkSync(join(outside, "shared"), join(outside, "shared", "deeper", "again"));
+		expect(noticed("sh build.sh", join(outside, "shared", "deeper", "helper.sh"))).toBe(true);
 	});
 
 	it("cannot cover a workspace over the bound, too many named paths, or another user's `~`", () => {

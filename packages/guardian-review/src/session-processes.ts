@@ -1,0 +1,49 @@
+// Work the agent's commands left running. Pi's bash tool gives every command `PI_SESSION_ID` (host docs,
+// environment-variables.md), and background processes keep it after the call that started them ended, so a live
+// process carrying one of this extension's session ids is work the agent started that may still change files.
+// `/guardian allow-once` neither makes nor uses a grant while one runs (decision 0025). Linux only (`/proc`); where
+// there is no `/proc`, the count is unknown and the grant's fingerprint is the only check. Bounded, never throws.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** At most this many processes are looked at; past it, a process is assumed to run (fail closed). */
+export const MAX_SESSION_PROCESS_LOOKUPS = 32_768;
+const ENVIRONMENT_NAME = "PI_SESSION_ID=";
+
+/** Whether a process environment (NUL-separated) holds `PI_SESSION_ID` set to one of `sessionIds`. */
+function carriesSessionId(environment: Buffer, sessionIds: ReadonlySet<string>): boolean {
+	for (const entry of environment.toString("latin1").split("\0")) {
+		if (entry.startsWith(ENVIRONMENT_NAME)) return sessionIds.has(entry.slice(ENVIRONMENT_NAME.length));
+	}
+	return false;
+}
+
+/**
+ * How many live processes other than this one carry one of `sessionIds` as `PI_SESSION_ID`; undefined when that
+ * cannot be known (no readable `/proc`). Past the lookup bound, at least one is assumed.
+ */
+export function countSessionProcesses(
+	sessionIds: ReadonlySet<string>,
+	procRoot = "/proc",
+	bound = MAX_SESSION_PROCESS_LOOKUPS,
+): number | undefined {
+	if (sessionIds.size === 0) return 0;
+	let pids: string[];
+	try {
+		pids = readdirSync(procRoot).filter((name) => /^[0-9]+$/.test(name) && Number(name) !== process.pid);
+	} catch {
+		return undefined;
+	}
+	if (pids.length > bound) return 1;
+	let count = 0;
+	for (const pid of pids) {
+		let environment: Buffer;
+		try {
+			environment = readFileSync(join(procRoot, pid, "environ"));
+		} catch {
+			continue;
+		}
+		if (carriesSessionId(environment, sessionIds)) count++;
+	}
+	return count;
+}

@@ -1,0 +1,49 @@
+// Counting the processes the agent's commands left running: live processes whose environment carries one of the
+// session ids as PI_SESSION_ID (Pi's bash tool sets it for every command).
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { countSessionProcesses } from "../src/session-processes.ts";
+
+describe("countSessionProcesses", () => {
+	it("counts a live process that carries a session id, and no longer once it ended", async () => {
+		const id = `test-session-${process.pid}-${Date.now()}`;
+		expect(countSessionProcesses(new Set([id]))).toBe(0);
+		const child = spawn("sleep", ["30"], { env: { ...process.env, PI_SESSION_ID: id }, stdio: "ignore" });
+		try {
+			await new Promise((started) => setTimeout(started, 200));
+			expect(countSessionProcesses(new Set([id]))).toBe(1);
+			expect(countSessionProcesses(new Set(["another-session"]))).toBe(0);
+			expect(countSessionProcesses(new Set())).toBe(0);
+		} finally {
+			child.kill("SIGKILL");
+		}
+		await new Promise((ended) => child.once("exit", ended));
+		expect(countSessionProcesses(new Set([id]))).toBe(0);
+	});
+
+	it("reads a process table by its environments, skips unreadable ones, and is unknown without one", () => {
+		const proc = mkdtempSync(join(tmpdir(), "session-processes-"));
+		try {
+			for (const [pid, environment] of [
+				["101", "HOME=/h\0PI_SESSION_ID=s1\0"],
+				["102", "PI_SESSION_ID=s2\0"],
+				["103", "PI_SESSION_ID=s10\0"],
+			] as const) {
+				mkdirSync(join(proc, pid));
+				writeFileSync(join(proc, pid, "environ"), environment);
+			}
+			mkdirSync(join(proc, "104"));
+			mkdirSync(join(proc, "self"));
+			expect(countSessionProcesses(new Set(["s1"]), proc)).toBe(1);
+			expect(countSessionProcesses(new Set(["s1", "s2"]), proc)).toBe(2);
+			expect(countSessionProcesses(new Set(["s1"]), proc, 2)).toBe(1);
+			expect(countSessionProcesses(new Set(["s3"]), proc, 2)).toBe(1);
+			expect(countSessionProcesses(new Set(["s1"]), join(proc, "missing"))).toBeUndefined();
+		} finally {
+			rmSync(proc, { recursive: true, force: true });
+		}
+	});
+});
