@@ -48,7 +48,7 @@ import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects
 import { createFloorFactsReader, mayChangeFiles } from "./floor-facts.js";
 import { actionFingerprint } from "./grant-fingerprint.js";
 import { askUserWhenUnavailable, reviewToolCall } from "./reviewer.js";
-import { countSessionProcesses } from "./session-processes.js";
+import { countSessionProcesses, noteSessionId, seenSessionIds } from "./session-processes.js";
 import { createToolFactsLookup } from "./tool-facts.js";
 
 export { deepFreeze } from "./effects.js";
@@ -142,15 +142,10 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	const changingCalls = new Set<string>();
 	/** The last call guardian blocked: the denial `/guardian allow-once` would grant. */
 	let lastBlocked: { id: string; fingerprint: () => string } | undefined;
-	/** The sessions this extension saw: live processes carrying one are work the agent's commands left running. */
-	const sessionIds = new Set<string>();
+	/** Live processes carrying a session id guardian saw: work the agent's commands left running. */
 	const sessionProcesses = (ctx: ExtensionContext): number | undefined => {
-		try {
-			sessionIds.add(ctx.sessionManager.getSessionId());
-		} catch {
-			// No session id: the ones seen before still count.
-		}
-		return countSessionProcesses(sessionIds);
+		noteSessionId(ctx.sessionManager);
+		return countSessionProcesses(seenSessionIds);
 	};
 	/** Whether `maker` made the call `id` (nested ids are `<maker's id>/<n>`, at any depth). */
 	const made = (maker: string, id: string | undefined) => id?.startsWith(`${maker}/`) === true;
@@ -255,6 +250,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 		wrapHandler(
 			async (_event, ctx) => {
 				state = initialGuardianState();
+				noteSessionId(ctx.sessionManager);
 				toolFacts.clear();
 				floorFacts.reset();
 				changingCalls.clear();

@@ -9,6 +9,23 @@ import { join } from "node:path";
 /** At most this many processes are looked at; past it, a process is assumed to run (fail closed). */
 export const MAX_SESSION_PROCESS_LOOKUPS = 32_768;
 const ENVIRONMENT_NAME = "PI_SESSION_ID=";
+const MAX_THREAD_LOOKUPS = 64;
+
+/**
+ * Every session id guardian-review saw in this Pi process, across its instances (Pi makes a new one on `/new`,
+ * `/fork` and `/resume`): a job an earlier session started still counts.
+ */
+export const seenSessionIds = new Set<string>();
+
+/** Notes the current session's id in {@link seenSessionIds}; never throws. */
+export function noteSessionId(sessionManager: { getSessionId(): string } | undefined): void {
+	try {
+		const id = sessionManager?.getSessionId();
+		if (typeof id === "string" && id !== "") seenSessionIds.add(id);
+	} catch {
+		// No session id: the ones seen before still count.
+	}
+}
 
 /** Whether a process environment (NUL-separated) holds `PI_SESSION_ID` set to one of `sessionIds`. */
 function carriesSessionId(environment: Buffer, sessionIds: ReadonlySet<string>): boolean {
@@ -36,14 +53,36 @@ export function countSessionProcesses(
 	}
 	if (pids.length > bound) return 1;
 	let count = 0;
-	for (const pid of pids) {
-		let environment: Buffer;
-		try {
-			environment = readFileSync(join(procRoot, pid, "environ"));
-		} catch {
-			continue;
-		}
-		if (carriesSessionId(environment, sessionIds)) count++;
-	}
+	for (const pid of pids) if (processCarries(join(procRoot, pid), sessionIds)) count++;
 	return count;
+}
+
+/**
+ * Whether the process at `folder` carries one of `sessionIds`. A process gone, or another user's, does not. One whose
+ * own environment cannot be read for another reason (a thread-group leader that exited while its threads run) is
+ * read through its threads, and counts when it still has several and none can be read.
+ */
+function processCarries(folder: string, sessionIds: ReadonlySet<string>): boolean {
+	try {
+		return carriesSessionId(readFileSync(join(folder, "environ")), sessionIds);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "EACCES" || code === "EPERM") return false;
+	}
+	try {
+		let readable = false;
+		for (const thread of readdirSync(join(folder, "task")).slice(0, MAX_THREAD_LOOKUPS)) {
+			try {
+				if (carriesSessionId(readFileSync(join(folder, "task", thread, "environ")), sessionIds)) return true;
+				readable = true;
+			} catch {
+				// The next thread may be readable.
+			}
+		}
+		if (readable) return false;
+		const threads = /^Threads:\s*(\d+)/m.exec(readFileSync(join(folder, "status"), "utf8"));
+		return threads !== null && Number(threads[1]) > 1;
+	} catch {
+		return false;
+	}
 }

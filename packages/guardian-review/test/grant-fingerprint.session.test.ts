@@ -7,10 +7,13 @@
 // outside the workspace.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { seenSessionIds } from "../src/session-processes.ts";
 import { callTool, deniedAndGranted, guardianSandboxPerTest, verdict, verdictSources } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-fingerprint-home-" });
+// Guardian keeps every session id it saw for the life of the process; a job one test leaves must not hold the next.
+afterEach(() => seenSessionIds.clear());
 const PAYLOAD = `echo pwned > "$HOME/pwned-marker"\n`;
 const PACKAGE_PAYLOAD = JSON.stringify({ scripts: { test: `sh notes.txt` } });
 
@@ -80,6 +83,19 @@ describe("an allow-once grant after a background rewrite, in real sessions", () 
 		h.reviewer(verdict("deny", { risk_level: "high" }));
 		await h.prompt("try again");
 		expect(verdictSources(h)).toEqual(["reviewer", "reviewer", "reviewer"]);
+		expect(existsSync(join(sandbox.home, "pwned-marker"))).toBe(false);
+	}, 60_000);
+
+	it("is not made while a job an earlier session started still runs", async () => {
+		const later = await sandbox.start({ ui: {}, files: { "build.sh": "echo building\n" } });
+		const earlier = await sandbox.start({ ui: {}, files: { "notes.txt": PAYLOAD } });
+		const target = join(later.cwd, "build.sh");
+		earlier.agent(callTool("bash", { command: `(sleep 2; cp notes.txt ${target}) >/dev/null 2>&1 &` }), "started");
+		earlier.reviewer(verdict("allow", { risk_level: "low" }));
+		await earlier.prompt("copy it later");
+		await deniedAndGranted(later, "sh build.sh");
+		expect(later.ui?.displayedText().join("\n")).toMatch(/not granted: \d+ process/);
+		await new Promise((done) => setTimeout(done, 3_000));
 		expect(existsSync(join(sandbox.home, "pwned-marker"))).toBe(false);
 	}, 60_000);
 

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { countSessionProcesses } from "../src/session-processes.ts";
+import { countSessionProcesses, noteSessionId, seenSessionIds } from "../src/session-processes.ts";
 
 describe("countSessionProcesses", () => {
 	it("counts a live process that carries a session id, and no longer once it ended", async () => {
@@ -42,8 +42,32 @@ describe("countSessionProcesses", () => {
 			expect(countSessionProcesses(new Set(["s1"]), proc, 2)).toBe(1);
 			expect(countSessionProcesses(new Set(["s3"]), proc, 2)).toBe(1);
 			expect(countSessionProcesses(new Set(["s1"]), join(proc, "missing"))).toBeUndefined();
+			// A leader whose own environment cannot be read (it exited; its threads run) is read through its threads,
+			// and counts when it still has several and none can be read.
+			mkdirSync(join(proc, "201", "environ"), { recursive: true });
+			mkdirSync(join(proc, "201", "task", "202"), { recursive: true });
+			writeFileSync(join(proc, "201", "task", "202", "environ"), "PI_SESSION_ID=s5\0");
+			expect(countSessionProcesses(new Set(["s5"]), proc)).toBe(1);
+			mkdirSync(join(proc, "301", "environ"), { recursive: true });
+			mkdirSync(join(proc, "301", "task"), { recursive: true });
+			writeFileSync(join(proc, "301", "status"), "Name:\tpython3\nThreads:\t2\n");
+			expect(countSessionProcesses(new Set(["s6"]), proc)).toBe(1);
+			writeFileSync(join(proc, "301", "status"), "Name:\tpython3\nThreads:\t1\n");
+			expect(countSessionProcesses(new Set(["s6"]), proc)).toBe(0);
 		} finally {
 			rmSync(proc, { recursive: true, force: true });
 		}
+	});
+
+	it("keeps every session id it was shown, and never throws on a session manager that does", () => {
+		noteSessionId({ getSessionId: () => "earlier-session" });
+		noteSessionId({ getSessionId: () => "later-session" });
+		noteSessionId({
+			getSessionId: () => {
+				throw new Error("no session");
+			},
+		});
+		noteSessionId(undefined);
+		expect(seenSessionIds.has("earlier-session") && seenSessionIds.has("later-session")).toBe(true);
 	});
 });
