@@ -8,10 +8,11 @@ import {
 	type GuardianState,
 	grantAllowOnce,
 	type LoadedPiResources,
+	nothingToGrantNotice,
 	type ShellSetupFacts,
 } from "@pi-policy/policy-kernel/guardian";
 import { type AuditWriter, answerCommand, type PolicyConfig } from "@pi-policy/policy-kernel/host";
-import { fingerprintCovers } from "./grant-fingerprint.js";
+import { fingerprintGap } from "./grant-fingerprint.js";
 import { modelRefOf, resolveReviewerModel, reviewerAvailability } from "./reviewer.js";
 
 const NAME = "guardian-review";
@@ -39,8 +40,8 @@ export interface GuardianCommandHost {
 	changeRunning?(): boolean;
 	/** The fingerprint of the files the denied call names, as they are now (see grant-fingerprint.ts). */
 	fingerprint?(): string | undefined;
-	/** How many processes the agent's commands started still run; undefined when unknown (see session-processes.ts). */
-	sessionProcesses?(ctx: ExtensionContext): number | undefined;
+	/** The processes the agent's commands started that still run, by pid; undefined when unknown (session-processes.ts). */
+	sessionProcesses?(ctx: ExtensionContext): readonly number[] | undefined;
 }
 
 /** The `/guardian` command definition. Never throws: a failure is reported as one line. */
@@ -83,33 +84,8 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 					audit.write({ event: "mode-changed", mode });
 					say(`guardian-review: ${mode} for this session.`);
 				} else if (sub === "allow-once") {
-					const running = host.state().allowOnce.lastDenied === undefined ? 0 : host.sessionProcesses?.(ctx);
-					if (running !== undefined && running > 0) {
-						say(
-							`guardian-review: not granted: ${running} ${running === 1 ? "process" : "processes"} the agent's commands started still ${running === 1 ? "runs" : "run"}, and could change what the action does. Stop ${running === 1 ? "it" : "them"} or wait, then ask the agent to try again.`,
-							"warning",
-						);
-						return;
-					}
-					const fingerprint = host.fingerprint?.();
-					if (fingerprint !== undefined && !fingerprintCovers(fingerprint)) {
-						say(
-							"guardian-review: not granted: the workspace has too many files, or the action names too many outside it, to check that nothing changed before it runs.",
-							"warning",
-						);
-						return;
-					}
-					const next = grantAllowOnce(host.state(), host.now(), host.changeRunning?.() ?? false, fingerprint);
-					host.setState(next.state);
-					if (next.granted) {
-						audit.write({ event: "allow-once-granted", mode: host.mode(), category: "allow-once" });
-						say("guardian-review: the most recently denied action may run once within 5 minutes.");
-					} else {
-						say(
-							"guardian-review: there is no denied action to allow (floor hard-denies cannot be overridden, and a call that changed files since the denial drops it: ask the agent to try again).",
-							"warning",
-						);
-					}
+					const [answer, level] = allowOnce(host, ctx);
+					say(answer, level);
 				} else {
 					say("usage: /guardian status | on | off | observe | allow-once", "warning");
 				}
@@ -118,4 +94,36 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 			}
 		},
 	};
+}
+
+const TURN_OFF_FOR_THE_CALL = "turn guardian off for that call (/guardian off, then /guardian on)";
+
+/** `/guardian allow-once`: grants the last denial, or says why not and what to do next (counts and enums only). */
+function allowOnce(host: GuardianCommandHost, ctx: ExtensionContext): [string, "info" | "warning"] {
+	const running = host.state().allowOnce.lastDenied === undefined ? [] : (host.sessionProcesses?.(ctx) ?? []);
+	if (running.length > 0) {
+		const one = running.length === 1;
+		const pids = `${running.slice(0, 5).join(", ")}${running.length > 5 ? ", …" : ""}`;
+		return [
+			`guardian-review: not granted: ${running.length} ${one ? "process" : "processes"} the agent's commands started still ${one ? "runs" : "run"} (pid ${pids}), and could change what the action does. Stop ${one ? "it" : "them"} or wait, then ask the agent to try again; or ${TURN_OFF_FOR_THE_CALL}.`,
+			"warning",
+		];
+	}
+	const fingerprint = host.fingerprint?.();
+	const gap = fingerprint === undefined ? undefined : fingerprintGap(fingerprint);
+	if (gap !== undefined) {
+		const what =
+			gap === "workspace"
+				? "the workspace has more files than allow-once can check (200,000 by default)"
+				: "the action names more paths outside the workspace than allow-once can check (256), or another user's home";
+		return [
+			`guardian-review: not granted: ${what}, so it cannot make sure nothing changed before the call runs. To let it run, ${TURN_OFF_FOR_THE_CALL}, or add its runner to trustedCommands.`,
+			"warning",
+		];
+	}
+	const next = grantAllowOnce(host.state(), host.now(), host.changeRunning?.() ?? false, fingerprint);
+	host.setState(next.state);
+	if (!next.granted) return [nothingToGrantNotice(next.nothingBecause ?? "none"), "warning"];
+	host.audit.write({ event: "allow-once-granted", mode: host.mode(), category: "allow-once" });
+	return ["guardian-review: the most recently denied action may run once within 5 minutes.", "info"];
 }

@@ -20,11 +20,20 @@ export const MAX_FINGERPRINT_WORKSPACE_ENTRIES = 200_000;
 export const MAX_FINGERPRINT_NAMED_PATHS = 256;
 const MAX_WORD_CHARS = 4096;
 const UNCOVERED = "uncovered:";
+
+/** What a fingerprint could not cover: a workspace over the bound, or an action naming too much outside it. */
+export type FingerprintGap = "workspace" | "named";
 const HOME_PREFIX = /^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/;
 
 /** Whether a fingerprint covers its action: false when the workspace or the action was too large to look at. */
 export function fingerprintCovers(fingerprint: string): boolean {
 	return !fingerprint.startsWith(UNCOVERED);
+}
+
+/** What a fingerprint could not cover, if anything. */
+export function fingerprintGap(fingerprint: string): FingerprintGap | undefined {
+	if (fingerprint.startsWith(`${UNCOVERED}workspace:`)) return "workspace";
+	return fingerprintCovers(fingerprint) ? undefined : "named";
 }
 
 /** The words of an action that may name files: bash's words (quotes and backslashes removed), short string arguments. */
@@ -183,7 +192,7 @@ export function actionFingerprint(
 		const outside = namedOutsidePaths(namedWords(toolName, input), cwd, home);
 		if (outside === undefined) return `${UNCOVERED}${randomUUID()}`;
 		for (const path of outside) hash.update(`${path}\u0000${entryLine(path, true)}\n`, "utf8");
-		if (!hashWorkspace(hash, cwd, workspaceEntryBound)) return `${UNCOVERED}${randomUUID()}`;
+		if (!hashWorkspace(hash, cwd, workspaceEntryBound)) return `${UNCOVERED}workspace:${randomUUID()}`;
 	} catch {
 		return `${UNCOVERED}${randomUUID()}`;
 	}

@@ -48,7 +48,7 @@ import { createEffectPerformer, type ReviewContext, STATUS_KEY } from "./effects
 import { createFloorFactsReader, mayChangeFiles } from "./floor-facts.js";
 import { actionFingerprint } from "./grant-fingerprint.js";
 import { askUserWhenUnavailable, reviewToolCall } from "./reviewer.js";
-import { countSessionProcesses, noteSessionId, seenSessionIds } from "./session-processes.js";
+import { noteSessionId, seenSessionIds, sessionProcessIds } from "./session-processes.js";
 import { createToolFactsLookup } from "./tool-facts.js";
 
 export { deepFreeze } from "./effects.js";
@@ -143,9 +143,9 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 	/** The last call guardian blocked: the denial `/guardian allow-once` would grant. */
 	let lastBlocked: { id: string; fingerprint: () => string } | undefined;
 	/** Live processes carrying a session id guardian saw: work the agent's commands left running. */
-	const sessionProcesses = (ctx: ExtensionContext): number | undefined => {
+	const sessionProcesses = (ctx: ExtensionContext): number[] | undefined => {
 		noteSessionId(ctx.sessionManager);
-		return countSessionProcesses(seenSessionIds);
+		return sessionProcessIds(seenSessionIds);
 	};
 	/** Whether `maker` made the call `id` (nested ids are `<maker's id>/<n>`, at any depth). */
 	const made = (maker: string, id: string | undefined) => id?.startsWith(`${maker}/`) === true;
@@ -216,7 +216,7 @@ export function registerGuardianReview(pi: ExtensionAPI, options: GuardianReview
 				hasUI: ctx.hasUI,
 				nested: event.parentToolCallId !== undefined,
 				// Work the agent's commands left running keeps a grant from being used, as a running change does.
-				changeRunning: changeRunning(event.toolCallId) || (granted && (sessionProcesses(ctx) ?? 0) > 0),
+				changeRunning: changeRunning(event.toolCallId) || (granted && (sessionProcesses(ctx)?.length ?? 0) > 0),
 				mayChangeFiles: mayChangeFiles(toolName),
 				// A grant is used only while its fingerprint matches (the workspace walk runs only for a granted action).
 				...(granted ? { fingerprint: fingerprint() } : {}),

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** At most this many processes are looked at; past it, a process is assumed to run (fail closed). */
+/** At most this many processes are looked at; past it, the count is unknown and the fingerprint is the only check. */
 export const MAX_SESSION_PROCESS_LOOKUPS = 32_768;
 const ENVIRONMENT_NAME = "PI_SESSION_ID=";
 const MAX_THREAD_LOOKUPS = 64;
@@ -36,25 +36,26 @@ function carriesSessionId(environment: Buffer, sessionIds: ReadonlySet<string>):
 }
 
 /**
- * How many live processes other than this one carry one of `sessionIds` as `PI_SESSION_ID`; undefined when that
- * cannot be known (no readable `/proc`). Past the lookup bound, at least one is assumed.
+ * The live processes other than this one that carry one of `sessionIds` as `PI_SESSION_ID`, by pid; undefined when
+ * that cannot be known (no readable `/proc`, or more processes than the lookup bound).
  */
-export function countSessionProcesses(
+export function sessionProcessIds(
 	sessionIds: ReadonlySet<string>,
 	procRoot = "/proc",
 	bound = MAX_SESSION_PROCESS_LOOKUPS,
-): number | undefined {
-	if (sessionIds.size === 0) return 0;
+): number[] | undefined {
+	if (sessionIds.size === 0) return [];
 	let pids: string[];
 	try {
 		pids = readdirSync(procRoot).filter((name) => /^[0-9]+$/.test(name) && Number(name) !== process.pid);
 	} catch {
 		return undefined;
 	}
-	if (pids.length > bound) return 1;
-	let count = 0;
-	for (const pid of pids) if (processCarries(join(procRoot, pid), sessionIds)) count++;
-	return count;
+	if (pids.length > bound) return undefined;
+	return pids
+		.filter((pid) => processCarries(join(procRoot, pid), sessionIds))
+		.map(Number)
+		.sort((a, b) => a - b);
 }
 
 /**

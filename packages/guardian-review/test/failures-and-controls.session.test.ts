@@ -206,7 +206,7 @@ describe("allow-once", () => {
 		h.agent(callTool("bash", { command: "git push --force origin main" }), "done");
 		await h.prompt("push");
 		await h.command("/guardian allow-once");
-		expect(h.ui!.notifications().at(-1)?.message).toContain("no denied action to allow");
+		expect(h.ui!.notifications().at(-1)?.message).toContain("not granted: the last denial was a floor hard-deny");
 	});
 });
 

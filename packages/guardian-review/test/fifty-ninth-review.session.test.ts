@@ -65,7 +65,9 @@ describe("a fifty-ninth review, in real sessions", () => {
 		h.reviewer(deny());
 		await h.prompt("build it");
 		await h.command("/guardian allow-once");
-		expect(h.ui?.displayedText().join("\n")).toContain("there is no denied action to allow");
+		expect(h.ui?.displayedText().join("\n")).toContain(
+			"not granted: a call that may have changed files ran after the denial",
+		);
 		h.agent(callTool("bash", { command: "sh build.sh" }), "done");
 		h.reviewer(deny());
 		await h.prompt("try again");

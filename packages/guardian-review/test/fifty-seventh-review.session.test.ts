@@ -78,7 +78,9 @@ describe("a fifty-seventh review, in real sessions", () => {
 		h.reviewer(deny());
 		await h.prompt("build it");
 		await h.command("/guardian allow-once");
-		expect(h.ui?.displayedText().join("\n")).toContain("a call that changed files since the denial drops it");
+		expect(h.ui?.displayedText().join("\n")).toContain(
+			"not granted: a call that may have changed files ran after the denial",
+		);
 		h.agent(callTool("bash", { command: "sh build.sh" }), "done");
 		h.reviewer(deny());
 		await h.prompt("try again");

@@ -7,13 +7,10 @@
 // outside the workspace.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { seenSessionIds } from "../src/session-processes.ts";
+import { describe, expect, it } from "vitest";
 import { callTool, deniedAndGranted, guardianSandboxPerTest, verdict, verdictSources } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-fingerprint-home-" });
-// Guardian keeps every session id it saw for the life of the process; a job one test leaves must not hold the next.
-afterEach(() => seenSessionIds.clear());
 const PAYLOAD = `echo pwned > "$HOME/pwned-marker"\n`;
 const PACKAGE_PAYLOAD = JSON.stringify({ scripts: { test: `sh notes.txt` } });
 
@@ -144,7 +141,9 @@ describe("an allow-once grant after a background rewrite, in real sessions", () 
 			guardianOptions: { fingerprintEntryBound: 2 },
 		});
 		await deniedAndGranted(h, "sh build.sh");
-		expect(h.ui?.displayedText().join("\n")).toContain("not granted: the workspace has too many files");
+		expect(h.ui?.displayedText().join("\n")).toContain(
+			"not granted: the workspace has more files than allow-once can check",
+		);
 		h.agent(callTool("bash", { command: "sh build.sh" }), "done");
 		h.reviewer(verdict("deny", { risk_level: "high" }));
 		await h.prompt("try again");

@@ -19,6 +19,11 @@ import {
 } from "@pi-policy/pi-harness";
 import { afterEach, beforeEach, expect } from "vitest";
 import { createGuardianReview, type GuardianReviewOptions } from "../src/index.ts";
+import { seenSessionIds } from "../src/session-processes.ts";
+
+// Guardian keeps every session id it saw for the life of the process (allow-once waits for their background jobs);
+// one test's leftover job must not hold the next test's grants.
+afterEach(() => seenSessionIds.clear());
 
 export const REVIEWER_MODEL = "faux/faux-reviewer";
 

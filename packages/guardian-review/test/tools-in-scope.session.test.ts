@@ -437,8 +437,8 @@ describe("what the user sees", () => {
 		expect(h.reviewerRequests()).toHaveLength(1);
 		const notes = h.ui!.notifications().map((note) => note.message);
 		expect(notes).toEqual([
-			"guardian-review denied a bash call (source: reviewer, risk high).",
-			"guardian-review denied a bash call (source: reviewer, earlier in this turn).",
+			"guardian-review denied a bash call (source: reviewer, risk high). /guardian allow-once lets it run once.",
+			"guardian-review denied a bash call (source: reviewer, earlier in this turn). /guardian allow-once lets it run once.",
 		]);
 		await h.command("/guardian status");
 		expect(h.ui!.notifications().at(-1)?.message).toContain("decided by the floor: 1 of 3 calls (33%)");
@@ -469,7 +469,9 @@ describe("what the user sees", () => {
 		await h.prompt("go");
 		const notes = h.ui!.notifications().map((note) => note.message);
 		expect(notes).toContain("guardian-review denied a bash call (source: floor rule recursive-delete-home).");
-		expect(notes).toContain("guardian-review denied a bash call (source: reviewer, risk high).");
+		expect(notes).toContain(
+			"guardian-review denied a bash call (source: reviewer, risk high). /guardian allow-once lets it run once.",
+		);
 		expect(notes).toContain("guardian-review denied a bash call (source: user).");
 		await h.command("/guardian status");
 		const status = h.ui!.notifications().at(-1)?.message ?? "";

@@ -76,7 +76,8 @@ describe("the unavailable-review dialog", () => {
 		await h.prompt("make the link");
 		expect(h.ui!.calls.some((call) => call.kind === "confirm")).toBe(false);
 		expect(h.ui!.notifications()).toContainEqual({
-			message: "guardian-review denied a bash call (source: review unavailable, parse-failure).",
+			message:
+				"guardian-review denied a bash call (source: review unavailable, parse-failure). /guardian allow-once lets it run once.",
 			level: "warning",
 		});
 	});

@@ -544,7 +544,9 @@ describe("reduceBreaker", () => {
 describe("reduceAllowOnce", () => {
 	it("grants the last denied action once, for five minutes", () => {
 		let state = initialAllowOnceState();
-		expect(reduceAllowOnce(state, { type: "grant", now: 0 }).effects).toEqual([{ type: "nothing-to-grant" }]);
+		expect(reduceAllowOnce(state, { type: "grant", now: 0 }).effects).toEqual([
+			{ type: "nothing-to-grant", reason: "none" },
+		]);
 		state = reduceAllowOnce(state, { type: "denied", hash: "h1", at: 0, eligible: true }).state;
 		const granted = reduceAllowOnce(state, { type: "grant", now: 1000 });
 		expect(granted.effects).toEqual([{ type: "granted", expiresAt: 1000 + ALLOW_ONCE_TTL_MS }]);
@@ -560,7 +562,7 @@ describe("reduceAllowOnce", () => {
 	it("does not grant a denial older than a grant's life (a nineteenth review)", () => {
 		const state = reduceAllowOnce(initialAllowOnceState(), { type: "denied", hash: "h1", at: 0, eligible: true }).state;
 		expect(reduceAllowOnce(state, { type: "grant", now: ALLOW_ONCE_TTL_MS + 1 }).effects).toEqual([
-			{ type: "nothing-to-grant" },
+			{ type: "nothing-to-grant", reason: "expired" },
 		]);
 		expect(reduceAllowOnce(state, { type: "grant", now: ALLOW_ONCE_TTL_MS }).effects[0]?.type).toBe("granted");
 	});
@@ -568,7 +570,30 @@ describe("reduceAllowOnce", () => {
 	it("never grants past a floor hard-deny", () => {
 		let state = reduceAllowOnce(initialAllowOnceState(), { type: "denied", hash: "r", at: 0, eligible: true }).state;
 		state = reduceAllowOnce(state, { type: "denied", hash: "floor", at: 1, eligible: false }).state;
-		expect(reduceAllowOnce(state, { type: "grant", now: 2 }).effects).toEqual([{ type: "nothing-to-grant" }]);
+		expect(reduceAllowOnce(state, { type: "grant", now: 2 }).effects).toEqual([
+			{ type: "nothing-to-grant", reason: "hard-deny" },
+		]);
+	});
+
+	it("says why there is nothing to grant: what dropped the denial, or what stops the grant now", () => {
+		const reason = (state: ReturnType<typeof initialAllowOnceState>, changeRunning = false) =>
+			reduceAllowOnce(state, { type: "grant", now: 10, changeRunning }).effects.map((effect) =>
+				effect.type === "nothing-to-grant" ? effect.reason : effect.type,
+			);
+		const denied = reduceAllowOnce(initialAllowOnceState(), { type: "denied", hash: "h", at: 0, eligible: true }).state;
+		expect(reason(denied, true)).toEqual(["change-running"]);
+		expect(reason(reduceAllowOnce(denied, { type: "files-changed", madeDenied: false }).state)).toEqual(["changed"]);
+		expect(reason(reduceAllowOnce(denied, { type: "files-changed", madeDenied: true }).state)).toEqual(["granted"]);
+		expect(reason(reduceAllowOnce(denied, { type: "forget" }).state)).toEqual(["forgotten"]);
+		const granted = reduceAllowOnce(denied, { type: "grant", now: 5 }).state;
+		expect(reason(granted)).toEqual(["granted"]);
+		expect(reason(reduceAllowOnce(granted, { type: "files-changed", madeDenied: false }).state)).toEqual(["changed"]);
+		expect(reason(reduceAllowOnce(granted, { type: "check", hash: "h", now: 6 }).state)).toEqual(["used"]);
+		const late = reduceAllowOnce(granted, { type: "check", hash: "h", now: 6 + ALLOW_ONCE_TTL_MS }).state;
+		expect(reason(late)).toEqual(["expired"]);
+		const again = reduceAllowOnce(late, { type: "denied", hash: "h2", at: 9, eligible: true }).state;
+		// A new denial is granted again (the effect, not a reason).
+		expect(reason(again)).toEqual(["granted"]);
 	});
 });
 

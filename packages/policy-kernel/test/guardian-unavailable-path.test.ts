@@ -68,12 +68,12 @@ describe("settleReview: an unavailable review", () => {
 		const step = failed("timeout", publishFacts(true, configOf({ onUnavailable: "deny" })));
 		expect(step.effects).toContainEqual({
 			type: "notify",
-			text: "guardian-review denied a bash call (source: review unavailable, timeout).",
+			text: "guardian-review denied a bash call (source: review unavailable, timeout). /guardian allow-once lets it run once.",
 			level: "warning",
 		});
 		expect(failed("aborted", publishFacts(true)).effects).toContainEqual({
 			type: "notify",
-			text: "guardian-review denied a bash call (source: review unavailable, aborted).",
+			text: "guardian-review denied a bash call (source: review unavailable, aborted). /guardian allow-once lets it run once.",
 			level: "warning",
 		});
 	});

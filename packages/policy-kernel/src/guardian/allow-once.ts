@@ -14,11 +14,29 @@ export interface AllowOnceGrant {
 	readonly fingerprint?: string;
 }
 
+/**
+ * Why `/guardian allow-once` found nothing to grant: no denial to allow (`none`), the last denial was a floor
+ * hard-deny (`hard-deny`), a call that may have changed files finished after it (`changed`), guardian was switched
+ * off or on since (`forgotten`), it was granted already and the grant waits (`granted`), the grant was used (`used`),
+ * it is older than a grant's life (`expired`), or a call that may change files still runs (`change-running`).
+ */
+export type NothingToGrantReason =
+	| "none"
+	| "hard-deny"
+	| "changed"
+	| "forgotten"
+	| "granted"
+	| "used"
+	| "expired"
+	| "change-running";
+
 /** Allow-once state. */
 export interface AllowOnceState {
 	/** The most recently denied action that may be granted. */
 	readonly lastDenied: { readonly hash: string; readonly at: number } | undefined;
 	readonly grants: readonly AllowOnceGrant[];
+	/** Why the last denial is no longer there to grant, once it was dropped (absent: nothing was denied). */
+	readonly dropped?: Exclude<NothingToGrantReason, "none" | "change-running">;
 }
 
 /** Events. */
@@ -57,7 +75,7 @@ export type AllowOnceEvent =
 /** Effects: a grant was made or there was nothing to grant; a call consumed a grant, or found only an expired one. */
 export type AllowOnceEffect =
 	| { readonly type: "granted"; readonly expiresAt: number }
-	| { readonly type: "nothing-to-grant" }
+	| { readonly type: "nothing-to-grant"; readonly reason: NothingToGrantReason }
 	| { readonly type: "consumed" }
 	| { readonly type: "expired" };
 
@@ -70,7 +88,8 @@ export function initialAllowOnceState(): AllowOnceState {
  * The allow-once reducer. A grant is for the action the user saw denied, in the files as they were: the same input
  * may do something else once they changed (`sh build.sh` after `write build.sh`; decision 0025).
  * - `denied`: remembers the action when it is eligible (a reviewer or unavailable-review denial); an ineligible
- *   denial (a floor hard-deny) clears the memory, so a grant never reaches past it.
+ *   denial (a floor hard-deny) clears the memory, so a grant never reaches past it. Whatever drops the remembered
+ *   action records why (`dropped`), for the `nothing-to-grant` effect's reason.
  * - `grant`: turns the remembered action, if denied within {@link ALLOW_ONCE_TTL_MS}, into a grant expiring that
  *   long after; nothing while a call that may change files still runs.
  * - `check`: consumes a live grant for the hash (effect `consumed`), or drops an expired one (effect `expired`). While
@@ -86,44 +105,57 @@ export function reduceAllowOnce(
 	switch (event?.type) {
 		case "denied":
 			return {
-				state: { ...state, lastDenied: event.eligible ? { hash: event.hash, at: event.at } : undefined },
+				state: event.eligible
+					? { lastDenied: { hash: event.hash, at: event.at }, grants: state.grants }
+					: { lastDenied: undefined, grants: state.grants, dropped: "hard-deny" },
 				effects: [],
 			};
 		case "grant": {
+			const nothing = (reason: NothingToGrantReason) => ({
+				state,
+				effects: [{ type: "nothing-to-grant", reason } as const],
+			});
+			if (state.lastDenied === undefined) return nothing(state.dropped ?? "none");
 			// A denial older than a grant's life is not granted: the user no longer has it in front of them.
-			if (
-				state.lastDenied === undefined ||
-				event.now - state.lastDenied.at > ALLOW_ONCE_TTL_MS ||
-				event.changeRunning === true
-			)
-				return { state, effects: [{ type: "nothing-to-grant" }] };
+			if (event.now - state.lastDenied.at > ALLOW_ONCE_TTL_MS) return nothing("expired");
+			if (event.changeRunning === true) return nothing("change-running");
 			const expiresAt = event.now + ALLOW_ONCE_TTL_MS;
 			const live = state.grants.filter((grant) => grant.expiresAt > event.now && grant.hash !== state.lastDenied?.hash);
 			const fingerprint = event.fingerprint === undefined ? {} : { fingerprint: event.fingerprint };
 			const grants = [...live, { hash: state.lastDenied.hash, expiresAt, ...fingerprint }].slice(
 				-MAX_ALLOW_ONCE_GRANTS,
 			);
-			return { state: { lastDenied: undefined, grants }, effects: [{ type: "granted", expiresAt }] };
+			return {
+				state: { lastDenied: undefined, grants, dropped: "granted" },
+				effects: [{ type: "granted", expiresAt }],
+			};
 		}
 		case "check": {
 			const match = state.grants.find((grant) => grant.hash === event.hash);
 			if (match === undefined || event.changeRunning === true) return { state, effects: [] };
 			if (match.fingerprint !== undefined && match.fingerprint !== event.fingerprint) return { state, effects: [] };
 			const grants = state.grants.filter((grant) => grant !== match);
+			const consumed = match.expiresAt > event.now;
+			const dropped =
+				state.lastDenied === undefined ? { dropped: consumed ? ("used" as const) : ("expired" as const) } : {};
 			return {
-				state: { ...state, grants },
-				effects: [match.expiresAt > event.now ? { type: "consumed" } : { type: "expired" }],
+				state: { lastDenied: state.lastDenied, grants, ...(state.lastDenied === undefined ? dropped : {}) },
+				effects: [consumed ? { type: "consumed" } : { type: "expired" }],
 			};
 		}
 		case "files-changed": {
-			const lastDenied = event.madeDenied ? state.lastDenied : undefined;
-			if (lastDenied === state.lastDenied && state.grants.length === 0) return { state, effects: [] };
-			return { state: { lastDenied, grants: [] }, effects: [] };
+			if (state.lastDenied !== undefined && !event.madeDenied) {
+				return { state: { lastDenied: undefined, grants: [], dropped: "changed" }, effects: [] };
+			}
+			if (state.grants.length === 0) return { state, effects: [] };
+			// A waiting grant the change dropped: say so, not that it still waits.
+			const dropped = state.lastDenied === undefined ? { dropped: "changed" as const } : {};
+			return { state: { lastDenied: state.lastDenied, grants: [], ...dropped }, effects: [] };
 		}
 		case "forget":
 			return state.lastDenied === undefined && state.grants.length === 0
 				? { state, effects: [] }
-				: { state: initialAllowOnceState(), effects: [] };
+				: { state: { lastDenied: undefined, grants: [], dropped: "forgotten" }, effects: [] };
 		default:
 			return { state, effects: [] };
 	}

@@ -4,7 +4,12 @@
 // to ask the user; `settleUserAnswer` applies that answer. The shell carries out the effects, in order.
 import { type AuditEntryFor, bucketIndex } from "../audit.js";
 import type { RiskLevel, VerdictV1 } from "../events.js";
-import { type AllowOnceState, initialAllowOnceState, reduceAllowOnce } from "./allow-once.js";
+import {
+	type AllowOnceState,
+	initialAllowOnceState,
+	type NothingToGrantReason,
+	reduceAllowOnce,
+} from "./allow-once.js";
 import { type BreakerState, initialBreakerState, reduceBreaker } from "./breaker.js";
 import {
 	type GuardianMode,
@@ -127,16 +132,18 @@ export function grantAllowOnce(
 	now: number,
 	changeRunning = false,
 	fingerprint?: string,
-): { state: GuardianState; granted: boolean } {
+): { state: GuardianState; granted: boolean; nothingBecause?: NothingToGrantReason } {
 	const next = reduceAllowOnce(state.allowOnce, {
 		type: "grant",
 		now,
 		changeRunning,
 		...(fingerprint === undefined ? {} : { fingerprint }),
 	});
+	const nothing = next.effects.find((effect) => effect.type === "nothing-to-grant");
 	return {
 		state: { ...state, allowOnce: next.state },
 		granted: next.effects.some((effect) => effect.type === "granted"),
+		...(nothing === undefined ? {} : { nothingBecause: nothing.reason }),
 	};
 }
 

@@ -1,6 +1,7 @@
 // What guardian-review says: block reasons for the agent, the unavailable-review dialog, and the status text.
 // Reasons for the agent may carry the reviewer's rationale; user-facing texts carry enums and counts only.
 import type { RiskLevel } from "../events.js";
+import type { NothingToGrantReason } from "./allow-once.js";
 import type { HardDenyRule } from "./floor.js";
 import type { DecisionSource } from "./stats.js";
 import type { OutcomePolicyRule } from "./verdict.js";
@@ -120,10 +121,34 @@ function shownToolName(toolName: string): string {
 
 /**
  * The notification of a denial. It names the source (floor rule, reviewer, user, the unavailable-review fallback
- * or the breaker) and an enum detail such as the rule or risk level; never the command, path or rationale.
+ * or the breaker) and an enum detail such as the rule or risk level; never the command, path or rationale. A denial
+ * allow-once can approve says so.
  */
 export function denialNotification(toolName: string, source: DecisionSource, detail: string | undefined): string {
 	const tool = shownToolName(toolName);
 	const by = detail ?? SOURCE_TEXT[source] ?? source;
-	return `guardian-review denied a ${tool} call (source: ${by}).`;
+	const hint = ALLOW_ONCE_SOURCES.has(source) ? " /guardian allow-once lets it run once." : "";
+	return `guardian-review denied a ${tool} call (source: ${by}).${hint}`;
+}
+
+/** The denials `/guardian allow-once` can approve, whose notification says so. */
+const ALLOW_ONCE_SOURCES: ReadonlySet<DecisionSource> = new Set<DecisionSource>(["reviewer", "cache", "fallback"]);
+
+const TRY_AGAIN = "Ask the agent to try it again; if it is denied again, run /guardian allow-once.";
+
+/** What `/guardian allow-once` answers when there is nothing to grant, by why (enums only; never the action). */
+const NOTHING_TO_GRANT_NOTICE: Readonly<Record<NothingToGrantReason, string>> = {
+	none: "nothing to allow: no call that allow-once can approve was denied in this session.",
+	"hard-deny": "not granted: the last denial was a floor hard-deny, which allow-once cannot approve.",
+	changed: `not granted: a call that may have changed files ran after the denial, so the denied call might now do something else. ${TRY_AGAIN}`,
+	forgotten: `not granted: guardian was switched off or on after the denial. ${TRY_AGAIN}`,
+	granted: "already granted: the denied call may run once within 5 minutes; ask the agent to try it again.",
+	used: "nothing to allow: the last grant was used, and nothing was denied since.",
+	expired: `not granted: the denial, or its grant, is more than 5 minutes old. ${TRY_AGAIN}`,
+	"change-running": `not granted: a call that may change files is still running, and its end drops the denial. Once it ends: ${TRY_AGAIN}`,
+};
+
+/** The `/guardian allow-once` answer when there is nothing to grant. */
+export function nothingToGrantNotice(reason: NothingToGrantReason): string {
+	return `guardian-review: ${NOTHING_TO_GRANT_NOTICE[reason] ?? NOTHING_TO_GRANT_NOTICE.none}`;
 }

@@ -1,0 +1,44 @@
+// What `/guardian allow-once` answers, in real sessions (a new-user review: one message for every case left the user
+// guessing). Each refusal says why and what to do next; a denial it can approve says so in its notification.
+import { describe, expect, it } from "vitest";
+import { callTool, deniedAndGranted, guardianSandboxPerTest, verdict, verdictSources } from "./helpers.ts";
+
+const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-allow-once-answers-" });
+
+describe("/guardian allow-once answers", () => {
+	it("says there is nothing to allow, already granted, and used, each in its own words", async () => {
+		const h = await sandbox.start({ ui: {}, files: { "build.sh": "echo building\n" } });
+		const last = () => h.ui?.notifications().at(-1)?.message ?? "";
+		await h.command("/guardian allow-once");
+		expect(last()).toContain("nothing to allow: no call that allow-once can approve was denied");
+		await deniedAndGranted(h, "sh build.sh");
+		expect(h.ui?.notifications().map((note) => note.message)).toContain(
+			"guardian-review denied a bash call (source: reviewer, risk high). /guardian allow-once lets it run once.",
+		);
+		expect(last()).toContain("may run once within 5 minutes");
+		await h.command("/guardian allow-once");
+		expect(last()).toContain("already granted: the denied call may run once");
+		h.agent(callTool("bash", { command: "sh build.sh" }), "done");
+		await h.prompt("try again");
+		expect(verdictSources(h)).toEqual(["reviewer", "allow-once"]);
+		await h.command("/guardian allow-once");
+		expect(last()).toContain("nothing to allow: the last grant was used");
+	}, 60_000);
+
+	it("while a process the agent started runs: names its pid and the way out", async () => {
+		const h = await sandbox.start({ ui: {}, files: { "build.sh": "echo building\n", "serve.sh": "sleep 2\n" } });
+		h.agent(callTool("bash", { command: "sh serve.sh >/dev/null 2>&1 &" }), "serving");
+		h.reviewer(verdict("allow", { risk_level: "low" }));
+		await h.prompt("serve it");
+		await deniedAndGranted(h, "sh build.sh");
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer"]);
+		const answer = h.ui?.notifications().at(-1)?.message ?? "";
+		expect(answer).toMatch(
+			/not granted: \d+ process(es)? the agent's commands started still runs? \(pid \d+(, \d+)*\)/,
+		);
+		expect(answer).toContain("(/guardian off, then /guardian on)");
+		await new Promise((done) => setTimeout(done, 2_500));
+		await h.command("/guardian allow-once");
+		expect(h.ui?.notifications().at(-1)?.message).toContain("may run once within 5 minutes");
+	}, 60_000);
+});
