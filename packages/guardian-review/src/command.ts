@@ -98,14 +98,16 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 
 const TURN_OFF_FOR_THE_CALL = "turn guardian off for that call (/guardian off, then /guardian on)";
 
-/** `/guardian allow-once`: grants the last denial, or says why not and what to do next (counts and enums only). */
+/**
+ * `/guardian allow-once`: grants the last denial, or says why not and what to do next. Counts and enums only: not
+ * the processes' ids or commands, nor the action.
+ */
 function allowOnce(host: GuardianCommandHost, ctx: ExtensionContext): [string, "info" | "warning"] {
 	const running = host.state().allowOnce.lastDenied === undefined ? [] : (host.sessionProcesses?.(ctx) ?? []);
 	if (running.length > 0) {
 		const one = running.length === 1;
-		const pids = `${running.slice(0, 5).join(", ")}${running.length > 5 ? ", …" : ""}`;
 		return [
-			`guardian-review: not granted: ${running.length} ${one ? "process" : "processes"} the agent's commands started still ${one ? "runs" : "run"} (pid ${pids}), and could change what the action does. Stop ${one ? "it" : "them"} or wait, then ask the agent to try again; or ${TURN_OFF_FOR_THE_CALL}.`,
+			`guardian-review: not granted: ${running.length} ${one ? "process" : "processes"} the agent's commands started still ${one ? "runs" : "run"} (a background job or a server), and could change what the action does. Stop ${one ? "it" : "them"} or wait, then ask the agent to try again; or ${TURN_OFF_FOR_THE_CALL}.`,
 			"warning",
 		];
 	}

@@ -25,7 +25,7 @@ describe("/guardian allow-once answers", () => {
 		expect(last()).toContain("nothing to allow: the last grant was used");
 	}, 60_000);
 
-	it("while a process the agent started runs: names its pid and the way out", async () => {
+	it("while a process the agent started runs: says how many and the way out", async () => {
 		const h = await sandbox.start({ ui: {}, files: { "build.sh": "echo building\n", "serve.sh": "sleep 2\n" } });
 		h.agent(callTool("bash", { command: "sh serve.sh >/dev/null 2>&1 &" }), "serving");
 		h.reviewer(verdict("allow", { risk_level: "low" }));
@@ -33,9 +33,9 @@ describe("/guardian allow-once answers", () => {
 		await deniedAndGranted(h, "sh build.sh");
 		expect(verdictSources(h)).toEqual(["reviewer", "reviewer"]);
 		const answer = h.ui?.notifications().at(-1)?.message ?? "";
-		expect(answer).toMatch(
-			/not granted: \d+ process(es)? the agent's commands started still runs? \(pid \d+(, \d+)*\)/,
-		);
+		expect(answer).toMatch(/not granted: \d+ process(es)? the agent's commands started still runs? \(a background job/);
+		// Counts only: no process id, no command.
+		expect(answer).not.toMatch(/serve\.sh|\d{3,}/);
 		expect(answer).toContain("(/guardian off, then /guardian on)");
 		await new Promise((done) => setTimeout(done, 2_500));
 		await h.command("/guardian allow-once");
