@@ -12,7 +12,7 @@
 // fingerprint then says so (`fingerprintCovers`), and no grant is made for it.
 import { createHash, randomUUID } from "node:crypto";
 import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 
 /** At most this many workspace entries are looked at; a larger workspace cannot be covered. */
 export const MAX_FINGERPRINT_WORKSPACE_ENTRIES = 200_000;
@@ -137,6 +137,19 @@ function realPathOf(path: string): string {
 }
 
 /**
+ * Where the system finds `word` from `base`: `..` goes up from where a link really leads, as the kernel does
+ * (`lib/../run.sh` with `lib` a link to `/o/lib` is `/o/run.sh`), not by the text.
+ */
+function physicalPath(base: string, word: string): string {
+	let current = isAbsolute(word) ? "/" : base;
+	for (const part of word.split("/")) {
+		if (part === "" || part === ".") continue;
+		current = part === ".." ? dirname(realPathOf(current)) : join(current, part);
+	}
+	return current;
+}
+
+/**
  * The paths outside `cwd` that the words name, by where they really are (a workspace link to a folder outside counts
  * as outside): absolute ones, `~/…` and `$HOME/…` under home, relative ones under the workspace and under every
  * outside folder named (`cd /tmp/x && sh run.sh`, `cd lib && sh run.sh` with `lib` a link out). Undefined when that
@@ -155,7 +168,7 @@ function namedOutsidePaths(words: readonly string[], cwd: string, home: string |
 		if (homeRelative !== null) {
 			if (home !== undefined) absolute.push(join(home, word.slice(homeRelative[0].length)));
 		} else if (word.startsWith("~")) return undefined;
-		else if (isAbsolute(word)) absolute.push(resolve(word));
+		else if (isAbsolute(word)) absolute.push(physicalPath("/", word));
 		else relative.push(word);
 	}
 	const bases = [cwd];
@@ -169,7 +182,7 @@ function namedOutsidePaths(words: readonly string[], cwd: string, home: string |
 	for (const path of absolute) consider(path);
 	for (let next = 0; next < bases.length; next++) {
 		if (bases.length > MAX_OUTSIDE_FOLDERS + 1 || paths.size > MAX_FINGERPRINT_NAMED_PATHS) return undefined;
-		for (const word of relative) consider(resolve(bases[next] as string, word));
+		for (const word of relative) consider(physicalPath(bases[next] as string, word));
 	}
 	if (bases.length > MAX_OUTSIDE_FOLDERS + 1 || paths.size > MAX_FINGERPRINT_NAMED_PATHS) return undefined;
 	return [...paths].sort();

@@ -41,4 +41,17 @@ describe("/guardian allow-once answers", () => {
 		await h.command("/guardian allow-once");
 		expect(h.ui?.notifications().at(-1)?.message).toContain("may run once within 5 minutes");
 	}, 60_000);
+
+	it("waits for one process by its count, and only when a denial waits", async () => {
+		const h = await sandbox.start({ ui: {}, files: { "build.sh": "echo building\n" } });
+		h.agent(callTool("bash", { command: "sleep 2 >/dev/null 2>&1 &" }), "waiting");
+		await h.prompt("wait");
+		await h.command("/guardian allow-once");
+		expect(h.ui?.notifications().at(-1)?.message).toContain("nothing to allow: no call");
+		await deniedAndGranted(h, "sh build.sh");
+		expect(h.ui?.notifications().at(-1)?.message).toContain(
+			"not granted: 1 process the agent's commands started still runs",
+		);
+		await new Promise((done) => setTimeout(done, 2_500));
+	}, 60_000);
 });
