@@ -72,7 +72,8 @@ export function createGuardianCommand(host: GuardianCommandHost): Omit<Registere
 						reviewerAvailability: reviewerAvailability(ctx, reviewer),
 						stats: state.stats,
 						breaker: state.breaker,
-						pendingGrants: state.allowOnce.grants.filter((grant) => grant.expiresAt > host.now()).length,
+						...grantStatus(state, host.now()),
+						agentProcesses: host.sessionProcesses?.(ctx)?.length ?? 0,
 						shell: host.shellSetup(ctx.cwd, active),
 						additionalDirectories: active.additionalDirectories.length,
 						loadedResources: host.loadedResources(),
@@ -128,4 +129,12 @@ function allowOnce(host: GuardianCommandHost, ctx: ExtensionContext): [string, "
 	if (!next.granted) return [nothingToGrantNotice(next.nothingBecause ?? "none"), "warning"];
 	host.audit.write({ event: "allow-once-granted", mode: host.mode(), category: "allow-once" });
 	return ["guardian-review: the most recently denied action may run once within 5 minutes.", "info"];
+}
+
+/** The pending grants for `/guardian status`: how many, and the minutes until the soonest expires. */
+function grantStatus(state: GuardianState, now: number): { pendingGrants: number; grantMinutesLeft?: number } {
+	const live = state.allowOnce.grants.filter((grant) => grant.expiresAt > now);
+	if (live.length === 0) return { pendingGrants: 0 };
+	const soonest = Math.min(...live.map((grant) => grant.expiresAt));
+	return { pendingGrants: live.length, grantMinutesLeft: Math.ceil((soonest - now) / 60_000) };
 }

@@ -16,6 +16,9 @@ describe("/guardian allow-once answers", () => {
 			"guardian-review denied a bash call (source: reviewer, risk high). /guardian allow-once lets it run once.",
 		);
 		expect(last()).toContain("may run once within 5 minutes");
+		await h.command("/guardian status");
+		expect(last()).toContain("allow-once grants pending: 1 (the next expires in 5 min)");
+		expect(last()).not.toContain("still running");
 		await h.command("/guardian allow-once");
 		expect(last()).toContain("already granted: the denied call may run once");
 		h.agent(callTool("bash", { command: "sh build.sh" }), "done");
@@ -46,6 +49,10 @@ describe("/guardian allow-once answers", () => {
 		const h = await sandbox.start({ ui: {}, files: { "build.sh": "echo building\n" } });
 		h.agent(callTool("bash", { command: "sleep 2 >/dev/null 2>&1 &" }), "waiting");
 		await h.prompt("wait");
+		await h.command("/guardian status");
+		expect(h.ui?.notifications().at(-1)?.message).toContain(
+			"processes the agent's commands started, still running: 1 (allow-once waits for them)",
+		);
 		await h.command("/guardian allow-once");
 		expect(h.ui?.notifications().at(-1)?.message).toContain("nothing to allow: no call");
 		await deniedAndGranted(h, "sh build.sh");

@@ -609,6 +609,15 @@ function statusBase() {
 }
 
 describe("status", () => {
+	it("shows when the next grant expires and how many processes allow-once waits for, counts only", () => {
+		const text = formatGuardianStatus({ ...statusBase(), pendingGrants: 2, grantMinutesLeft: 3, agentProcesses: 2 });
+		expect(text).toContain("allow-once grants pending: 2 (the next expires in 3 min)");
+		expect(text).toContain("processes the agent's commands started, still running: 2 (allow-once waits for them)");
+		const quiet = formatGuardianStatus({ ...statusBase(), grantMinutesLeft: 3, agentProcesses: 0 });
+		expect(quiet).toContain("allow-once grants pending: 0\n");
+		expect(quiet).not.toContain("still running");
+	});
+
 	it("shows counters and the median latency without user content", () => {
 		let stats = initialGuardianStats();
 		stats = recordDecision(stats, "floor", "allow");

@@ -122,6 +122,10 @@ export function formatGuardianStatus(input: {
 	readonly stats: GuardianStats;
 	readonly breaker: { readonly tripped: boolean; readonly consecutive: number; readonly trips: number };
 	readonly pendingGrants: number;
+	/** Minutes until the soonest pending grant expires, rounded up, when one is pending. */
+	readonly grantMinutesLeft?: number;
+	/** How many processes the agent's commands started still run (allow-once waits for them), when known. */
+	readonly agentProcesses?: number;
 	/** The judged shell, when the caller knows it: a `custom` one sends every bash call to review. */
 	readonly shell?: ShellSetupFacts;
 	/** How many additional workspace directories the config names (a count, never the paths). */
@@ -150,7 +154,10 @@ export function formatGuardianStatus(input: {
 		`denied: ${bySource(stats.denied)}`,
 		`unavailable: ${unavailable}`,
 		`breaker: ${input.breaker.tripped ? "tripped" : "armed"} (consecutive denials ${input.breaker.consecutive}, trips ${input.breaker.trips})`,
-		`allow-once grants pending: ${input.pendingGrants}`,
+		`allow-once grants pending: ${input.pendingGrants}${input.pendingGrants > 0 && input.grantMinutesLeft !== undefined ? ` (the next expires in ${input.grantMinutesLeft} min)` : ""}`,
+		...((input.agentProcesses ?? 0) > 0
+			? [`processes the agent's commands started, still running: ${input.agentProcesses} (allow-once waits for them)`]
+			: []),
 		...(input.shell === undefined ? [] : [shellStatusLine(input.shell)]),
 		...((input.additionalDirectories ?? 0) > 0
 			? [`workspace: the working directory and ${input.additionalDirectories} additional`]
