@@ -61,7 +61,8 @@ export function sessionProcessIds(
 /**
  * Whether the process at `folder` carries one of `sessionIds`. A process gone, or another user's, does not. One whose
  * own environment cannot be read for another reason (a thread-group leader that exited while its threads run) is
- * read through its threads, and counts when it still has several and none can be read.
+ * read through its threads; when none of them can be read either (a process that is exiting), it does not count, as
+ * nothing shows it is the agent's.
  */
 function processCarries(folder: string, sessionIds: ReadonlySet<string>): boolean {
 	try {
@@ -71,19 +72,15 @@ function processCarries(folder: string, sessionIds: ReadonlySet<string>): boolea
 		if (code === "ENOENT" || code === "EACCES" || code === "EPERM") return false;
 	}
 	try {
-		let readable = false;
 		for (const thread of readdirSync(join(folder, "task")).slice(0, MAX_THREAD_LOOKUPS)) {
 			try {
 				if (carriesSessionId(readFileSync(join(folder, "task", thread, "environ")), sessionIds)) return true;
-				readable = true;
 			} catch {
 				// The next thread may be readable.
 			}
 		}
-		if (readable) return false;
-		const threads = /^Threads:\s*(\d+)/m.exec(readFileSync(join(folder, "status"), "utf8"));
-		return threads !== null && Number(threads[1]) > 1;
 	} catch {
-		return false;
+		// No threads to read.
 	}
+	return false;
 }

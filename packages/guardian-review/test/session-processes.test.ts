@@ -44,17 +44,15 @@ describe("countSessionProcesses", () => {
 			expect(countSessionProcesses(new Set(["s3"]), proc, 2)).toBeUndefined();
 			expect(sessionProcessIds(new Set(["s1", "s2"]), proc)).toEqual([101, 102]);
 			expect(countSessionProcesses(new Set(["s1"]), join(proc, "missing"))).toBeUndefined();
-			// A leader whose own environment cannot be read (it exited; its threads run) is read through its threads,
-			// and counts when it still has several and none can be read.
+			// A leader whose own environment cannot be read (it exited; its threads run) is read through its threads;
+			// with none readable (a process that is exiting), nothing shows it is the agent's, and it does not count.
 			mkdirSync(join(proc, "201", "environ"), { recursive: true });
 			mkdirSync(join(proc, "201", "task", "202"), { recursive: true });
 			writeFileSync(join(proc, "201", "task", "202", "environ"), "PI_SESSION_ID=s5\0");
 			expect(countSessionProcesses(new Set(["s5"]), proc)).toBe(1);
 			mkdirSync(join(proc, "301", "environ"), { recursive: true });
-			mkdirSync(join(proc, "301", "task"), { recursive: true });
-			writeFileSync(join(proc, "301", "status"), "Name:\tpython3\nThreads:\t2\n");
-			expect(countSessionProcesses(new Set(["s6"]), proc)).toBe(1);
-			writeFileSync(join(proc, "301", "status"), "Name:\tpython3\nThreads:\t1\n");
+			mkdirSync(join(proc, "301", "task", "302", "environ"), { recursive: true });
+			writeFileSync(join(proc, "301", "status"), "Name:\tnode\nThreads:\t8\n");
 			expect(countSessionProcesses(new Set(["s6"]), proc)).toBe(0);
 		} finally {
 			rmSync(proc, { recursive: true, force: true });

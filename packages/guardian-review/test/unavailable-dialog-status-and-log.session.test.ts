@@ -140,9 +140,9 @@ describe("/guardian status", () => {
 				.message.split("\n")
 				.filter((line) => line.startsWith("allow-once grants pending:"));
 		};
-		expect(await pending()).toEqual(["allow-once grants pending: 1"]);
+		expect(await pending()).toEqual(["allow-once grants pending: 1 (the next expires in 5 min)"]);
 		clock += 5 * 60 * 1000 - 1;
-		expect(await pending()).toEqual(["allow-once grants pending: 1"]);
+		expect(await pending()).toEqual(["allow-once grants pending: 1 (the next expires in 1 min)"]);
 		clock += 1;
 		expect(await pending()).toEqual(["allow-once grants pending: 0"]);
 	});
