@@ -13,6 +13,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
+import { isWithin } from "@pi-policy/policy-kernel/guardian";
 
 /** At most this many workspace entries are looked at; a larger workspace cannot be covered. */
 export const MAX_FINGERPRINT_WORKSPACE_ENTRIES = 200_000;
@@ -95,8 +96,7 @@ function hashWorkspace(hash: ReturnType<typeof createHash>, cwd: string, bound: 
 				if (info.isDirectory()) folders.push(path);
 				else if (info.isSymbolicLink() && isFolder(path)) {
 					const real = realPathOf(path);
-					const inside = real === workspace || real.startsWith(`${workspace}/`);
-					if (!inside && !followed.has(real)) {
+					if (!isWithin(workspace, real) && !followed.has(real)) {
 						followed.add(real);
 						folders.push(path);
 					}
@@ -175,7 +175,7 @@ function namedOutsidePaths(words: readonly string[], cwd: string, home: string |
 	const paths = new Set<string>();
 	const consider = (path: string): void => {
 		const real = realPathOf(path);
-		if (real === workspace || real.startsWith(`${workspace}/`)) return;
+		if (isWithin(workspace, real)) return;
 		paths.add(path);
 		if (!bases.includes(path) && isFolder(path)) bases.push(path);
 	};
