@@ -1,5 +1,7 @@
 // What `/guardian allow-once` answers, in real sessions (a new-user review: one message for every case left the user
 // guessing). Each refusal says why and what to do next; a denial it can approve says so in its notification.
+import { appendFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { callTool, deniedAndGranted, guardianSandboxPerTest, verdict, verdictSources } from "./helpers.ts";
 
@@ -60,5 +62,28 @@ describe("/guardian allow-once answers", () => {
 			"not granted: 1 process the agent's commands started still runs",
 		);
 		await new Promise((done) => setTimeout(done, 2_500));
+	}, 60_000);
+
+	it("a denial beside a waiting grant says why the grant did not let the call run", async () => {
+		const h = await sandbox.start({ ui: {}, files: { "build.sh": "echo building\n" } });
+		const last = () => h.ui?.notifications().at(-1)?.message ?? "";
+		await deniedAndGranted(h, "sh build.sh");
+		expect(last()).toContain("may run once within 5 minutes");
+		// The agent tries a different call: the grant is for the exact one.
+		h.agent(callTool("bash", { command: "sh build.sh --fast" }), "denied");
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("try again");
+		expect(last()).toBe(
+			"guardian-review denied a bash call (source: reviewer, risk high). An allow-once grant waits for a different call: a grant is for the exact call that was denied. /guardian allow-once lets it run once.",
+		);
+		// The user edits the granted script in their editor: the grant no longer fits what the call would run.
+		await appendFile(join(h.cwd, "build.sh"), "echo changed\n");
+		h.agent(callTool("bash", { command: "sh build.sh" }), "denied");
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("try again");
+		expect(verdictSources(h)).toEqual(["reviewer", "reviewer", "reviewer"]);
+		expect(last()).toContain(
+			"(source: reviewer, risk high). Its allow-once grant was not used: files the call names changed since the grant, or a command the agent started still ran.",
+		);
 	}, 60_000);
 });

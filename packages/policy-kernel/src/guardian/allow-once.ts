@@ -79,6 +79,22 @@ export type AllowOnceEffect =
 	| { readonly type: "consumed" }
 	| { readonly type: "expired" };
 
+/**
+ * A live grant a denied call did not use: one for this very call, held back (a command the agent started still ran,
+ * or the files it names changed since the grant), or only grants for other calls (a grant is for the exact call).
+ */
+export type WaitingGrant = "this-call" | "other-call";
+
+/**
+ * Which live grant waits beside a call about to be denied (`hash`), for the denial notification: a user who granted
+ * a call and sees it denied again learns why. `undefined` when no grant lives at `now`.
+ */
+export function waitingGrantOf(state: AllowOnceState, hash: string, now: number): WaitingGrant | undefined {
+	const live = state.grants.filter((grant) => grant.expiresAt > now);
+	if (live.length === 0) return undefined;
+	return live.some((grant) => grant.hash === hash) ? "this-call" : "other-call";
+}
+
 /** The empty state. */
 export function initialAllowOnceState(): AllowOnceState {
 	return { lastDenied: undefined, grants: [] };

@@ -9,6 +9,7 @@ import {
 	initialAllowOnceState,
 	type NothingToGrantReason,
 	reduceAllowOnce,
+	waitingGrantOf,
 } from "./allow-once.js";
 import { type BreakerState, initialBreakerState, reduceBreaker } from "./breaker.js";
 import {
@@ -284,7 +285,7 @@ function armed(state: GuardianState): "armed" | "tripped" {
 function finish(
 	state: GuardianState,
 	effects: GuardianEffect[],
-	call: { toolName: string; observe: boolean; hasUI: boolean },
+	call: { toolName: string; observe: boolean; hasUI: boolean; hash?: string; now?: number },
 	decision: "allow" | "deny",
 	source: DecisionSource,
 	reason: string | undefined,
@@ -302,7 +303,16 @@ function finish(
 		return { state: next, resolution: ALLOW };
 	}
 	if (call.hasUI) {
-		effects.push({ type: "notify", text: denialNotification(call.toolName, source, detail), level: "warning" });
+		// A grant the user made that did not let this call run: the notification says why.
+		const waiting =
+			call.hash === undefined || call.now === undefined
+				? undefined
+				: waitingGrantOf(state.allowOnce, call.hash, call.now);
+		effects.push({
+			type: "notify",
+			text: denialNotification(call.toolName, source, detail, waiting),
+			level: "warning",
+		});
 	}
 	return { state: next, resolution: { kind: "block", reason: reason ?? "Blocked by guardian-review." } };
 }
@@ -462,7 +472,7 @@ export function planToolCall(before: GuardianState, facts: ToolCallFacts): Pipel
 			finish(
 				current,
 				effects,
-				call,
+				{ ...call, hash, now: facts.now },
 				cached.decision,
 				"cache",
 				cached.reason,

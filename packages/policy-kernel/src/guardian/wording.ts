@@ -1,7 +1,7 @@
 // What guardian-review says: block reasons for the agent, the unavailable-review dialog, and the status text.
 // Reasons for the agent may carry the reviewer's rationale; user-facing texts carry enums and counts only.
 import type { RiskLevel } from "../events.js";
-import type { NothingToGrantReason } from "./allow-once.js";
+import type { NothingToGrantReason, WaitingGrant } from "./allow-once.js";
 import type { HardDenyRule } from "./floor.js";
 import type { DecisionSource } from "./stats.js";
 import type { OutcomePolicyRule } from "./verdict.js";
@@ -124,12 +124,25 @@ function shownToolName(toolName: string): string {
  * or the breaker) and an enum detail such as the rule or risk level; never the command, path or rationale. A denial
  * allow-once can approve says so.
  */
-export function denialNotification(toolName: string, source: DecisionSource, detail: string | undefined): string {
+export function denialNotification(
+	toolName: string,
+	source: DecisionSource,
+	detail: string | undefined,
+	waitingGrant?: WaitingGrant,
+): string {
 	const tool = shownToolName(toolName);
 	const by = detail ?? SOURCE_TEXT[source] ?? source;
-	const hint = ALLOW_ONCE_SOURCES.has(source) ? " /guardian allow-once lets it run once." : "";
-	return `guardian-review denied a ${tool} call (source: ${by}).${hint}`;
+	if (!ALLOW_ONCE_SOURCES.has(source)) return `guardian-review denied a ${tool} call (source: ${by}).`;
+	const waiting = waitingGrant === undefined ? "" : ` ${WAITING_GRANT_NOTICE[waitingGrant]}`;
+	return `guardian-review denied a ${tool} call (source: ${by}).${waiting} /guardian allow-once lets it run once.`;
 }
+
+/** Why a grant the user made did not let this call run (enums only). */
+const WAITING_GRANT_NOTICE: Readonly<Record<WaitingGrant, string>> = {
+	"this-call":
+		"Its allow-once grant was not used: files the call names changed since the grant, or a command the agent started still ran.",
+	"other-call": "An allow-once grant waits for a different call: a grant is for the exact call that was denied.",
+};
 
 /** The denials `/guardian allow-once` can approve, whose notification says so. */
 const ALLOW_ONCE_SOURCES: ReadonlySet<DecisionSource> = new Set<DecisionSource>(["reviewer", "cache", "fallback"]);
