@@ -6,14 +6,14 @@
 //   and the folders outside that workspace links point at, so whatever a command reads there on its own (a
 //   script's imports, `package.json` for `npm test`, a Makefile, a joined `-fbuild.mk`) is in it;
 // - the paths outside the workspace the action names: each word of a bash command, with quotes and backslashes
-//   removed, or another tool's one-line string arguments; `~/…` and `$HOME/…` under home; relative words under the
-//   workspace and under the outside folders the action names.
+//   removed, or another tool's one-line strings at any depth, whole and by word; `~/…` and `$HOME/…` under home;
+//   relative words under the workspace and under the outside folders the action names.
 // A workspace with more entries than the bound, or an action naming more paths than it, cannot be covered: the
 // fingerprint then says so (`fingerprintCovers`), and no grant is made for it.
 import { createHash, randomUUID } from "node:crypto";
 import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
-import { isWithin } from "@pi-policy/policy-kernel/guardian";
+import { isWithin, MAX_TOOL_ARGUMENT_DEPTH } from "@pi-policy/policy-kernel/guardian";
 
 /** At most this many workspace entries are looked at; a larger workspace cannot be covered. */
 export const MAX_FINGERPRINT_WORKSPACE_ENTRIES = 200_000;
@@ -37,20 +37,61 @@ export function fingerprintGap(fingerprint: string): FingerprintGap | undefined 
 	return fingerprintCovers(fingerprint) ? undefined : "named";
 }
 
-/** The words of an action that may name files: bash's words (quotes and backslashes removed), short string arguments. */
-function namedWords(toolName: string, input: unknown): string[] {
+/**
+ * The words of an action that may name files: each word of a bash command (quotes and backslashes removed, and as
+ * written); for another tool every one-line string at any depth (a command string, an `args` list, a nested option),
+ * whole and split into words as bash would split it, a `file:` URL also as its path (a sixty-fifth review: only
+ * top-level strings were looked at). Multi-line strings of another tool (a file's new content) are not. Undefined when
+ * the input is nested deeper than the kernel reads a tool's arguments.
+ */
+function namedWords(toolName: string, input: unknown): string[] | undefined {
 	if (input === null || typeof input !== "object") return [];
-	const values = Object.values(input as Record<string, unknown>).filter(
-		(value): value is string => typeof value === "string",
-	);
-	if (toolName !== "bash") return values.filter((text) => !text.includes("\n"));
-	return values.flatMap((text) => [
+	if (toolName === "bash") {
+		const values = Object.values(input as Record<string, unknown>).filter(
+			(value): value is string => typeof value === "string",
+		);
+		return values.flatMap(shellWords);
+	}
+	const strings = nestedStrings(input);
+	if (strings === undefined) return undefined;
+	return strings
+		.filter((text) => !text.includes("\n"))
+		.flatMap((text) => [text, ...fileUrlPaths(text), ...shellWords(text)]);
+}
+
+/** A string's words as bash splits them, as written and with quotes and backslashes removed. */
+function shellWords(text: string): string[] {
+	return [
 		...text.split(/[\s;&|<>()`'"=:]+/),
 		...text
 			.replace(/\\(.)/gs, "$1")
 			.replace(/['"]/g, "")
 			.split(/[\s;&|<>()`=:]+/),
-	]);
+	];
+}
+
+/** The path of a `file:` URL (any case), or nothing. */
+function fileUrlPaths(text: string): string[] {
+	if (!/^\s*file:/i.test(text)) return [];
+	try {
+		return [decodeURIComponent(new URL(text.trim()).pathname)];
+	} catch {
+		return [];
+	}
+}
+
+/** Every string of a tool's arguments, at any depth up to the kernel's; undefined when nested deeper. */
+function nestedStrings(value: unknown, depth = 0): string[] | undefined {
+	if (typeof value === "string") return [value];
+	if (value === null || typeof value !== "object") return [];
+	if (depth >= MAX_TOOL_ARGUMENT_DEPTH) return undefined;
+	const found: string[] = [];
+	for (const item of Array.isArray(value) ? value : Object.values(value as Record<string, unknown>)) {
+		const strings = nestedStrings(item, depth + 1);
+		if (strings === undefined) return undefined;
+		found.push(...strings);
+	}
+	return found;
 }
 
 /** One entry's identity, size, change times and mode, and those of what a link points at; `-` when missing. */
@@ -202,7 +243,8 @@ export function actionFingerprint(
 ): string {
 	const hash = createHash("sha256");
 	try {
-		const outside = namedOutsidePaths(namedWords(toolName, input), cwd, home);
+		const words = namedWords(toolName, input);
+		const outside = words === undefined ? undefined : namedOutsidePaths(words, cwd, home);
 		if (outside === undefined) return `${UNCOVERED}${randomUUID()}`;
 		for (const path of outside) hash.update(`${path}\u0000${entryLine(path, true)}\n`, "utf8");
 		if (!hashWorkspace(hash, cwd, workspaceEntryBound)) return `${UNCOVERED}workspace:${randomUUID()}`;

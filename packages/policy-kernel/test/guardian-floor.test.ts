@@ -225,9 +225,12 @@ describe("decideBashFloor", () => {
 });
 
 describe("decideFloor scopes", () => {
-	it("leaves tools without a scope alone", () => {
-		expect(decideFloor("powershell", { command: "Remove-Item x" }, config, context)).toEqual({ kind: "out-of-scope" });
+	it("leaves tools without a scope alone; Pi's powershell is reviewed, as its language is not parsed", () => {
 		expect(decideFloor("lookup", { q: "x" }, config, context)).toEqual({ kind: "out-of-scope" });
+		expect(decideFloor("powershell", { command: "Get-ChildItem" }, config, context)).toEqual({
+			kind: "review",
+			reason: "scope-always",
+		});
 	});
 
 	it.each<[string, unknown, string]>([

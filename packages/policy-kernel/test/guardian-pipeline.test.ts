@@ -304,7 +304,7 @@ describe("tool scopes", () => {
 			"always",
 		);
 		expect(resolveToolScope(defaults, "read", { builtin: true })).toBe("protected-only");
-		expect(resolveToolScope(defaults, "powershell", { builtin: true })).toBe("off");
+		expect(resolveToolScope(defaults, "powershell", { builtin: true })).toBe("always");
 		expect(resolveToolScope(defaults, "write", { builtin: true })).toBe("outside-workspace");
 	});
 

@@ -339,6 +339,10 @@ export const DEFAULT_PROTECTED_PATHS = [
 	"/etc/shadow",
 	"/etc/gshadow",
 	"/proc/**/environ",
+	// Container secrets: a Kubernetes pod's service-account token, Docker Compose and Swarm secrets (a sixty-fifth
+	// review).
+	"/run/secrets",
+	"/var/run/secrets",
 ] as const;
 
 /**
@@ -367,8 +371,9 @@ export function isPiContextFile(path: string): boolean {
  * The default scopes of the built-in tools. Pi's `read`, `find` and `ls` are `protected-only`: a read of
  * `~/.ssh/id_ed25519` or `.env` by the read tool is reviewed like `cat` of it. `grep` is `off`: Pi's grep tool
  * reads hidden files below its path, so judged it would send every search of the project root (which holds `.git/`)
- * to review; `protected-only` opts in. A built-in tool not listed (powershell) is `off`; a tool that is not built in
- * is `always` unless its annotations say read-only (see {@link resolveToolScope}).
+ * to review; `protected-only` opts in. Pi's `powershell` runs programs as bash does, and the floor does not parse its
+ * language: `always`, every call reviewed (a sixty-fifth review). A tool that is not built in is `always` unless its
+ * annotations say read-only (see {@link resolveToolScope}).
  */
 export const DEFAULT_TOOL_SCOPES: Readonly<Record<string, ToolScope>> = Object.freeze({
 	bash: "always",
@@ -377,6 +382,7 @@ export const DEFAULT_TOOL_SCOPES: Readonly<Record<string, ToolScope>> = Object.f
 	read: "protected-only",
 	find: "protected-only",
 	ls: "protected-only",
+	powershell: "always",
 });
 
 /** Pi's built-in tools: their `sourceInfo.path` is `builtin:<name>`. */

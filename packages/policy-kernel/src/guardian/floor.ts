@@ -63,6 +63,7 @@ import {
 	resolveShellPath,
 	resolveToolPath,
 	resolveWrittenPath,
+	serverPathVariants,
 	toolArgumentPaths,
 } from "./paths.js";
 import {
@@ -196,6 +197,7 @@ export const BUILTIN_READ_ONLY_COMMANDS = [
 	"sleep",
 	"set",
 	"exit",
+	"awk",
 ] as const;
 
 /** Git subcommands whose read-only forms the floor allows (only when the repository config was found safe). */
@@ -759,6 +761,11 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	// eighteenth review). The floor cannot see which entry, so a non-ASCII path of such a tool goes to review.
 	if (!isBuiltinToolName(toolName) && [...(paths ?? []), ...shaped].some((path) => /[^\x20-\x7e]/.test(path)))
 		return { kind: "review", reason: "dynamic" };
+	// A server's `open()` climbs a `..` from where a link before it leads, not from the link's name (`lib/../x` with
+	// `lib -> ~/.config/gcloud/configurations` opens `~/.config/gcloud/x`), which the floor's text folding cannot
+	// follow: such a path of a tool that is not built in is reviewed (a sixty-fifth review). Pi's tools fold it by text.
+	if (!isBuiltinToolName(toolName) && [...(paths ?? []), ...shaped].some(climbsAfterName))
+		return { kind: "review", reason: "dynamic" };
 	const classifyWrite = (path: string) => classifyToolPath(path, context, classifyResolvedPath);
 	const opened = (path: string) => toolOpenedPaths(toolName, path, context);
 	if (shaped.flatMap(opened).some((path) => classifyWrite(path) === "protected"))
@@ -780,8 +787,17 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	if (toolName === "find" && resolved.some(leadsOutside)) return { kind: "review", reason: "outside-workspace" };
 	// So may a tool that is not built in (an MCP server's `directory_tree` or `search_files` walks `~/.ssh` below
 	// `~`): its paths outside the workspace, as Pi would resolve them, are reviewed (a sixteenth review).
-	const named = (paths ?? []).map((path) => resolveToolPath(path, context.cwd, context.home));
+	const named = (paths ?? []).flatMap((path) => [
+		resolveToolPath(path, context.cwd, context.home),
+		...serverPathVariants(path, context.home),
+	]);
 	if (!isBuiltinToolName(toolName) && named.some(leadsOutside)) return { kind: "review", reason: "outside-workspace" };
+	// A path-shaped value under another key (`{ base: "../" }`, `{ root: "/home/dev" }`) is reviewed when it names
+	// home, the workspace's or home's folder or one above, or starts at home (`~/…`, `$HOME/…`): a walking tool given it
+	// lists `~/.ssh` (a sixty-fifth review). Another absolute value (a library id `/vercel/next.js`) is judged by the
+	// protected globs alone.
+	if (!isBuiltinToolName(toolName) && shaped.some((text) => shapedPathReachesHome(text, context, leadsOutside)))
+		return { kind: "review", reason: "outside-workspace" };
 	// Pi loads a context file (`AGENTS.md`) into every later session's system prompt: writing one is reviewed.
 	const leadsTo = (path: string) => {
 		const target = context.pathLinks?.get(path);
@@ -815,6 +831,32 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	if (context.pathLinks !== undefined && context.pathLinks.get(tree.root) !== tree.root)
 		return { kind: "review", reason: "protected-path" };
 	return decision;
+}
+
+/** True when a path's text has a `..` part after a name (`lib/../x`, `a/b/..`): where it leads depends on links. */
+function climbsAfterName(text: string): boolean {
+	const parts = text.split(/[/\\]/);
+	return parts.some(
+		(part, index) => part === ".." && parts.slice(0, index).some((before) => !/^\.{0,2}$/.test(before)),
+	);
+}
+
+/**
+ * True when a path-shaped value of a tool that is not built in names home or a folder holding home or the workspace
+ * (where its links lead, too), or starts at home and leads outside the workspace; see {@link decidePathFloor}.
+ */
+function shapedPathReachesHome(text: string, context: FloorContext, leadsOutside: (path: string) => boolean): boolean {
+	const { cwd, home } = context;
+	const places = [resolveToolPath(text, cwd, home), ...serverPathVariants(text, home)];
+	if (/^@?\s*(?:~|\$HOME\b|\$\{HOME\})/.test(text) && places.some(leadsOutside)) return true;
+	const workspace = normalizeAbsolutePath(cwd);
+	const homeFolder = normalizeAbsolutePath(home);
+	return places.some((path) => {
+		const target = context.pathLinks?.get(path);
+		return [path, ...(typeof target === "string" ? [target] : [])].some(
+			(place) => isWithin(place, homeFolder) || (place !== workspace && isWithin(place, workspace)),
+		);
+	});
 }
 
 /**
@@ -856,6 +898,7 @@ function toolOpenedPaths(toolName: string, raw: string, context: FloorContext): 
 		const trimmed = text.trim();
 		if (!trimmed.startsWith("/") && !trimmed.startsWith("~") && !trimmed.startsWith("file:"))
 			opened.add(resolveShellPath(text, home, home));
+		for (const variant of serverPathVariants(text, home)) opened.add(variant);
 	}
 	return [...opened];
 }
@@ -2001,6 +2044,7 @@ const SAFE_SHELL_OPTION_NAMES = new Set(["pipefail", "errexit", "nounset", "xtra
 const SHELL_STATE_BUILTINS = new Set(["cd", "set", "exit", "pushd", "popd", "export", "unset"]);
 /** Commands with options that run a program, write a file or read a named file: see {@link judgeVocabulary}. */
 const OPTION_RISK_COMMANDS = new Set([
+	"awk",
 	"rg",
 	"find",
 	"sort",
@@ -2064,6 +2108,14 @@ const ARMED_CONFIG_NAMES = new Set([
 	"_irbrc",
 	"irb.rc",
 	".pryrc",
+	// rustup runs the toolchain a `rust-toolchain(.toml)` `path` names for every `cargo` and `rustc` in the folder
+	// (rust-analyzer's too, when an editor opens it); Yarn 1 runs a `.yarnrc`'s `yarn-path` with node at every `yarn`;
+	// Crush starts a project config's MCP servers (a sixty-fourth review).
+	"rust-toolchain",
+	"rust-toolchain.toml",
+	".yarnrc",
+	"crush.json",
+	".crush.json",
 ]);
 
 /** Mise's per-environment and local files: `mise.local.toml`, `.mise.production.toml`. */
@@ -2084,7 +2136,25 @@ const ARMED_CONFIG_PAIRS = new Set([
 	".codex/config.toml",
 	".mise/config.toml",
 	"mise/config.toml",
+	// Cursor's and Windsurf's project hooks run shell commands around their agents; Qwen Code's and Zed's project
+	// settings start MCP servers and language servers by path (a sixty-fourth review).
+	".cursor/hooks.json",
+	".windsurf/hooks.json",
+	".qwen/settings.json",
+	".zed/settings.json",
 ]);
+
+/**
+ * Folders every file below which another agent loads as code at its start: opencode's `.opencode/` (plugins,
+ * `.opencode/plugins/*.ts`), Gemini CLI's extensions (a sixty-fourth review).
+ */
+const ARMED_CODE_FOLDERS: readonly string[] = [".opencode", ".gemini/extensions"];
+
+/** True when `folders` (lower case, outermost first) lie in or below one of {@link ARMED_CODE_FOLDERS}. */
+function inArmedCodeFolder(folders: readonly string[]): boolean {
+	const path = `/${folders.join("/")}/`;
+	return ARMED_CODE_FOLDERS.some((folder) => path.includes(`/${folder}/`));
+}
 
 /** The folder of each of {@link ARMED_CONFIG_PAIRS} (`.vscode`, `.cargo`, `mise`, …). */
 const ARMED_CONFIG_FOLDERS: ReadonlySet<string> = new Set(
@@ -2124,7 +2194,7 @@ function armsAnotherTool(path: string): boolean {
 	// forty-first review), and PowerShell's profiles, which it runs at every start.
 	if (PYTHON_STARTUP_MODULES.has(name.split(".")[0] ?? "") && name.includes(".")) return true;
 	if (folders.some((part) => PYTHON_STARTUP_MODULES.has(part)) || POWERSHELL_PROFILE.test(name)) return true;
-	if (folders.some((part) => ARMED_HOOK_FOLDERS.has(part))) return true;
+	if (folders.some((part) => ARMED_HOOK_FOLDERS.has(part)) || inArmedCodeFolder(folders)) return true;
 	// Judged on the nearest folders only: a folder named `mise` far above the workspace says nothing.
 	const parent = folders.at(-1) ?? "";
 	const grandparent = folders.at(-2) ?? "";
@@ -2143,6 +2213,7 @@ function namesArmedFolder(path: string): boolean {
 	const parts = path.toLowerCase().split("/");
 	const name = parts.at(-1) ?? "";
 	if (ARMED_CONFIG_FOLDERS.has(name) || ARMED_HOOK_FOLDERS.has(name) || MISE_CONFIG_FOLDERS.has(name)) return true;
+	if (inArmedCodeFolder(parts)) return true;
 	const parent = parts.at(-2) ?? "";
 	return MISE_CONFIG_FOLDERS.has(parent) || parent === ".devcontainer";
 }
@@ -2261,7 +2332,18 @@ export function isByteSafeLocale(value: string | undefined): boolean {
  */
 export function isSafeEnvironmentAssignment(name: string, value: string | undefined): boolean {
 	if (!isSafeEnvironmentName(name)) return false;
+	if (name === "LANGUAGE") return value !== undefined && isLanguageList(value);
 	return !isLocaleName(name) || (value !== undefined && value !== "" && isByteSafeLocale(value));
+}
+
+/**
+ * True for a `LANGUAGE` value that is a list of language names (`de:en_GB`): gettext joins each name into the path
+ * of the message catalog it opens (`/usr/share/locale/<name>/LC_MESSAGES/git.mo`), so a name with a `/` or a leading
+ * dot (`../../home/dev/project/loc`) loads a catalog the agent wrote, whose translated format strings `printf` then
+ * runs (`%n` writes memory; a sixty-fourth review).
+ */
+function isLanguageList(value: string): boolean {
+	return /^(?:[A-Za-z][A-Za-z0-9_@.+-]*)?(?::(?:[A-Za-z][A-Za-z0-9_@.+-]*)?)*$/.test(value);
 }
 
 /** True when bash looks `cd DIR` up in `CDPATH`: a name not starting with `/`, `./`, `../`, or `.`/`..` itself. */
@@ -2930,6 +3012,79 @@ function noDynamic(words: readonly BashWord[]): void {
 	for (const word of words) if (isDynamicWord(word)) throw new Review("dynamic");
 }
 
+/** One thing a print-only awk program prints: a field (`$1`, `$NF`), `NR`, `NF`, `FNR` or a plain string. */
+const AWK_ITEM = String.raw`(?:\$(?:\d{1,3}|NF)|NR|NF|FNR|"[^"\\\n|>$]{0,200}")`;
+const AWK_PRINT = String.raw`\{\s*print(?:\s+${AWK_ITEM}(?:\s*,?\s*${AWK_ITEM}){0,15})?\s*;?\s*\}`;
+const AWK_LINE_TEST = String.raw`(?:NR|FNR)\s*(?:==|!=|>=|<=|<|>)\s*\d{1,9}`;
+const AWK_PATTERN = String.raw`(?:${AWK_LINE_TEST}(?:\s*&&\s*${AWK_LINE_TEST}){0,3}|/[A-Za-z0-9_ .:-]{1,100}/)`;
+/**
+ * An awk program that only prints: `{print $1}`, `{print $1, $NF}`, `NR>=10 && NR<=20`, `/TODO/ {print NR}`. Nothing
+ * else is recognized, so `system()`, `getline`, a `|` or `>` in a print, `ENVIRON` and every function stay out.
+ */
+const PRINT_ONLY_AWK = new RegExp(String.raw`^\s*(?:${AWK_PATTERN}\s*(?:${AWK_PRINT})?|${AWK_PRINT})\s*$`);
+
+/**
+ * awk allowed when it only prints (a sixty-fourth review: an everyday filter): options only `-F SEP`, a literal
+ * {@link PRINT_ONLY_AWK} program, and file operands of plain names read as `cat` reads them; an operand with `=` (awk's
+ * `var=value`, which assigns) and every other option (`-f` program files, `-v`, gawk's `-i`/`-l` loads) are not.
+ */
+function judgeAwk(args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
+	if (args.some((arg) => arg.literal === undefined)) return "dynamic";
+	let index = 0;
+	while (index < args.length) {
+		const value = args[index]?.literal as string;
+		if (value === "-F") index += 2;
+		else if (value.startsWith("-F")) index++;
+		else if (value === "--") {
+			index++;
+			break;
+		} else if (value.startsWith("-")) return "not-read-only";
+		else break;
+	}
+	const program = args[index]?.literal;
+	if (program === undefined || program.length > 1000 || !PRINT_ONLY_AWK.test(program)) return "not-read-only";
+	// Files are plain names: `var=value` assigns, and a name with blanks, quotes or `>` reads like more program (a
+	// peer's case: `awk '{ print }' 'print > "out"'`).
+	const files = args.slice(index + 1);
+	if (files.some((file) => !/^[\w./@+,:-]+$/.test(file.value))) return "not-read-only";
+	readAll(files, state, judge);
+	return "allowed";
+}
+
+/** GNU date's long options that take a value, in the next word when not after `=`. */
+const DATE_VALUE_OPTIONS = ["--date", "--file", "--reference", "--rfc-3339"];
+
+/**
+ * True when GNU date's arguments may set the clock: `-s`/`--set`, or an operand other than `+FORMAT` (`date
+ * 010100002030`, the `MMDDhhmm[[CC]YY]` form). The values of `-d`, `-f`, `-r` and their long forms are no operands,
+ * and `-I` takes its format in the same word (`-Iseconds` holds no `-s`; a sixty-fourth review).
+ */
+function dateSetsClock(args: readonly BashWord[]): boolean {
+	let ended = false;
+	for (let index = 0; index < args.length; index++) {
+		const value = (args[index] as BashWord).value;
+		if (!ended && value === "--") ended = true;
+		else if (ended || !value.startsWith("-") || value === "-") {
+			if (!value.startsWith("+")) return true;
+		} else if (value.startsWith("--")) {
+			if (longOptionOrPrefix(value, "--set")) return true;
+			if (!value.includes("=") && value.length > 2 && DATE_VALUE_OPTIONS.some((name) => name.startsWith(value)))
+				index++;
+		} else {
+			for (let at = 1; at < value.length; at++) {
+				const flag = value[at] as string;
+				if (flag === "s") return true;
+				if (flag === "I") break;
+				if ("dfr".includes(flag)) {
+					if (at === value.length - 1) index++;
+					break;
+				}
+			}
+		}
+	}
+	return false;
+}
+
 /** Judges a command of the read-only vocabulary; `allowed`, or why it is not. */
 function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
 	const { options, operands } = optionsAndOperands(args);
@@ -2960,6 +3115,8 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 	// With no path, these read the working directory: after `cd -` that is a folder the floor does not know.
 	if (IMPLICIT_DOT_COMMANDS.has(name) && operands.length === 0) judgeReadPath(".", state, judge, true);
 	switch (name) {
+		case "awk":
+			return judgeAwk(args, state, judge);
 		case "printf":
 			// `printf -v NAME` assigns a shell variable (PATH, say) for the commands after it; `?v` may expand to `-v`
 			// (a file the repository ships; a twenty-fifth review).
@@ -3153,9 +3310,7 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 			readAll(args, state, judge);
 			return "allowed";
 		case "date":
-			if (anyOption(options, (o) => shortFlag(o, "s") || longOptionOrPrefix(o, "--set"))) return "writes";
-			// An operand other than `+FORMAT` sets the clock (`date 010100002030`, the `MMDDhhmm[[CC]YY]` form).
-			if (operands.some((operand) => !operand.value.startsWith("+"))) return "writes";
+			if (dateSetsClock(args)) return "writes";
 			readAll(args, state, judge);
 			return "allowed";
 		case "base64":
@@ -5331,9 +5486,11 @@ function gitFormIsReadOnly(sub: string, rest: readonly BashWord[]): boolean {
 						"--no-color",
 						"--color",
 					].includes(value) ||
-					value.startsWith("--sort=") ||
+					// A `signature` atom checks a commit's signature by running `gpg.program` (git 2.42's ref-filter; a
+					// sixty-fourth review), as a sort key too.
+					(value.startsWith("--sort=") && !/signature/i.test(value)) ||
 					// `%(raw)` prints the object a ref names, which may be a blob (a remote-tracking ref set to one).
-					(value.startsWith("--format=") && !/%\(\*?raw\b/.test(value)) ||
+					(value.startsWith("--format=") && !/%\(\*?(?:raw|signature)\b/.test(value)) ||
 					BRANCH_LIST_FILTERS.some((option) => value === option || value.startsWith(`${option}=`)) ||
 					(lists && !value.startsWith("-")),
 			);

@@ -117,6 +117,25 @@ function fileUrlPath(text: string): string {
 }
 
 /**
+ * The absolute paths a server that is not Pi may read for a path's text besides the one Pi's tools resolve: a
+ * `file:` URL in any case or form (`file:/x`, `FILE:///x`, with line breaks, which URL parsers drop) as WHATWG reads
+ * it, `~user/…` under home and under that user's folder beside home (Python's `expanduser`), and `$HOME/…` or
+ * `${HOME}/…` under home. Empty for other text. Pure.
+ */
+export function serverPathVariants(text: string, home: string): string[] {
+	const trimmed = text.startsWith("@") ? text.slice(1).trim() : text.trim();
+	if (/^file:/i.test(trimmed)) return [fileUrlPath(trimmed)];
+	const user = /^~([^/]+)(\/.*)?$/.exec(trimmed);
+	if (user !== null) {
+		const rest = user[2] ?? "";
+		const homes = normalizeAbsolutePath(`${home}/..`);
+		return [normalizeAbsolutePath(`${home}${rest}`), normalizeAbsolutePath(`${homes}/${user[1]}${rest}`)];
+	}
+	const variable = /^\$(?:HOME|\{HOME\})(\/.*)?$/.exec(trimmed);
+	return variable === null ? [] : [normalizeAbsolutePath(`${home}${variable[1] ?? ""}`)];
+}
+
+/**
  * The last words of argument keys that name one path: Pi's tools use `path`; MCP servers and extensions also use
  * `file_path`, `filePath`, `repo_path`, `notebook_path`, `targetFile`, `filename`, `outputDir`, `directory`,
  * `folder`, `cwd`, `workdir` and the like. A key's words are split at `_`, `-` and lower-to-upper case changes.
@@ -132,6 +151,12 @@ export const TOOL_PATH_KEY_WORDS = [
 	"cwd",
 	"workdir",
 	"subdir",
+	// `file_name`, `fileName`, `pathName`, `dir_name` ({@link pathKeyWord} joins them), and `root` (`projectRoot`,
+	// `workspace_root`): a sixty-fifth review.
+	"pathname",
+	"dirname",
+	"foldername",
+	"root",
 ] as const;
 /** The last words of argument keys that name a list of paths (the MCP filesystem server's `read_multiple_files` takes `paths`). */
 export const TOOL_PATH_LIST_KEY_WORDS = [
@@ -142,6 +167,9 @@ export const TOOL_PATH_LIST_KEY_WORDS = [
 	"dirs",
 	"directories",
 	"folders",
+	"pathnames",
+	"dirnames",
+	"roots",
 ] as const;
 /**
  * The last words of argument keys that name a path when the value is a `file:` URL: Pi's `read_mcp_resource` takes a
@@ -157,22 +185,43 @@ const MAX_PATH_SHAPED_CHARS = 4096;
 
 /** The last word of an argument key, in lower case: `repo_path` → `path`, `targetFile` → `file`. */
 export function lastKeyWord(key: string): string {
-	const words = key.split(/[_-]+|(?<=[a-z0-9])(?=[A-Z])/).filter((word) => word !== "");
-	return (words.at(-1) ?? "").toLowerCase();
+	return (keyWords(key).at(-1) ?? "").toLowerCase();
+}
+
+/** A key's words: split at `_`, `-` and lower-to-upper case changes. */
+function keyWords(key: string): string[] {
+	return key.split(/[_-]+|(?<=[a-z0-9])(?=[A-Z])/).filter((word) => word !== "");
+}
+
+/** Words that, before `name` or `names`, make the key a path's name: `file_name`, `fileName`, `pathName`. */
+const NAMED_PATH_WORDS: ReadonlySet<string> = new Set(["file", "path", "dir", "folder"]);
+
+/**
+ * The word of an argument key that says whether it names a path: its last word in lower case, joined to the word
+ * before when that says what the name is of (`file_name` and `fileName` → `filename`, `pathNames` → `pathnames`).
+ */
+export function pathKeyWord(key: string): string {
+	const words = keyWords(key).map((word) => word.toLowerCase());
+	const last = words.at(-1) ?? "";
+	const before = words.at(-2) ?? "";
+	return (last === "name" || last === "names") && NAMED_PATH_WORDS.has(before) ? `${before}${last}` : last;
 }
 
 /**
  * True when a string value has the shape of a local path although its key does not say so: after an optional
- * leading `@` (as Pi's tools take it), it starts with `/`, `~/`, `./`, `../` or `file://`, is `~`, or has no
- * white space and either starts with a dot name (`.env`, `.ssh/id_ed25519`) or holds a `/` (`config/secrets.yml`).
+ * leading `@` (as Pi's tools take it), it is a `file:` URL (any case, line breaks included), starts with `/`, `~/`,
+ * `./` or `../`, is `~` or `~user`, or has no white space and either starts with a dot name (`.env`,
+ * `.ssh/id_ed25519`) or holds a `/` (`config/secrets.yml`).
  * A URL with another scheme (`https://…`, `docs://…`), text with white space that starts otherwise, or a string
  * over 4,096 characters is not.
  */
 export function looksLikeLocalPath(value: string): boolean {
 	if (value.length === 0 || value.length > MAX_PATH_SHAPED_CHARS) return false;
 	const text = value.startsWith("@") ? value.slice(1) : value;
+	// A `file:` URL in any case and form: URL parsers drop tabs and line breaks in it (a sixty-fifth review).
+	if (/^\s*file:/i.test(text)) return true;
 	if (/[\n\r]/.test(text)) return false;
-	if (text === "~" || /^(?:\/|~\/|\.\.?\/|file:\/\/)/.test(text)) return true;
+	if (/^~[\w.-]*$/.test(text) || /^(?:\/|~\/|\.\.?\/)/.test(text)) return true;
 	if (/\s/.test(text) || /^[a-z][a-z0-9+.-]*:/i.test(text)) return false;
 	return /^\.[\w-]/.test(text) || text.includes("/");
 }
@@ -191,7 +240,7 @@ export interface ToolArgumentPaths {
  */
 function addNamedPaths(key: string, value: unknown, named: string[]): "named" | "other" | "unjudgeable" {
 	if (value === undefined || value === null) return "named";
-	const word = lastKeyWord(key);
+	const word = pathKeyWord(key);
 	if ((TOOL_PATH_KEY_WORDS as readonly string[]).includes(word)) {
 		if (value === "") return "named";
 		if (typeof value !== "string") return "unjudgeable";
