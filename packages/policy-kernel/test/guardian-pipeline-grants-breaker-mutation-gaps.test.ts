@@ -4,16 +4,12 @@ import { describe, expect, it } from "vitest";
 import {
 	ALLOW_ONCE_TTL_MS,
 	type AllowOnceState,
-	applyGuardianDefaults,
 	type BreakerState,
-	floorContextFor,
-	type GuardianReviewConfig,
 	type GuardianState,
 	grantAllowOnce,
 	initialAllowOnceState,
 	initialBreakerState,
 	initialGuardianState,
-	type PendingCall,
 	type PipelineStep,
 	planToolCall,
 	reduceAllowOnce,
@@ -23,33 +19,7 @@ import {
 	startTurn,
 	type ToolCallFacts,
 } from "../src/guardian/index.js";
-
-const HOME = "/home/u";
-const CWD = "/work/repo";
-
-function configOf(layer: Record<string, unknown> = {}): GuardianReviewConfig {
-	return applyGuardianDefaults({ mode: "enforce", ...layer } as never);
-}
-
-function bashFacts(command: string, config: GuardianReviewConfig, now = 1_000, extra: Partial<ToolCallFacts> = {}) {
-	return {
-		toolName: "bash",
-		input: { command },
-		hash: `h-bash-${command}`,
-		tool: { builtin: true },
-		config,
-		mode: config.mode,
-		floorContext: floorContextFor(config, CWD, HOME),
-		now,
-		hasUI: false,
-		...extra,
-	} satisfies ToolCallFacts;
-}
-
-function pending(step: PipelineStep): PendingCall {
-	if (step.next.kind !== "review") throw new Error(`expected a review, got ${step.next.kind}`);
-	return step.next.call;
-}
+import { bashFacts, configOf, pending } from "./pipeline-facts.js";
 
 const verdict = (outcome: "allow" | "deny") =>
 	({ ok: true, verdict: { outcome, risk_level: "medium" }, latencyMs: 20, attempts: 1, promptTokens: 100 }) as const;

@@ -3,13 +3,9 @@
 import { describe, expect, it } from "vitest";
 import {
 	ALLOW_ONCE_TTL_MS,
-	applyGuardianDefaults,
-	floorContextFor,
-	type GuardianReviewConfig,
 	type GuardianState,
 	grantAllowOnce,
 	initialGuardianState,
-	type PendingCall,
 	type PipelineStep,
 	planToolCall,
 	settleReview,
@@ -17,32 +13,7 @@ import {
 	type ToolCallFacts,
 	waitingGrantOf,
 } from "../src/guardian/index.js";
-
-const HOME = "/home/u";
-const CWD = "/work/repo";
-
-function configOf(layer: Record<string, unknown> = {}): GuardianReviewConfig {
-	return applyGuardianDefaults({ mode: "enforce", ...layer } as never);
-}
-
-function bashFacts(command: string, config: GuardianReviewConfig, now = 1_000): ToolCallFacts {
-	return {
-		toolName: "bash",
-		input: { command },
-		hash: `h-bash-${command}`,
-		tool: { builtin: true },
-		config,
-		mode: config.mode,
-		floorContext: floorContextFor(config, CWD, HOME),
-		now,
-		hasUI: false,
-	};
-}
-
-function pending(step: PipelineStep): PendingCall {
-	if (step.next.kind !== "review") throw new Error(`expected a review, got ${step.next.kind}`);
-	return step.next.call;
-}
+import { bashFacts, configOf, pending } from "./pipeline-facts.js";
 
 const denyVerdict = {
 	ok: true,
