@@ -124,3 +124,11 @@ describe("awk beyond print-only stays reviewed", () => {
 		expect(bashOutcome(command, clean)).toBe(expected);
 	});
 });
+
+describe("git tag's listing with annotations", () => {
+	it("git tag -l -n9 is allowed; a signature sort key stays reviewed", () => {
+		expect(bashOutcome("git tag -l -n9", clean)).toBe("allow:read-only");
+		expect(bashOutcome("git tag -n -l 'v1.*'", clean)).toBe("allow:read-only");
+		expect(bashOutcome("git tag -l --sort=signature", clean)).toBe("review:not-read-only");
+	});
+});

@@ -5510,7 +5510,9 @@ function gitFormIsReadOnly(sub: string, rest: readonly BashWord[]): boolean {
 					(value) =>
 						value === "-l" ||
 						value === "--list" ||
-						value.startsWith("--sort=") ||
+						// `-n9` prints each tag's first lines of annotation (a sixty-fourth review).
+						/^-n\d{0,4}$/.test(value) ||
+						(value.startsWith("--sort=") && !/signature/i.test(value)) ||
 						value.startsWith("--contains") ||
 						!value.startsWith("-"),
 				) &&
