@@ -74,6 +74,7 @@ function readShellSetup(
 		additionalDirectories,
 		home,
 		pathDelimiter: delimiter === ";" ? ";" : ":",
+		platform: process.platform,
 	} as const;
 	return judgeShellSetup({ ...input, realPaths: readShellSetupRealPaths(input) });
 }

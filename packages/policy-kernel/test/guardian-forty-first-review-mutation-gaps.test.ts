@@ -56,9 +56,10 @@ describe("Python's start-up files by their exact places", () => {
 		expect(bashOutcome("echo 'import os' > /home/dev/project/lib/dist-packages/zz.pth", plain)).toBe("review:writes");
 	});
 
-	it("a .pth file in a package below a site folder, and a file named sitecustomize with no suffix, stay workspace writes", () => {
-		expect(writeTool(".venv/lib/python3.11/site-packages/pkg/data.pth")).toBe("allow:workspace-path");
+	it("a file named sitecustomize with no suffix stays a workspace write; any file in a site folder is reviewed", () => {
 		expect(writeTool("docs/sitecustomize")).toBe("allow:workspace-path");
+		// A sixty-seventh review: the modules a site folder's `.pth` files import run at every start too.
+		expect(writeTool(".venv/lib/python3.11/site-packages/pkg/data.pth")).toBe("review:protected-path");
 	});
 });
 

@@ -151,7 +151,9 @@ describe("what a thirty-ninth review found beyond home's hidden entries", () => 
 		["echo x > ~/go/bin/gopls"],
 		["echo x > ~/perl5/lib/perl5/x.pm"],
 	])("%s: a folder an installer keeps in home is its configuration", (command) => {
-		expect(bashOutcome(command, inHome)).toBe("review:outside-workspace");
+		// A site folder's files are reviewed wherever they lie (a sixty-seventh review).
+		const expected = command.includes("site-packages") ? "review:writes" : "review:outside-workspace";
+		expect(bashOutcome(command, inHome)).toBe(expected);
 	});
 
 	it("with home in the workspace, bash reads of home's configuration and searches of home are reviewed too", () => {

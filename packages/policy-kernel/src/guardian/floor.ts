@@ -385,6 +385,10 @@ export interface FloorContext extends PathContext {
 	 * byte above ASCII may read otherwise than the parser reads it, so it is reviewed.
 	 */
 	readonly multibyteLocale?: boolean;
+	/** BSD's `sed` (`ShellSetupFacts.bsdUserland`): `-i` takes its backup suffix as the next word, `-l` no value. */
+	readonly bsdUserland?: boolean;
+	/** Options end at the first operand (`ShellSetupFacts.optionsEndAtOperand`): a later `-f` is a file. */
+	readonly optionsEndAtOperand?: boolean;
 	/**
 	 * True when `PATH` holds a version manager's `shims` folder (`ShellSetupFacts.versionShims`): `python --version`
 	 * there is pyenv, which reads `.python-version` in every folder up from the working one, links followed, and
@@ -650,6 +654,8 @@ export function floorContextFor(
 		...((facts.shell?.commandDirectories.length ?? 0) > 0 ? { workspaceOnPath: true } : {}),
 		...(facts.shell?.versionShims === true ? { versionShims: true } : {}),
 		...(facts.shell?.multibyteLocale === true ? { multibyteLocale: true } : {}),
+		...(facts.shell?.bsdUserland === true ? { bsdUserland: true } : {}),
+		...(facts.shell?.optionsEndAtOperand === true ? { optionsEndAtOperand: true } : {}),
 		writeScope,
 		readScope: stricterScope(writeScope, toolScopeFor(config, "edit")),
 	};
@@ -2189,7 +2195,9 @@ function armsAnotherTool(path: string): boolean {
 	// programs from wherever git starts in or below it (home made one: a thirty-ninth review); Python runs a
 	// site folder's `.pth` lines and `sitecustomize.py` at every start.
 	if (GIT_FOLDER_MARKER_NAMES.has(name) || PYTHON_STARTUP_NAMES.has(name)) return true;
-	if (name.endsWith(".pth") && PYTHON_SITE_FOLDERS.has(folders.at(-1) ?? "")) return true;
+	// Any file in a site folder: besides `.pth` files, the modules they import at every start (setuptools'
+	// `_distutils_hack`, virtualenv's `_virtualenv.py`, an editable install's finder; a sixty-seventh review).
+	if (folders.some((part) => PYTHON_SITE_FOLDERS.has(part))) return true;
 	// The same modules as packages or compiled (`sitecustomize/__init__.py`, `sitecustomize.cpython-311.pyc`; a
 	// forty-first review), and PowerShell's profiles, which it runs at every start.
 	if (PYTHON_STARTUP_MODULES.has(name.split(".")[0] ?? "") && name.includes(".")) return true;
@@ -2214,6 +2222,9 @@ function namesArmedFolder(path: string): boolean {
 	const name = parts.at(-1) ?? "";
 	if (ARMED_CONFIG_FOLDERS.has(name) || ARMED_HOOK_FOLDERS.has(name) || MISE_CONFIG_FOLDERS.has(name)) return true;
 	if (inArmedCodeFolder(parts)) return true;
+	// A site folder, or the `pythonX.Y` folder above one, renamed into place brings its `.pth` files (a sixty-seventh
+	// review).
+	if (PYTHON_SITE_FOLDERS.has(name) || /^python\d+(?:\.\d+)?$/.test(name)) return true;
 	const parent = parts.at(-2) ?? "";
 	return MISE_CONFIG_FOLDERS.has(parent) || parent === ".devcontainer";
 }
@@ -2257,7 +2268,15 @@ export function toolWriteFolders(toolName: string, input: unknown, context: Floo
  * `tools/git.cfg`, which `include.path` names, run at the next `git status`.
  */
 function writesGitArmedPath(path: string, context: FloorContext): boolean {
-	return context.gitArmedPaths?.some((armed) => isWithin(armed, path)) === true;
+	return context.gitArmedPaths?.some((armed) => isWithinAnyCase(armed, path)) === true;
+}
+
+/**
+ * {@link isWithin} without regard to case: on a case-insensitive filesystem (macOS's default) `Scripts/git-hooks` is
+ * `scripts/git-hooks` (a sixty-seventh review). Elsewhere it only reviews more.
+ */
+function isWithinAnyCase(parent: string, child: string): boolean {
+	return isWithin(parent.toLowerCase(), child.toLowerCase());
 }
 
 /**
@@ -2269,7 +2288,11 @@ function writesGitArmedPath(path: string, context: FloorContext): boolean {
 function renamesArmedFolder(path: string, state: WalkState, judge: Judge): boolean {
 	if (namesArmedFolder(path)) return true;
 	if (path === state.cwd || path === "/") return false;
-	return judge.context.gitArmedPaths?.some((armed) => armed !== path && isWithin(path, armed)) === true;
+	return (
+		judge.context.gitArmedPaths?.some(
+			(armed) => armed.toLowerCase() !== path.toLowerCase() && isWithinAnyCase(path, armed),
+		) === true
+	);
 }
 
 /** Commands that read `.` when given no path operand. */
@@ -2613,7 +2636,7 @@ function classifyOpened(
 	if (
 		moved === undefined ||
 		(moved.length > 0 && (target !== resolved || climbsOut(key as string))) ||
-		moved.some((folder) => isWithin(folder, resolved) || isWithin(folder, target))
+		moved.some((folder) => isWithinAnyCase(folder, resolved) || isWithinAnyCase(folder, target))
 	)
 		return "protected";
 	// What Pi loaded for the model is readable by its name; a link in it is judged by where it leads like any other
@@ -2859,9 +2882,7 @@ function isLinkedContextFileTarget(path: string, context: FloorContext): boolean
 		const target = links.get(file);
 		// A write or move of a folder above the target replaces it too (`mv staged docs`; a twenty-third review).
 		return (
-			typeof target === "string" &&
-			target !== file &&
-			(target === path || isWithin(target, path) || isWithin(path, target))
+			typeof target === "string" && target !== file && (isWithinAnyCase(target, path) || isWithinAnyCase(path, target))
 		);
 	});
 }
@@ -3046,7 +3067,7 @@ function judgeAwk(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	// Files are plain names: `var=value` assigns, and a name with blanks, quotes or `>` reads like more program (a
 	// peer's case: `awk '{ print }' 'print > "out"'`).
 	const files = args.slice(index + 1);
-	if (files.some((file) => !/^[\w./@+,:-]+$/.test(file.value))) return "not-read-only";
+	if (files.some((file) => !/^[\w./@+,:-]+$/.test(file.value) || /^-./.test(file.value))) return "not-read-only";
 	readAll(files, state, judge);
 	return "allowed";
 }
@@ -3085,6 +3106,44 @@ function dateSetsClock(args: readonly BashWord[]): boolean {
 	return false;
 }
 
+/** Commands that read their own arguments, whatever the platform's getopt does (`find . -name x`, `git log -5`). */
+const OWN_ARGUMENT_PARSERS: ReadonlySet<string> = new Set([
+	"find",
+	"test",
+	"[",
+	"expr",
+	"git",
+	"xargs",
+	"jq",
+	"rg",
+	"echo",
+	"printf",
+	"awk",
+	"command",
+	"type",
+	"which",
+	"cd",
+	"set",
+	"exit",
+	"true",
+	"false",
+	":",
+	"sleep",
+	"seq",
+]);
+
+/** True when an option-shaped word (`-f`, `--x`) follows an operand before any `--`. */
+function optionAfterOperand(args: readonly BashWord[]): boolean {
+	let operandSeen = false;
+	for (const arg of args) {
+		if (arg.value === "--") return false;
+		if (arg.value.startsWith("-") && arg.value.length > 1) {
+			if (operandSeen) return true;
+		} else operandSeen = true;
+	}
+	return false;
+}
+
 /** Judges a command of the read-only vocabulary; `allowed`, or why it is not. */
 function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
 	const { options, operands } = optionsAndOperands(args);
@@ -3112,6 +3171,10 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 		const end = args.findIndex((arg) => arg.value === "--");
 		if ((end < 0 ? args : args.slice(0, end)).some(startsWithWildcard)) return "dynamic";
 	}
+	// Where options end at the first operand (BSD's tools on macOS, GNU's under `POSIXLY_CORRECT`), an option word
+	// after one is a file: `cp a b -f` copies into a link `-f` the repository ships (a sixty-seventh review).
+	if (judge.context.optionsEndAtOperand === true && !OWN_ARGUMENT_PARSERS.has(name) && optionAfterOperand(args))
+		return "dynamic";
 	// With no path, these read the working directory: after `cd -` that is a folder the floor does not know.
 	if (IMPLICIT_DOT_COMMANDS.has(name) && operands.length === 0) judgeReadPath(".", state, judge, true);
 	switch (name) {
@@ -4388,14 +4451,24 @@ function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 			// Short bundles: n, E, r, s, u, z are safe, and i (in place) takes the rest of the bundle as its backup
 			// suffix (`-i.bak`; `-ie` is suffix "e"); f (script file), e and anything else are not.
 			const bundle = value.slice(1);
+			const bsd = judge.context.bsdUserland === true;
+			// GNU's `-l N` takes the line length; BSD's `-l` (line buffering) takes nothing, so the next word is the
+			// script there (a sixty-seventh review).
 			if (bundle === "l") {
-				i++;
+				if (!bsd) i++;
 				continue;
 			}
 			for (let k = 0; k < bundle.length; k++) {
 				const c = bundle[k] as string;
 				if (c === "i") {
 					inPlace = bundle.slice(k + 1);
+					// BSD's `-i` always takes its backup suffix, the next word when the bundle ends here (`-i ''`, `-i .md`).
+					if (bsd && inPlace === "") {
+						const suffix = args[i + 1];
+						if (suffix === undefined) return "unparsed";
+						inPlace = suffix.value;
+						i++;
+					}
 					break;
 				}
 				if (!"nErsuz".includes(c)) return "writes";

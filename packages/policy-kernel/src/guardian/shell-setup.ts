@@ -53,6 +53,8 @@ export interface ShellSetupInput {
 	 * lie in it (`~/bin -> ~/dotfiles/bin`), and one named inside may lead elsewhere in it (`bin -> tools`).
 	 */
 	readonly realPaths?: ReadonlyMap<string, string>;
+	/** The operating system (`process.platform`): macOS and the BSDs ship BSD `sed`, `cp` and `mv`. */
+	readonly platform?: string;
 }
 
 /** What {@link judgeShellSetup} found, as facts for the floor. */
@@ -80,6 +82,16 @@ export interface ShellSetupFacts {
 	 * empty) is not byte-safe (`zh_CN.GBK`, `ja_JP.SJIS`, `zh_TW`): see `isByteSafeLocale`.
 	 */
 	readonly multibyteLocale?: boolean;
+	/**
+	 * True on macOS and the BSDs, whose `sed` takes `-i SUFFIX` as two words and `-l` without a value (a sixty-seventh
+	 * review: `sed -i .md -e p AGENTS` writes `AGENTS.md` there).
+	 */
+	readonly bsdUserland?: boolean;
+	/**
+	 * True when the programs stop reading options at their first operand: BSD's (macOS), or GNU's under
+	 * `POSIXLY_CORRECT`. `cp a b -f` then copies into a folder (or link) named `-f`.
+	 */
+	readonly optionsEndAtOperand?: boolean;
 }
 
 /**
@@ -179,12 +191,16 @@ export function judgeShellSetup(input: ShellSetupInput): ShellSetupFacts {
 		});
 		const locale = [environment.LC_ALL, environment.LC_CTYPE, environment.LANG].find((value) => (value ?? "") !== "");
 		const multibyteLocale = !isByteSafeLocale(locale);
+		const bsdUserland = input.platform === "darwin" || (input.platform ?? "").endsWith("bsd");
+		const optionsEndAtOperand = bsdUserland || environment.POSIXLY_CORRECT !== undefined;
 		return {
 			verdict: "bash",
 			commandDirectories,
 			cdSearchPath,
 			...(versionShims ? { versionShims } : {}),
 			...(multibyteLocale ? { multibyteLocale } : {}),
+			...(bsdUserland ? { bsdUserland } : {}),
+			...(optionsEndAtOperand ? { optionsEndAtOperand } : {}),
 		};
 	} catch {
 		return custom("unreadable-settings");
