@@ -54,20 +54,28 @@ function namedWords(toolName: string, input: unknown): string[] | undefined {
 	}
 	const strings = nestedStrings(input);
 	if (strings === undefined) return undefined;
+	// Pi's `write` and `edit` carry a file's text, which names no file they run; another tool's multi-line string may
+	// be a script (`set -e\nsh /tmp/x/run.sh`; a sixty-sixth review).
+	const content = toolName === "write" || toolName === "edit";
 	return strings
-		.filter((text) => !text.includes("\n"))
+		.filter((text) => !content || !text.includes("\n"))
 		.flatMap((text) => [text, ...fileUrlPaths(text), ...shellWords(text)]);
 }
 
-/** A string's words as bash splits them, as written and with quotes and backslashes removed. */
+/**
+ * A string's words as bash splits them, as written and with quotes and backslashes removed, also at commas
+ * (`--require=./a.js,/tmp/x/run.sh`), and each word's value after a short option letter (`-r/tmp/x/run.js`; a
+ * sixty-sixth review).
+ */
 function shellWords(text: string): string[] {
-	return [
-		...text.split(/[\s;&|<>()`'"=:]+/),
+	const words = [
+		...text.split(/[\s;&|<>()`'"=:,]+/),
 		...text
 			.replace(/\\(.)/gs, "$1")
 			.replace(/['"]/g, "")
-			.split(/[\s;&|<>()`=:]+/),
+			.split(/[\s;&|<>()`=:,]+/),
 	];
+	return [...words, ...words.flatMap((word) => (/^-[A-Za-z]./.test(word) ? [word.slice(2)] : []))];
 }
 
 /** The path of a `file:` URL (any case), or nothing. */

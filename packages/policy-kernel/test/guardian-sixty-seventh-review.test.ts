@@ -174,3 +174,13 @@ describe("an option word after the operands, as macOS's tools read it", () => {
 		expect(withLinks("find . -name '*.py'", mac)).toBe("allow:read-only");
 	});
 });
+
+describe("a file operation naming more operands than the floor judges", () => {
+	it("mv, cp and rm with more than 256 operands go to review; a few stay workspace writes", () => {
+		const names = (count: number) => Array.from({ length: count }, (_, i) => `a${i}`).join(" ");
+		expect(withLinks(`mv ${names(257)} d`, base)).toBe("review:not-read-only");
+		expect(withLinks(`rm ${names(257)}`, base)).toBe("review:not-read-only");
+		expect(withLinks(`mv ${names(20)} d`, base)).toBe("allow:workspace-write");
+		expect(withLinks(`rm ${names(20)}`, base)).toBe("allow:workspace-write");
+	});
+});

@@ -772,6 +772,10 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	// follow: such a path of a tool that is not built in is reviewed (a sixty-fifth review). Pi's tools fold it by text.
 	if (!isBuiltinToolName(toolName) && [...(paths ?? []), ...shaped].some(climbsAfterName))
 		return { kind: "review", reason: "dynamic" };
+	// A variable other than `$HOME` that a server may expand (`$XDG_CONFIG_HOME/gh/hosts.yml` is `~/.config/…`): the
+	// floor cannot know its value (a sixty-sixth review).
+	if (!isBuiltinToolName(toolName) && [...(paths ?? []), ...shaped].some(namesOtherVariable))
+		return { kind: "review", reason: "dynamic" };
 	const classifyWrite = (path: string) => classifyToolPath(path, context, classifyResolvedPath);
 	const opened = (path: string) => toolOpenedPaths(toolName, path, context);
 	if (shaped.flatMap(opened).some((path) => classifyWrite(path) === "protected"))
@@ -839,6 +843,12 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	return decision;
 }
 
+/** True when a path's text starts with a variable other than `$HOME` (`$XDG_CONFIG_HOME/…`, `${TMPDIR}`). */
+function namesOtherVariable(text: string): boolean {
+	const variable = /^@?\s*\$\{?([A-Za-z_]\w*)/.exec(text);
+	return variable !== null && variable[1] !== "HOME";
+}
+
 /** True when a path's text has a `..` part after a name (`lib/../x`, `a/b/..`): where it leads depends on links. */
 function climbsAfterName(text: string): boolean {
 	const parts = text.split(/[/\\]/);
@@ -855,6 +865,8 @@ function shapedPathReachesHome(text: string, context: FloorContext, leadsOutside
 	const { cwd, home } = context;
 	const places = [resolveToolPath(text, cwd, home), ...serverPathVariants(text, home)];
 	if (/^@?\s*(?:~|\$HOME\b|\$\{HOME\})/.test(text) && places.some(leadsOutside)) return true;
+	// A relative value that climbs out of the workspace (`../.config`, `../other-project`; a sixty-sixth review).
+	if (/^@?\s*\.\.(?:\/|$)/.test(text) && places.some(leadsOutside)) return true;
 	const workspace = normalizeAbsolutePath(cwd);
 	const homeFolder = normalizeAbsolutePath(home);
 	return places.some((path) => {
@@ -2119,6 +2131,9 @@ const ARMED_CONFIG_NAMES = new Set([
 	// Crush starts a project config's MCP servers (a sixty-fourth review).
 	"rust-toolchain",
 	"rust-toolchain.toml",
+	// asdf's and mise's `.tool-versions` take `path:DIR` versions, whose `bin/` their shims then run (a sixty-sixth
+	// review).
+	".tool-versions",
 	".yarnrc",
 	"crush.json",
 	".crush.json",
@@ -2832,13 +2847,21 @@ const WORKSPACE_CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md", "AGENTS.override
  * The files whose links the shell follows for every call that may write: the workspace's context files, and the
  * files programs load from home when they start ({@link HOME_STARTUP_FILES}).
  */
-function workspaceContextFiles(context: FloorContext): string[] {
-	const workspace = normalizeAbsolutePath(context.cwd);
-	return [
-		...WORKSPACE_CONTEXT_FILE_NAMES.map((name) => (workspace === "/" ? `/${name}` : `${workspace}/${name}`)),
-		...homeStartupFilePaths(context),
-	];
+function workspaceContextFiles(context: FloorContext): readonly string[] {
+	let files = contextFilesOf.get(context);
+	if (files === undefined) {
+		const workspace = normalizeAbsolutePath(context.cwd);
+		files = [
+			...WORKSPACE_CONTEXT_FILE_NAMES.map((name) => (workspace === "/" ? `/${name}` : `${workspace}/${name}`)),
+			...homeStartupFilePaths(context),
+		];
+		contextFilesOf.set(context, files);
+	}
+	return files;
 }
+
+/** {@link workspaceContextFiles} per context: a command may write 1,000 paths (a sixty-seventh review). */
+const contextFilesOf = new WeakMap<FloorContext, readonly string[]>();
 
 /** {@link HOME_STARTUP_FILES} as absolute paths below the context's home. */
 function homeStartupFilePaths(context: FloorContext): string[] {
@@ -3033,20 +3056,76 @@ function noDynamic(words: readonly BashWord[]): void {
 	for (const word of words) if (isDynamicWord(word)) throw new Review("dynamic");
 }
 
-/** One thing a print-only awk program prints: a field (`$1`, `$NF`), `NR`, `NF`, `FNR` or a plain string. */
-const AWK_ITEM = String.raw`(?:\$(?:\d{1,3}|NF)|NR|NF|FNR|"[^"\\\n|>$]{0,200}")`;
-const AWK_PRINT = String.raw`\{\s*print(?:\s+${AWK_ITEM}(?:\s*,?\s*${AWK_ITEM}){0,15})?\s*;?\s*\}`;
-const AWK_LINE_TEST = String.raw`(?:NR|FNR)\s*(?:==|!=|>=|<=|<|>)\s*\d{1,9}`;
-const AWK_PATTERN = String.raw`(?:${AWK_LINE_TEST}(?:\s*&&\s*${AWK_LINE_TEST}){0,3}|/[A-Za-z0-9_ .:-]{1,100}/)`;
+/** The tokens of a print-only awk program: words, numbers, `$N`/`$NF`, strings, regexes and operators. */
+const AWK_TOKEN =
+	/\s*(?:(\$(?:\d{1,3}|NF))|([A-Za-z_]\w*)|(\d{1,9})|("[^"\\\n|>$]{0,200}")|(\/[A-Za-z0-9_ .:-]{1,100}\/)|(==|!=|>=|<=|&&|[<>{};,]))/y;
+
 /**
- * An awk program that only prints: `{print $1}`, `{print $1, $NF}`, `NR>=10 && NR<=20`, `/TODO/ {print NR}`. Nothing
- * else is recognized, so `system()`, `getline`, a `|` or `>` in a print, `ENVIRON` and every function stay out.
+ * True for an awk program that only prints: `{print $1}`, `{print $1, $NF}`, `NR>=10 && NR<=20`,
+ * `/TODO/ {print NR}`. Nothing else is recognized, so `system()`, `getline`, a `|` or `>` in a print, `ENVIRON` and
+ * every function stay out. One pass over the tokens, then a check of their sequence: linear in the program (a
+ * sixty-sixth review found the regex this replaced backtracking for seconds on a run of blanks).
  */
-const PRINT_ONLY_AWK = new RegExp(String.raw`^\s*(?:${AWK_PATTERN}\s*(?:${AWK_PRINT})?|${AWK_PRINT})\s*$`);
+export function isPrintOnlyAwkProgram(program: string): boolean {
+	if (program.length > 1000) return false;
+	const tokens: string[] = [];
+	AWK_TOKEN.lastIndex = 0;
+	while (AWK_TOKEN.lastIndex < program.length) {
+		const at = AWK_TOKEN.lastIndex;
+		const match = AWK_TOKEN.exec(program);
+		if (match === null) return program.slice(at).trim() === "" && awkTokensPrintOnly(tokens);
+		const [, field, word, number, text, regex] = match;
+		const kind = field ? "item" : word ? word : number ? "number" : text ? "item" : regex ? "regex" : match[6];
+		tokens.push(kind as string);
+	}
+	return awkTokensPrintOnly(tokens);
+}
+
+/** The sequence check of {@link isPrintOnlyAwkProgram}: `[pattern] [{ print [items] [;] }]`, not both empty. */
+function awkTokensPrintOnly(tokens: readonly string[]): boolean {
+	let at = 0;
+	const next = () => tokens[at];
+	const lineTest = (): boolean => {
+		if (next() !== "NR" && next() !== "FNR") return false;
+		at++;
+		if (!["==", "!=", ">=", "<=", "<", ">"].includes(next() ?? "")) return false;
+		at++;
+		if (next() !== "number") return false;
+		at++;
+		return true;
+	};
+	let pattern = false;
+	if (next() === "regex") {
+		at++;
+		pattern = true;
+	} else if (next() === "NR" || next() === "FNR") {
+		if (!lineTest()) return false;
+		for (let tests = 1; next() === "&&"; tests++) {
+			at++;
+			if (tests > 3 || !lineTest()) return false;
+		}
+		pattern = true;
+	}
+	if (next() === undefined) return pattern;
+	if (next() !== "{") return false;
+	at++;
+	if (next() !== "print") return false;
+	at++;
+	const item = (token: string | undefined) => token === "item" || token === "NR" || token === "NF" || token === "FNR";
+	for (let items = 0; item(next()); items++) {
+		if (items >= 16) return false;
+		at++;
+		if (next() === "," && item(tokens[at + 1])) at++;
+	}
+	if (next() === ";") at++;
+	if (next() !== "}") return false;
+	at++;
+	return next() === undefined;
+}
 
 /**
  * awk allowed when it only prints (a sixty-fourth review: an everyday filter): options only `-F SEP`, a literal
- * {@link PRINT_ONLY_AWK} program, and file operands of plain names read as `cat` reads them; an operand with `=` (awk's
+ * {@link isPrintOnlyAwkProgram} program, and file operands of plain names read as `cat` reads them; an operand with `=` (awk's
  * `var=value`, which assigns) and every other option (`-f` program files, `-v`, gawk's `-i`/`-l` loads) are not.
  */
 function judgeAwk(args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
@@ -3063,7 +3142,7 @@ function judgeAwk(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 		else break;
 	}
 	const program = args[index]?.literal;
-	if (program === undefined || program.length > 1000 || !PRINT_ONLY_AWK.test(program)) return "not-read-only";
+	if (program === undefined || !isPrintOnlyAwkProgram(program)) return "not-read-only";
 	// Files are plain names: `var=value` assigns, and a name with blanks, quotes or `>` reads like more program (a
 	// peer's case: `awk '{ print }' 'print > "out"'`).
 	const files = args.slice(index + 1);
@@ -3498,6 +3577,9 @@ const WORKSPACE_FILE_OPERATIONS: Readonly<
  * path; `cp` reads its sources like any read. A destination may be a directory, so the file each source would
  * land on there is judged as well. Any other option (`-r`, `-i`, `-s`, `-t DIR`, `--backup`) is reviewed.
  */
+/** The most operands `rm`, `touch`, `cp` or `mv` may name for the floor to judge them; more go to review. */
+export const MAX_FILE_OPERATION_OPERANDS = 256;
+
 function judgeFileOperation(
 	name: string,
 	options: readonly BashWord[],
@@ -3506,6 +3588,9 @@ function judgeFileOperation(
 	judge: Judge,
 ): VocabularyVerdict {
 	const allowed = WORKSPACE_FILE_OPERATIONS[name] as { short: string; long: readonly string[] };
+	// Each operand is a write judged against every rule: past a bound the floor does not spend the time (a
+	// sixty-seventh review timed `mv` of 1,000 sources at a second), and no agent names that many.
+	if (operands.length > MAX_FILE_OPERATION_OPERANDS) return "not-read-only";
 	for (const option of options) {
 		const value = option.value;
 		const short = !value.startsWith("--") && [...value.slice(1)].every((c) => allowed.short.includes(c));

@@ -125,7 +125,7 @@ function fileUrlPath(text: string): string {
 export function serverPathVariants(text: string, home: string): string[] {
 	const trimmed = text.startsWith("@") ? text.slice(1).trim() : text.trim();
 	if (/^file:/i.test(trimmed)) return [fileUrlPath(trimmed)];
-	const user = /^~([^/]+)(\/.*)?$/.exec(trimmed);
+	const user = /^~([A-Za-z_][^/]*)(\/.*)?$/.exec(trimmed);
 	if (user !== null) {
 		const rest = user[2] ?? "";
 		const homes = normalizeAbsolutePath(`${home}/..`);
@@ -204,7 +204,11 @@ export function pathKeyWord(key: string): string {
 	const words = keyWords(key).map((word) => word.toLowerCase());
 	const last = words.at(-1) ?? "";
 	const before = words.at(-2) ?? "";
-	return (last === "name" || last === "names") && NAMED_PATH_WORDS.has(before) ? `${before}${last}` : last;
+	if ((last === "name" || last === "names") && NAMED_PATH_WORDS.has(before)) return `${before}${last}`;
+	// A path word glued on without a case change (`keyfile`, `ssl_keyfile`, `logdir`; a sixty-sixth review), but not
+	// `profile`, which names a configuration profile.
+	const glued = /^[a-z]{2,}(files?|paths?|dirs?|folders?)$/.exec(last);
+	return glued !== null && last !== "profile" && last !== "profiles" ? (glued[1] as string) : last;
 }
 
 /**
@@ -221,7 +225,9 @@ export function looksLikeLocalPath(value: string): boolean {
 	// A `file:` URL in any case and form: URL parsers drop tabs and line breaks in it (a sixty-fifth review).
 	if (/^\s*file:/i.test(text)) return true;
 	if (/[\n\r]/.test(text)) return false;
-	if (/^~[\w.-]*$/.test(text) || /^(?:\/|~\/|\.\.?\/)/.test(text)) return true;
+	// `~`, `~user` (not a version range such as `~18.2.0`), `..`, and a variable a server may expand (`$HOME`).
+	if (/^~(?:[A-Za-z_][\w.-]*)?$/.test(text) || text === ".." || /^\$\{?[A-Za-z_]\w*\}?$/.test(text)) return true;
+	if (/^(?:\/|~\/|\.\.?\/)/.test(text)) return true;
 	if (/\s/.test(text) || /^[a-z][a-z0-9+.-]*:/i.test(text)) return false;
 	return /^\.[\w-]/.test(text) || text.includes("/");
 }
@@ -242,7 +248,9 @@ function addNamedPaths(key: string, value: unknown, named: string[]): "named" | 
 	if (value === undefined || value === null) return "named";
 	const word = pathKeyWord(key);
 	if ((TOOL_PATH_KEY_WORDS as readonly string[]).includes(word)) {
-		if (value === "") return "named";
+		// A flag names no path (`includeRoot: true`, `show_root: false`; a sixty-sixth review). A number may: Python's and
+		// Node's `open(3)` open file descriptor 3.
+		if (value === "" || typeof value === "boolean") return "named";
 		if (typeof value !== "string") return "unjudgeable";
 		named.push(value);
 		return "named";
@@ -539,19 +547,54 @@ function anchoredMatch(glob: string, path: string): boolean {
  * as protected globs are matched. Pure.
  */
 export function holdsProtectedByName(path: string, context: PathContext): boolean {
-	const names = path.toLowerCase().split("/").filter(Boolean);
-	for (const glob of context.protectedPaths) {
-		if (typeof glob !== "string" || glob.length === 0) continue;
-		let anchored: string;
-		if (glob === "~" || glob.startsWith("~/")) anchored = `${context.home}/${glob.slice(2)}`;
-		else if (glob.startsWith("/")) anchored = glob;
-		else if (glob.includes("/") && !(glob.endsWith("/") && !glob.slice(0, -1).includes("/")))
-			anchored = `${context.cwd}/${glob}`;
-		else continue;
-		const parts = normalizeGlobPath(anchored).toLowerCase().split("/").filter(Boolean);
-		if (reachesBelowByName(names, parts)) return true;
-	}
+	const key = `${context.home}\u0000${context.cwd}\u0000${path}`;
+	return heldByName(context.protectedPaths, key, () => {
+		const names = path.toLowerCase().split("/").filter(Boolean);
+		return anchoredGlobParts(context).some(
+			({ parts, literal }) => !divergesFrom(names, literal) && reachesBelowByName(names, parts),
+		);
+	});
+}
+
+/** {@link holdsProtectedByName}'s answers, per protected list, home, workspace and path (a command names a path many times). */
+const heldByName = createListKeyedCache<boolean>(4096);
+/** An anchored protected glob as lower-case parts, and its leading parts without a wildcard. */
+interface AnchoredGlobParts {
+	readonly parts: readonly string[];
+	readonly literal: readonly string[];
+}
+/** The anchored protected globs as lower-case parts, per protected list, home and workspace. */
+const anchoredGlobPartsCache = createListKeyedCache<readonly AnchoredGlobParts[]>(64);
+
+/** True when `names` and a glob's literal leading parts differ where both have a part: the glob cannot reach it. */
+function divergesFrom(names: readonly string[], literal: readonly string[]): boolean {
+	const shared = Math.min(names.length, literal.length);
+	for (let i = 0; i < shared; i++) if (names[i] !== literal[i]) return true;
 	return false;
+}
+
+/**
+ * The protected globs that name a place (`~/x`, `/x`, `dir/x`) as lower-case path parts, anchored at home or the
+ * workspace; file-name and `name/` globs are left out. Computed once per list, home and workspace (a sixty-seventh
+ * review: an `mv` of 1,000 sources took a second recomputing them).
+ */
+function anchoredGlobParts(context: PathContext): readonly AnchoredGlobParts[] {
+	return anchoredGlobPartsCache(context.protectedPaths, `${context.home}\u0000${context.cwd}`, () => {
+		const all: AnchoredGlobParts[] = [];
+		for (const glob of context.protectedPaths) {
+			if (typeof glob !== "string" || glob.length === 0) continue;
+			let anchored: string;
+			if (glob === "~" || glob.startsWith("~/")) anchored = `${context.home}/${glob.slice(2)}`;
+			else if (glob.startsWith("/")) anchored = glob;
+			else if (glob.includes("/") && !(glob.endsWith("/") && !glob.slice(0, -1).includes("/")))
+				anchored = `${context.cwd}/${glob}`;
+			else continue;
+			const parts = normalizeGlobPath(anchored).toLowerCase().split("/").filter(Boolean);
+			const wildcard = parts.findIndex((part) => /[*?[\\]/.test(part));
+			all.push({ parts, literal: wildcard < 0 ? parts : parts.slice(0, wildcard) });
+		}
+		return all;
+	});
 }
 
 /**

@@ -420,6 +420,15 @@ export function pathologicalCommands(): Array<{ name: string; command: string }>
 		{ name: "1,000 pipes (under both caps)", command: Array.from({ length: 1_000 }, () => "cat").join("|") },
 		{ name: "fork-bomb shaped word", command: `${"a".repeat(60_000)}(){` },
 		{ name: "many heredoc lines", command: `cat <<EOF > notes.md\n${"line\n".repeat(19_000)}EOF\n` },
+		{
+			name: "awk print list then 900 blanks (a sixty-sixth review)",
+			command: `awk '{print${" $1".repeat(16)}${" ".repeat(900)}x' README.md`,
+		},
+		{ name: "mv with 1,000 sources (a sixty-seventh review)", command: `mv ${"a ".repeat(1_000)}d` },
+		{
+			name: "mv with 256 distinct sources (the operand bound)",
+			command: `mv ${Array.from({ length: 256 }, (_, i) => `s${i}`).join(" ")} d`,
+		},
 	];
 }
 
