@@ -132,6 +132,15 @@ describe("sed -i as macOS's sed reads it", () => {
 		expect(withLinks("sed -i '' 's/foo/bar/g' src/app.ts", base)).toBe("allow:workspace-write");
 	});
 
+	it("on macOS, a suffix word a GNU sed under the same name would misuse is reviewed", () => {
+		// GNU sed first on PATH (Homebrew's gnubin) reads `e` as its script (run each line) and `AGENTS.md` as a file.
+		expect(withLinks("sed -i e p notes.txt", mac)).toMatch(/^review:/);
+		expect(withLinks("sed -i 'e touch x' p notes.txt", mac)).toMatch(/^review:/);
+		expect(withLinks("sed -i AGENTS.md -e 's/a/b/' notes.txt", mac)).toMatch(/^review:/);
+		expect(withLinks("sed -i .env -e 's/a/b/' notes.txt", mac)).toMatch(/^review:/);
+		expect(withLinks("sed -i _orig 's/a/b/' notes.txt", mac)).toBe("allow:workspace-write");
+	});
+
 	it("GNU sed (Linux) reads the same words its own way: the plain edits stay allowed there", () => {
 		expect(withLinks("sed -i 's/foo/bar/g' src/app.ts", base)).toBe("allow:workspace-write");
 		expect(withLinks("sed -n -l 80 l README.md", base)).toBe("allow:read-only");

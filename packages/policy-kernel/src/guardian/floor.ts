@@ -4503,6 +4503,8 @@ function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 	let ended = false;
 	/** The backup suffix of an in-place edit (`""` for none); undefined when sed only prints. */
 	let inPlace: string | undefined;
+	/** BSD's separate suffix word, which a GNU sed would edit as a file (see the `-i` branch). */
+	let gnuEditedSuffix: BashWord | undefined;
 	for (let i = 0; i < args.length; i++) {
 		const word = args[i] as BashWord;
 		const value = word.value;
@@ -4548,10 +4550,14 @@ function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 				if (c === "i") {
 					inPlace = bundle.slice(k + 1);
 					// BSD's `-i` always takes its backup suffix, the next word when the bundle ends here (`-i ''`, `-i .md`).
+					// A GNU sed under the same name reads that word as its script, or with `-e` as a file it edits: only
+					// a suffix neither reading can misuse (`''`, `.bak`, `~`), and it is judged as an edited file too.
 					if (bsd && inPlace === "") {
 						const suffix = args[i + 1];
 						if (suffix === undefined) return "unparsed";
+						if (suffix.value !== "" && !/^[.~_][\w.~-]*$/.test(suffix.value)) return "writes";
 						inPlace = suffix.value;
+						if (suffix.value !== "") gnuEditedSuffix = suffix;
 						i++;
 					}
 					break;
@@ -4571,7 +4577,10 @@ function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 		scripts.push(script.value);
 	}
 	if (scripts.length === 0) return "unparsed";
-	if (inPlace !== undefined) return judgeSedInPlace(scripts, files, inPlace, state, judge);
+	if (inPlace !== undefined) {
+		if (gnuEditedSuffix !== undefined) judgeWritePath(gnuEditedSuffix, state, judge);
+		return judgeSedInPlace(scripts, files, inPlace, state, judge);
+	}
 	// `r FILE` only in an in-place edit: printing a file through a sed script is no agent's way to read, and the
 	// peers' read-only checkers count it as not read-only.
 	for (const script of scripts) if (!isPrintOnlySedScript(script)) return "writes";
