@@ -75,7 +75,27 @@ function shellWords(text: string): string[] {
 			.replace(/['"]/g, "")
 			.split(/[\s;&|<>()`=:,]+/),
 	];
-	return [...words, ...words.flatMap((word) => (/^-[A-Za-z]./.test(word) ? [word.slice(2)] : []))];
+	return [...words, ...words.flatMap(wordVariants)];
+}
+
+/**
+ * The other spellings of a word that may name a file (a sixty-eighth review): without brace characters
+ * (`{/tmp/x/run.sh,}`), without a leading `@` (`gcc @/tmp/x/args`), from the first `/` or `~` of an option
+ * (`-ir/tmp/x/run.sh`), after a short option's letter (`-r./a.js`), and after a leading variable (`$D/run.sh` is
+ * `run.sh` below every folder the action names).
+ */
+function wordVariants(word: string): string[] {
+	const variants: string[] = [];
+	if (/[{}]/.test(word)) variants.push(word.replace(/[{}]/g, ""));
+	if (word.startsWith("@")) variants.push(word.slice(1));
+	if (word.startsWith("-")) {
+		if (/^-[A-Za-z]./.test(word)) variants.push(word.slice(2));
+		const from = word.search(/[/~]/);
+		if (from > 0) variants.push(word.slice(from));
+	}
+	const variable = /^\$(?:\{\w+\}|\w+)\/(.+)$/.exec(word);
+	if (variable !== null && !HOME_PREFIX.test(word)) variants.push(variable[1] as string);
+	return variants;
 }
 
 /** The path of a `file:` URL (any case), or nothing. */
@@ -210,7 +230,15 @@ function namedOutsidePaths(words: readonly string[], cwd: string, home: string |
 	const relative: string[] = [];
 	const distinct = [...new Set(words)].filter((word) => word !== "" && word.length <= MAX_WORD_CHARS);
 	if (distinct.length > MAX_NAMED_WORDS) return undefined;
+	/** Whether a relative word holds a glob: what it names below an outside folder cannot be listed here. */
+	let relativeGlob = false;
 	for (const named of distinct) {
+		// A glob naming a path outside (`/tmp/x/ru?.sh`) expands to files the fingerprint cannot name.
+		// (Not a URL's rest after its `:`, such as `//host/x?page=2`.)
+		if (/[*?[]/.test(named) && !named.startsWith("//")) {
+			if (isAbsolute(named) || named.startsWith("~") || HOME_PREFIX.test(named)) return undefined;
+			relativeGlob = true;
+		}
 		// `~+` is the shell's current folder: a relative word.
 		const word = /^~\+(?=\/|$)/.test(named) ? `.${named.slice(2)}` : named;
 		const homeRelative = HOME_PREFIX.exec(word);
@@ -234,6 +262,8 @@ function namedOutsidePaths(words: readonly string[], cwd: string, home: string |
 		for (const word of relative) consider(physicalPath(bases[next] as string, word));
 	}
 	if (bases.length > MAX_OUTSIDE_FOLDERS + 1 || paths.size > MAX_FINGERPRINT_NAMED_PATHS) return undefined;
+	// A relative glob below a folder outside the workspace (`cd /tmp/x && sh ru?.sh`) cannot be named either.
+	if (relativeGlob && bases.length > 1) return undefined;
 	return [...paths].sort();
 }
 

@@ -1,6 +1,6 @@
 // A sixty-sixth review: the allow-once fingerprint of a tool other than bash (namedWords/nestedStrings). A grant is
 // used only while the paths outside the workspace the action names are unchanged; these calls name an outside
-// script that can still be rewritten under a waiting grant without the fingerprint changing. Each test fails today.
+// script that can still be rewritten under a waiting grant without the fingerprint changing. Each test failed before its fix.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

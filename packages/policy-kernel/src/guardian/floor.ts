@@ -49,6 +49,7 @@ import {
 	classifyPath,
 	classifyResolvedPath,
 	createListKeyedCache,
+	filesystemLowerCase,
 	globMatches,
 	holdsProtectedByName,
 	isInWorkspace,
@@ -863,10 +864,16 @@ function climbsAfterName(text: string): boolean {
  */
 function shapedPathReachesHome(text: string, context: FloorContext, leadsOutside: (path: string) => boolean): boolean {
 	const { cwd, home } = context;
-	const places = [resolveToolPath(text, cwd, home), ...serverPathVariants(text, home)];
+	// As written and trimmed: a server may trim its arguments (`" .."`; a sixty-eighth review).
+	const trimmed = text.trim();
+	const places = [
+		resolveToolPath(text, cwd, home),
+		resolveToolPath(trimmed, cwd, home),
+		...serverPathVariants(text, home),
+	];
 	if (/^@?\s*(?:~|\$HOME\b|\$\{HOME\})/.test(text) && places.some(leadsOutside)) return true;
 	// A relative value that climbs out of the workspace (`../.config`, `../other-project`; a sixty-sixth review).
-	if (/^@?\s*\.\.(?:\/|$)/.test(text) && places.some(leadsOutside)) return true;
+	if (/^@?\s*\.\.(?:\/|$)/.test(trimmed) && places.some(leadsOutside)) return true;
 	const workspace = normalizeAbsolutePath(cwd);
 	const homeFolder = normalizeAbsolutePath(home);
 	return places.some((path) => {
@@ -2202,7 +2209,7 @@ const PYTHON_SITE_FOLDERS: ReadonlySet<string> = new Set(["site-packages", "dist
 
 /** True when a write to `path` arms a command of another tool (see {@link ARMED_CONFIG_NAMES}), in any case. */
 function armsAnotherTool(path: string): boolean {
-	const parts = path.toLowerCase().split("/");
+	const parts = filesystemLowerCase(path).split("/");
 	const name = parts.at(-1) ?? "";
 	const folders = parts.slice(0, -1);
 	if (ARMED_CONFIG_NAMES.has(name) || MISE_VARIANT.test(name) || name === ".rtx.toml") return true;
@@ -2233,7 +2240,7 @@ function armsAnotherTool(path: string): boolean {
  * name no rule saw when it was written (`staged/tasks.json`; a fortieth review). In any case.
  */
 function namesArmedFolder(path: string): boolean {
-	const parts = path.toLowerCase().split("/");
+	const parts = filesystemLowerCase(path).split("/");
 	const name = parts.at(-1) ?? "";
 	if (ARMED_CONFIG_FOLDERS.has(name) || ARMED_HOOK_FOLDERS.has(name) || MISE_CONFIG_FOLDERS.has(name)) return true;
 	if (inArmedCodeFolder(parts)) return true;
@@ -2250,7 +2257,7 @@ function namesArmedFolder(path: string): boolean {
  * matched), or a config that arms another tool's command ({@link armsAnotherTool}).
  */
 function reviewsEveryWrite(path: string): boolean {
-	return IGNORE_FILE_NAMES.has(baseName(path).toLowerCase()) || armsAnotherTool(path);
+	return IGNORE_FILE_NAMES.has(filesystemLowerCase(baseName(path))) || armsAnotherTool(path);
 }
 
 /** The folder `path` (absolute, normalized) lies in: `/a/b` → `/a`, `/a` → `/`. */
@@ -2291,7 +2298,7 @@ function writesGitArmedPath(path: string, context: FloorContext): boolean {
  * `scripts/git-hooks` (a sixty-seventh review). Elsewhere it only reviews more.
  */
 function isWithinAnyCase(parent: string, child: string): boolean {
-	return isWithin(parent.toLowerCase(), child.toLowerCase());
+	return isWithin(filesystemLowerCase(parent), filesystemLowerCase(child));
 }
 
 /**
@@ -2305,7 +2312,7 @@ function renamesArmedFolder(path: string, state: WalkState, judge: Judge): boole
 	if (path === state.cwd || path === "/") return false;
 	return (
 		judge.context.gitArmedPaths?.some(
-			(armed) => armed.toLowerCase() !== path.toLowerCase() && isWithinAnyCase(path, armed),
+			(armed) => filesystemLowerCase(armed) !== filesystemLowerCase(path) && isWithinAnyCase(path, armed),
 		) === true
 	);
 }
@@ -3211,16 +3218,48 @@ const OWN_ARGUMENT_PARSERS: ReadonlySet<string> = new Set([
 	"seq",
 ]);
 
-/** True when an option-shaped word (`-f`, `--x`) follows an operand before any `--`. */
-function optionAfterOperand(args: readonly BashWord[]): boolean {
+/**
+ * The short options whose value is the next word, per command, as BSD's tools read them: the word after one is its
+ * value, no operand (`sed -i '' -e …`, `head -n 5 f`).
+ */
+const OPTION_VALUE_LETTERS: Readonly<Record<string, string>> = {
+	sed: "eif",
+	grep: "efmABCdD",
+	egrep: "efmABCdD",
+	fgrep: "efmABCdD",
+	head: "nc",
+	tail: "nc",
+	cut: "bcdf",
+	sort: "kt",
+	uniq: "fs",
+	column: "cst",
+	nl: "bdfhilnsvw",
+	du: "dBI",
+	tree: "LIP",
+};
+
+/**
+ * True when an option-shaped word (`-f`, `--x`, or a `--` itself) follows an operand: where options end at the first
+ * operand, it is a file. The value of a short option that takes one ({@link OPTION_VALUE_LETTERS}) is no operand.
+ */
+function optionAfterOperand(name: string, args: readonly BashWord[]): boolean {
+	const valueLetters = OPTION_VALUE_LETTERS[name] ?? "";
 	let operandSeen = false;
-	for (const arg of args) {
-		if (arg.value === "--") return false;
-		if (arg.value.startsWith("-") && arg.value.length > 1) {
+	for (let index = 0; index < args.length; index++) {
+		const value = (args[index] as BashWord).value;
+		if (value === "--") return operandSeen;
+		if (value.startsWith("-") && value.length > 1) {
 			if (operandSeen) return true;
+			if (!value.startsWith("--") && value.length === 2 && valueLetters.includes(value[1] as string)) index++;
 		} else operandSeen = true;
 	}
 	return false;
+}
+
+/** True when an option-shaped word follows the `--` that ended the options: any getopt reads it as a file. */
+function optionShapedAfterEnd(args: readonly BashWord[]): boolean {
+	const end = args.findIndex((arg) => arg.value === "--");
+	return end >= 0 && args.slice(end + 1).some((arg) => arg.value.startsWith("-") && arg.value.length > 1);
 }
 
 /** Judges a command of the read-only vocabulary; `allowed`, or why it is not. */
@@ -3252,7 +3291,12 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 	}
 	// Where options end at the first operand (BSD's tools on macOS, GNU's under `POSIXLY_CORRECT`), an option word
 	// after one is a file: `cp a b -f` copies into a link `-f` the repository ships (a sixty-seventh review).
-	if (judge.context.optionsEndAtOperand === true && !OWN_ARGUMENT_PARSERS.has(name) && optionAfterOperand(args))
+	if (judge.context.optionsEndAtOperand === true && !OWN_ARGUMENT_PARSERS.has(name) && optionAfterOperand(name, args))
+		return "dynamic";
+	// After `--`, a word like `--` or `-f` is a file the operand rules skip as an option (`cat -- README.md --` with a
+	// link `--` the repository ships; a sixty-eighth review).
+	// The file operations judge every word after `--` as a path already (`rm -- -rf`).
+	if (!OWN_ARGUMENT_PARSERS.has(name) && !Object.hasOwn(WORKSPACE_FILE_OPERATIONS, name) && optionShapedAfterEnd(args))
 		return "dynamic";
 	// With no path, these read the working directory: after `cd -` that is a folder the floor does not know.
 	if (IMPLICIT_DOT_COMMANDS.has(name) && operands.length === 0) judgeReadPath(".", state, judge, true);
@@ -3749,7 +3793,12 @@ function judgeSearch(
 		// hidden entries unless told otherwise, but reads an unhidden `sub/key.pem`).
 		const followsLinks = ripgrep
 			? anyOption(options, (o) => shortFlag(o, "L") || longOption(o, "--follow"))
-			: anyOption(options, (o) => shortFlag(o, "R") || isDereferenceRecursive(o));
+			: anyOption(
+					options,
+					// BSD grep's `-S` (macOS) follows every link below the root, as `-R` does (a sixty-eighth review).
+					(o) =>
+						shortFlag(o, "R") || isDereferenceRecursive(o) || (judge.context.bsdUserland === true && shortFlag(o, "S")),
+				);
 		if (scan.roots.length === 0) judgeSearchTree(".", !recursive, followsLinks, state, judge);
 		for (const root of scan.roots) judgeSearchTreeWord(root, !recursive, followsLinks, state, judge);
 	}
@@ -4166,6 +4215,9 @@ function literalWord(value: string): BashWord {
  * link's target), and the reader's words are judged with `{}` read as the root (decision 0021).
  */
 function judgeFind(args: readonly BashWord[], state: WalkState, judge: Judge): VocabularyVerdict {
+	// BSD find's `-f PATH` (macOS) adds a root the scan below would not see; GNU find rejects it (a sixty-eighth review).
+	const execAt = args.findIndex((arg) => ["-exec", "-execdir", "-ok", "-okdir"].includes(arg.value));
+	if ((execAt < 0 ? args : args.slice(0, execAt)).some((arg) => arg.value === "-f")) return "not-read-only";
 	noDynamic(args);
 	let inExpression = false;
 	let pathsSeen = false;
@@ -4542,7 +4594,10 @@ function judgeSed(args: readonly BashWord[], state: WalkState, judge: Judge): Vo
 			// GNU's `-l N` takes the line length; BSD's `-l` (line buffering) takes nothing, so the next word is the
 			// script there (a sixty-seventh review).
 			if (bundle === "l") {
-				if (!bsd) i++;
+				// A GNU sed first on `PATH` would read the next word as the line length: which word is the script
+				// depends on which sed runs (a sixty-eighth review).
+				if (bsd) return "writes";
+				i++;
 				continue;
 			}
 			for (let k = 0; k < bundle.length; k++) {

@@ -226,7 +226,8 @@ export function looksLikeLocalPath(value: string): boolean {
 	if (/^\s*file:/i.test(text)) return true;
 	if (/[\n\r]/.test(text)) return false;
 	// `~`, `~user` (not a version range such as `~18.2.0`), `..`, and a variable a server may expand (`$HOME`).
-	if (/^~(?:[A-Za-z_][\w.-]*)?$/.test(text) || text === ".." || /^\$\{?[A-Za-z_]\w*\}?$/.test(text)) return true;
+	const bare = text.trim();
+	if (/^~(?:[A-Za-z_][\w.-]*)?$/.test(bare) || bare === ".." || /^\$\{?[A-Za-z_]\w*\}?$/.test(bare)) return true;
 	if (/^(?:\/|~\/|\.\.?\/)/.test(text)) return true;
 	if (/\s/.test(text) || /^[a-z][a-z0-9+.-]*:/i.test(text)) return false;
 	return /^\.[\w-]/.test(text) || text.includes("/");
@@ -703,11 +704,26 @@ export function protectedPathTest(context: PathContext): (path: string) => boole
 		`${context.cwd}\u0000${context.home}`,
 		() => compileProtected(context.protectedPaths, context),
 	);
-	return (path) => {
+	return (named) => {
+		const path = foldLongS(named);
 		if (anchored?.test(path)) return true;
 		if (base?.test(baseName(path))) return true;
 		return component?.test(path) === true;
 	};
+}
+
+/**
+ * `ſ` (long s) as `s`: Unicode case folding maps it there, so a case-insensitive filesystem (macOS's APFS) opens
+ * `ſecrets.toml` as `secrets.toml`, while `toLowerCase` and a regular expression's `i` flag leave it alone (a
+ * sixty-eighth review).
+ */
+function foldLongS(text: string): string {
+	return text.includes("\u017f") ? text.replaceAll("\u017f", "s") : text;
+}
+
+/** Lower case as a case-insensitive filesystem compares names: `toLowerCase`, and `ſ` as `s` (see {@link foldLongS}). */
+export function filesystemLowerCase(text: string): string {
+	return foldLongS(text.toLowerCase());
 }
 
 /** True when `path` (absolute, normalized) matches any of the context's protected globs. */
