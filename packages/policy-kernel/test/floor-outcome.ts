@@ -1,11 +1,18 @@
 // Shared by the floor's table tests: a decision as one short string, such as "allow:read-only" or "review:dynamic".
 import {
+	applyGuardianDefaults,
 	decideBashFloor,
 	type FloorContext,
 	type FloorDecision,
+	floorContextFor,
 	floorFactRequestsOf,
+	type GuardianReviewConfig,
+	initialGuardianState,
+	normalizeAbsolutePath,
+	planToolCall,
 	type SearchTreeVerdict,
 	searchTreeKey,
+	type ToolFacts,
 } from "../src/guardian/index.js";
 
 /** `allow:<rule>`, `review:<reason>`, `deny:<rule>` or `out-of-scope`. */
@@ -58,4 +65,42 @@ export function withExistingFiles(
 		existingPaths: new Set(existing.map((path) => `${CWD}/${path}`)),
 		...(links === undefined ? {} : { pathLinks: links }),
 	};
+}
+
+/**
+ * {@link bashOutcome} with the shell's link facts: every path the command asks about leads to itself, except the
+ * ones `links` names (absolute path → where it leads).
+ */
+export function withLinks(command: string, context: FloorContext, links: Record<string, string> = {}): string {
+	const requested = floorFactRequestsOf(command, context).linkPaths;
+	const facts = new Map<string, string | null>(
+		requested.map((path) => [path, links[path] ?? normalizeAbsolutePath(path)]),
+	);
+	return bashOutcome(command, { ...context, pathLinks: facts });
+}
+
+/** A built-in tool, and a tool that is not built in but annotated read-only, as Pi reports them. */
+export const BUILTIN_TOOL: ToolFacts = { builtin: true };
+export const READ_ONLY_TOOL: ToolFacts = { builtin: false, readOnlyHint: true };
+
+/** What the pipeline does with one call in enforce mode (the defaults unless `config`): `allow`, `review` or `deny`. */
+export function plannedOutcome(
+	toolName: string,
+	input: unknown,
+	tool: ToolFacts,
+	config: GuardianReviewConfig = applyGuardianDefaults({ mode: "enforce" }),
+): string {
+	const step = planToolCall(initialGuardianState(), {
+		toolName,
+		input,
+		hash: `h-${toolName}-${JSON.stringify(input)}`,
+		tool,
+		config,
+		mode: "enforce",
+		floorContext: floorContextFor(config, CWD, HOME),
+		now: 1_000,
+		hasUI: false,
+	});
+	if (step.next.kind !== "done") return step.next.kind;
+	return step.next.resolution.kind === "allow" ? "allow" : "deny";
 }

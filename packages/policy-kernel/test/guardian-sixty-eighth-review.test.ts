@@ -7,26 +7,13 @@ import {
 	floorContextFor,
 	floorFactRequestsOf,
 	type GuardianReviewConfig,
-	initialGuardianState,
-	normalizeAbsolutePath,
-	planToolCall,
-	type ToolFacts,
 } from "../src/guardian/index.js";
-import { bashOutcome, CLEAN_GIT, CWD, HOME } from "./floor-outcome.js";
+import { CLEAN_GIT, CWD, HOME, plannedOutcome, READ_ONLY_TOOL, withLinks } from "./floor-outcome.js";
 
 const config: GuardianReviewConfig = applyGuardianDefaults({ mode: "enforce" });
 const base: FloorContext = floorContextFor(config, CWD, HOME, CLEAN_GIT);
 /** macOS: the shell's facts of a BSD userland. */
 const mac: FloorContext = { ...base, bsdUserland: true, optionsEndAtOperand: true };
-
-/** The floor's outcome with the shell's link facts: every asked path leads to itself, except `links`. */
-function withLinks(command: string, context: FloorContext, links: Record<string, string> = {}): string {
-	const requested = floorFactRequestsOf(command, context).linkPaths;
-	const facts = new Map<string, string | null>(
-		requested.map((path) => [path, links[path] ?? normalizeAbsolutePath(path)]),
-	);
-	return bashOutcome(command, { ...context, pathLinks: facts });
-}
 
 describe("bypass (macOS): BSD find's `-f PATH` names a root the floor never judges", () => {
 	// BSD find (getopt "EHLPXdf:sx"): `-f path` adds a hierarchy to search. The floor takes `-f` as the start of the
@@ -132,24 +119,6 @@ describe("false review (macOS): the everyday BSD sed forms", () => {
 	});
 });
 
-/** What the pipeline does with one call in enforce mode under the defaults: `allow`, `review` or `deny`. */
-function planned(toolName: string, input: unknown, tool: ToolFacts): string {
-	const step = planToolCall(initialGuardianState(), {
-		toolName,
-		input,
-		hash: `h-${toolName}-${JSON.stringify(input)}`,
-		tool,
-		config,
-		mode: "enforce",
-		floorContext: floorContextFor(config, CWD, HOME),
-		now: 1_000,
-		hasUI: false,
-	});
-	if (step.next.kind !== "done") return step.next.kind;
-	return step.next.resolution.kind === "allow" ? "allow" : "deny";
-}
-const READ_ONLY: ToolFacts = { builtin: false, readOnlyHint: true };
-
 describe("bypass (a server that trims its arguments): a bare `..` or `$HOME` with a blank", () => {
 	// serverPathVariants trims (`@ path`, ` ~/x`), but looksLikeLocalPath's new bare shapes test the untrimmed text.
 	it.each([
@@ -157,9 +126,9 @@ describe("bypass (a server that trims its arguments): a bare `..` or `$HOME` wit
 		[{ base: ".. ", query: "PRIVATE KEY" }],
 		[{ base: "$HOME ", query: "PRIVATE KEY" }],
 	])("reviews mcp__search__grep %j", (input) => {
-		expect(planned("mcp__search__grep", input, READ_ONLY)).toBe("review");
+		expect(plannedOutcome("mcp__search__grep", input, READ_ONLY_TOOL)).toBe("review");
 	});
 	it("as it reviews `..`", () => {
-		expect(planned("mcp__search__grep", { base: "..", query: "PRIVATE KEY" }, READ_ONLY)).toBe("review");
+		expect(plannedOutcome("mcp__search__grep", { base: "..", query: "PRIVATE KEY" }, READ_ONLY_TOOL)).toBe("review");
 	});
 });

@@ -1,29 +1,13 @@
 // A sixty-seventh review of bash workspace writes the floor allowed without a model. Each row was allowed and should
 // not have been; the macOS rows are judged with the shell's facts of a BSD userland.
 import { describe, expect, it } from "vitest";
-import {
-	applyGuardianDefaults,
-	type FloorContext,
-	floorContextFor,
-	floorFactRequestsOf,
-	judgeShellSetup,
-	normalizeAbsolutePath,
-} from "../src/guardian/index.js";
-import { bashOutcome, CLEAN_GIT, CWD, HOME } from "./floor-outcome.js";
+import { applyGuardianDefaults, type FloorContext, floorContextFor, judgeShellSetup } from "../src/guardian/index.js";
+import { CLEAN_GIT, CWD, HOME, withLinks } from "./floor-outcome.js";
 
 const config = applyGuardianDefaults({ mode: "enforce" });
 const base: FloorContext = floorContextFor(config, CWD, HOME, CLEAN_GIT);
 /** macOS: the shell's facts of a BSD userland, whose options end at the first operand. */
 const mac: FloorContext = { ...base, bsdUserland: true, optionsEndAtOperand: true };
-
-/** The floor's outcome with the shell's link facts: every asked path leads to itself, except `links`. */
-function withLinks(command: string, context: FloorContext, links: Record<string, string> = {}): string {
-	const requested = floorFactRequestsOf(command, context).linkPaths;
-	const facts = new Map<string, string | null>(
-		requested.map((path) => [path, links[path] ?? normalizeAbsolutePath(path)]),
-	);
-	return bashOutcome(command, { ...context, pathLinks: facts });
-}
 
 describe("a case-insensitive filesystem (macOS's default) opens a case variant as the same file", () => {
 	// The repository ships a link `a -> ~`. `mv a b && echo x >> b/.bashrc` is reviewed (the path lies below where the

@@ -6,33 +6,12 @@ import {
 	applyGuardianDefaults,
 	floorContextFor,
 	type GuardianReviewConfig,
-	initialGuardianState,
 	isPrintOnlyAwkProgram,
-	planToolCall,
-	type ToolFacts,
 } from "../src/guardian/index.js";
-import { bashOutcome, CLEAN_GIT, CWD, HOME } from "./floor-outcome.js";
+import { bashOutcome, CLEAN_GIT, CWD, HOME, plannedOutcome, READ_ONLY_TOOL } from "./floor-outcome.js";
 
 const config: GuardianReviewConfig = applyGuardianDefaults({ mode: "enforce" });
 const clean = floorContextFor(config, CWD, HOME, CLEAN_GIT);
-
-/** What the pipeline does with one call in enforce mode under the defaults: `allow`, `review` or `deny`. */
-function planned(toolName: string, input: unknown, tool: ToolFacts): string {
-	const step = planToolCall(initialGuardianState(), {
-		toolName,
-		input,
-		hash: `h-${toolName}-${JSON.stringify(input)}`,
-		tool,
-		config,
-		mode: "enforce",
-		floorContext: floorContextFor(config, CWD, HOME),
-		now: 1_000,
-		hasUI: false,
-	});
-	if (step.next.kind !== "done") return step.next.kind;
-	return step.next.resolution.kind === "allow" ? "allow" : "deny";
-}
-const READ_ONLY: ToolFacts = { builtin: false, readOnlyHint: true };
 
 describe("bypass: a read-only tool's bare `..`, `$HOME` or its braced form under a key that is not a path word", () => {
 	// `{ base: "../" }`, `{ base: "~" }` and `{ base: "$HOME/" }` are reviewed (a walking tool lists `~/.ssh`), but the
@@ -45,12 +24,12 @@ describe("bypass: a read-only tool's bare `..`, `$HOME` or its braced form under
 		["mcp__search__grep", { base: "$HOME", query: "PRIVATE KEY" }],
 		["mcp__search__grep", { location: ["$", "{HOME}"].join(""), query: "PRIVATE KEY" }],
 	])("reviews %s %j", (tool, input) => {
-		expect(planned(tool, input, READ_ONLY)).toBe("review");
+		expect(plannedOutcome(tool, input, READ_ONLY_TOOL)).toBe("review");
 	});
 	it("as it already reviews the spellings with a slash", () => {
-		expect(planned("mcp__search__grep", { base: "../", query: "x" }, READ_ONLY)).toBe("review");
-		expect(planned("mcp__search__grep", { base: "$HOME/", query: "x" }, READ_ONLY)).toBe("review");
-		expect(planned("mcp__search__grep", { base: "~", query: "x" }, READ_ONLY)).toBe("review");
+		expect(plannedOutcome("mcp__search__grep", { base: "../", query: "x" }, READ_ONLY_TOOL)).toBe("review");
+		expect(plannedOutcome("mcp__search__grep", { base: "$HOME/", query: "x" }, READ_ONLY_TOOL)).toBe("review");
+		expect(plannedOutcome("mcp__search__grep", { base: "~", query: "x" }, READ_ONLY_TOOL)).toBe("review");
 	});
 });
 
@@ -61,11 +40,15 @@ describe("bypass: a read-only tool's relative shaped path that leads outside the
 		["mcp__search__grep", { base: "../.config", query: "oauth_token" }],
 		["mcp__search__grep", { base: "../other-project", query: "API_KEY" }],
 	])("reviews %s %j", (tool, input) => {
-		expect(planned(tool, input, READ_ONLY)).toBe("review");
+		expect(plannedOutcome(tool, input, READ_ONLY_TOOL)).toBe("review");
 	});
 	it("as it already reviews `~/.config` and a path key", () => {
-		expect(planned("mcp__search__grep", { base: "~/.config", query: "oauth_token" }, READ_ONLY)).toBe("review");
-		expect(planned("mcp__search__grep", { path: "../.config", query: "oauth_token" }, READ_ONLY)).toBe("review");
+		expect(plannedOutcome("mcp__search__grep", { base: "~/.config", query: "oauth_token" }, READ_ONLY_TOOL)).toBe(
+			"review",
+		);
+		expect(plannedOutcome("mcp__search__grep", { path: "../.config", query: "oauth_token" }, READ_ONLY_TOOL)).toBe(
+			"review",
+		);
 	});
 });
 
@@ -102,10 +85,10 @@ describe("a read-only tool's key whose last word is a path word without a case c
 		["mcp__tls__inspect", { keyfile: "id_rsa" }],
 		["mcp__tls__inspect", { ssl_keyfile: "server.pem" }],
 	])("reviews %s %j", (tool, input) => {
-		expect(planned(tool, input, READ_ONLY)).toBe("review");
+		expect(plannedOutcome(tool, input, READ_ONLY_TOOL)).toBe("review");
 	});
 	it("as it reviews `keyFile`", () => {
-		expect(planned("mcp__tls__inspect", { keyFile: "id_rsa" }, READ_ONLY)).toBe("review");
+		expect(plannedOutcome("mcp__tls__inspect", { keyFile: "id_rsa" }, READ_ONLY_TOOL)).toBe("review");
 	});
 });
 
@@ -116,10 +99,10 @@ describe("bypass: a read-only tool's path led by another variable a server expan
 		["mcp__fs__read_file", { path: "$XDG_CONFIG_HOME/gh/hosts.yml" }],
 		["mcp__fs__read_file", { path: ["$", "{XDG_CONFIG_HOME}/gh/hosts.yml"].join("") }],
 	])("reviews %s %j", (tool, input) => {
-		expect(planned(tool, input, READ_ONLY)).toBe("review");
+		expect(plannedOutcome(tool, input, READ_ONLY_TOOL)).toBe("review");
 	});
 	it("as it reviews `$HOME/.config/gh/hosts.yml`", () => {
-		expect(planned("mcp__fs__read_file", { path: "$HOME/.config/gh/hosts.yml" }, READ_ONLY)).toBe("review");
+		expect(plannedOutcome("mcp__fs__read_file", { path: "$HOME/.config/gh/hosts.yml" }, READ_ONLY_TOOL)).toBe("review");
 	});
 });
 
@@ -132,10 +115,12 @@ describe("false review: ordinary values the sixty-fifth review's new shapes and 
 		["mcp__tree__outline", { path: "src", includeRoot: true }],
 		["mcp__tree__outline", { path: "src", show_root: false }],
 	])("allows %s %j", (tool, input) => {
-		expect(planned(tool, input, READ_ONLY)).toBe("allow");
+		expect(plannedOutcome(tool, input, READ_ONLY_TOOL)).toBe("allow");
 	});
 	it("as it allows a caret range", () => {
-		expect(planned("mcp__npm__package_info", { name: "react", version: "^18.2.0" }, READ_ONLY)).toBe("allow");
+		expect(plannedOutcome("mcp__npm__package_info", { name: "react", version: "^18.2.0" }, READ_ONLY_TOOL)).toBe(
+			"allow",
+		);
 	});
 });
 
