@@ -224,7 +224,12 @@ function physicalPath(base: string, word: string): string {
  * outside folder named (`cd /tmp/x && sh run.sh`, `cd lib && sh run.sh` with `lib` a link out). Undefined when that
  * cannot be bounded or known: too many words, paths or folders, or another `~` form.
  */
-function namedOutsidePaths(words: readonly string[], cwd: string, home: string | undefined): string[] | undefined {
+function namedOutsidePaths(
+	words: readonly string[],
+	cwd: string,
+	home: string | undefined,
+	shell: ShellTextFacts,
+): string[] | undefined {
 	const workspace = realPathOf(cwd);
 	const absolute: string[] = [];
 	const relative: string[] = [];
@@ -235,7 +240,8 @@ function namedOutsidePaths(words: readonly string[], cwd: string, home: string |
 	for (const named of distinct) {
 		// A glob naming a path outside (`/tmp/x/ru?.sh`) expands to files the fingerprint cannot name.
 		// (Not a URL's rest after its `:`, such as `//host/x?page=2`.)
-		if (/[*?[]/.test(named) && !named.startsWith("//")) {
+		// Only a glob the shell expands counts: a quoted find pattern or grep regex (`-name '*.log'`) does not.
+		if (shell.unquotedGlob && /[*?[]/.test(named) && !named.startsWith("//")) {
 			if (isAbsolute(named) || named.startsWith("~") || HOME_PREFIX.test(named)) return undefined;
 			relativeGlob = true;
 		}
@@ -264,7 +270,37 @@ function namedOutsidePaths(words: readonly string[], cwd: string, home: string |
 	if (bases.length > MAX_OUTSIDE_FOLDERS + 1 || paths.size > MAX_FINGERPRINT_NAMED_PATHS) return undefined;
 	// A relative glob below a folder outside the workspace (`cd /tmp/x && sh ru?.sh`) cannot be named either.
 	if (relativeGlob && bases.length > 1) return undefined;
+	// A brace word, `${…}` or `$(…)` beside a place outside (`sh /tmp/x/r{u,}n.sh`, `cd /tmp/x && sh "$(pwd)/run.sh"`)
+	// names files the words do not spell (a sixty-ninth review).
+	if (shell.expands && (bases.length > 1 || paths.size > 0)) return undefined;
 	return [...paths].sort();
+}
+
+/** What the shell does to the action's text beyond its words. */
+interface ShellTextFacts {
+	/** A `*`, `?` or `[` outside quotes (not the test brackets `[`, `[[`, `]`, `]]`). */
+	readonly unquotedGlob: boolean;
+	/** A brace, `${…}`, `$(…)` or a backtick. */
+	readonly expands: boolean;
+}
+
+/**
+ * {@link ShellTextFacts} of a bash call's command. Another tool's strings are not expanded by a shell, but a server
+ * may expand globs itself: any glob counts there.
+ */
+function shellTextFacts(toolName: string, input: unknown): ShellTextFacts {
+	const command =
+		toolName === "bash" && input !== null && typeof input === "object"
+			? (input as Record<string, unknown>).command
+			: undefined;
+	if (typeof command !== "string") return { unquotedGlob: true, expands: false };
+	const unquoted = command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, " ");
+	const tokens = unquoted.split(/\s+/).filter((token) => !["[", "[[", "]", "]]"].includes(token));
+	return {
+		unquotedGlob: tokens.some((token) => /[*?[]/.test(token)),
+		// `${HOME}` is read as home (HOME_PREFIX).
+		expands: /[{}`]|\$\(/.test(command.replaceAll(`$\u007BHOME}`, "")),
+	};
 }
 
 /**
@@ -282,7 +318,8 @@ export function actionFingerprint(
 	const hash = createHash("sha256");
 	try {
 		const words = namedWords(toolName, input);
-		const outside = words === undefined ? undefined : namedOutsidePaths(words, cwd, home);
+		const outside =
+			words === undefined ? undefined : namedOutsidePaths(words, cwd, home, shellTextFacts(toolName, input));
 		if (outside === undefined) return `${UNCOVERED}${randomUUID()}`;
 		for (const path of outside) hash.update(`${path}\u0000${entryLine(path, true)}\n`, "utf8");
 		if (!hashWorkspace(hash, cwd, workspaceEntryBound)) return `${UNCOVERED}workspace:${randomUUID()}`;

@@ -3218,6 +3218,9 @@ const OWN_ARGUMENT_PARSERS: ReadonlySet<string> = new Set([
 	"seq",
 ]);
 
+/** Commands that read their own arguments yet end options at `--`: a later `--` or `-x` is a file (a sixty-ninth review). */
+const ENDS_OPTIONS_AT_DASHES: ReadonlySet<string> = new Set(["jq", "rg"]);
+
 /**
  * The short options whose value is the next word, per command, as BSD's tools read them: the word after one is its
  * value, no operand (`sed -i '' -e …`, `head -n 5 f`).
@@ -3232,7 +3235,7 @@ const OPTION_VALUE_LETTERS: Readonly<Record<string, string>> = {
 	cut: "bcdf",
 	sort: "kt",
 	uniq: "fs",
-	column: "cst",
+	column: "cs",
 	nl: "bdfhilnsvw",
 	du: "dBI",
 	tree: "LIP",
@@ -3242,8 +3245,10 @@ const OPTION_VALUE_LETTERS: Readonly<Record<string, string>> = {
  * True when an option-shaped word (`-f`, `--x`, or a `--` itself) follows an operand: where options end at the first
  * operand, it is a file. The value of a short option that takes one ({@link OPTION_VALUE_LETTERS}) is no operand.
  */
-function optionAfterOperand(name: string, args: readonly BashWord[]): boolean {
-	const valueLetters = OPTION_VALUE_LETTERS[name] ?? "";
+function optionAfterOperand(name: string, args: readonly BashWord[], bsd: boolean): boolean {
+	// GNU's `-i` (under `POSIXLY_CORRECT`) takes no separate value; BSD's does.
+	const letters = OPTION_VALUE_LETTERS[name] ?? "";
+	const valueLetters = name === "sed" && !bsd ? letters.replace("i", "") : letters;
 	let operandSeen = false;
 	for (let index = 0; index < args.length; index++) {
 		const value = (args[index] as BashWord).value;
@@ -3256,10 +3261,17 @@ function optionAfterOperand(name: string, args: readonly BashWord[]): boolean {
 	return false;
 }
 
-/** True when an option-shaped word follows the `--` that ended the options: any getopt reads it as a file. */
-function optionShapedAfterEnd(args: readonly BashWord[]): boolean {
+/**
+ * True when an option-shaped word follows the `--` that ended the options: any getopt reads it as a file. For `jq`
+ * and `rg` (`firstIsProgram`), whose first word that is no option is the filter or pattern, that word may come right
+ * after `--` (`rg -- -z file` searches for `-z`) when none came before.
+ */
+function optionShapedAfterEnd(args: readonly BashWord[], firstIsProgram = false): boolean {
 	const end = args.findIndex((arg) => arg.value === "--");
-	return end >= 0 && args.slice(end + 1).some((arg) => arg.value.startsWith("-") && arg.value.length > 1);
+	if (end < 0) return false;
+	const programBefore = args.slice(0, end).some((arg) => !arg.value.startsWith("-"));
+	const files = args.slice(end + 1 + (firstIsProgram && !programBefore ? 1 : 0));
+	return files.some((arg) => arg.value.startsWith("-") && arg.value.length > 1);
 }
 
 /** Judges a command of the read-only vocabulary; `allowed`, or why it is not. */
@@ -3291,12 +3303,20 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 	}
 	// Where options end at the first operand (BSD's tools on macOS, GNU's under `POSIXLY_CORRECT`), an option word
 	// after one is a file: `cp a b -f` copies into a link `-f` the repository ships (a sixty-seventh review).
-	if (judge.context.optionsEndAtOperand === true && !OWN_ARGUMENT_PARSERS.has(name) && optionAfterOperand(name, args))
+	if (
+		judge.context.optionsEndAtOperand === true &&
+		!OWN_ARGUMENT_PARSERS.has(name) &&
+		optionAfterOperand(name, args, judge.context.bsdUserland === true)
+	)
 		return "dynamic";
 	// After `--`, a word like `--` or `-f` is a file the operand rules skip as an option (`cat -- README.md --` with a
 	// link `--` the repository ships; a sixty-eighth review).
 	// The file operations judge every word after `--` as a path already (`rm -- -rf`).
-	if (!OWN_ARGUMENT_PARSERS.has(name) && !Object.hasOwn(WORKSPACE_FILE_OPERATIONS, name) && optionShapedAfterEnd(args))
+	if (
+		(!OWN_ARGUMENT_PARSERS.has(name) || ENDS_OPTIONS_AT_DASHES.has(name)) &&
+		!Object.hasOwn(WORKSPACE_FILE_OPERATIONS, name) &&
+		optionShapedAfterEnd(args, ENDS_OPTIONS_AT_DASHES.has(name))
+	)
 		return "dynamic";
 	// With no path, these read the working directory: after `cd -` that is a folder the floor does not know.
 	if (IMPLICIT_DOT_COMMANDS.has(name) && operands.length === 0) judgeReadPath(".", state, judge, true);
@@ -4218,6 +4238,13 @@ function judgeFind(args: readonly BashWord[], state: WalkState, judge: Judge): V
 	// BSD find's `-f PATH` (macOS) adds a root the scan below would not see; GNU find rejects it (a sixty-eighth review).
 	const execAt = args.findIndex((arg) => ["-exec", "-execdir", "-ok", "-okdir"].includes(arg.value));
 	if ((execAt < 0 ? args : args.slice(0, execAt)).some((arg) => arg.value === "-f")) return "not-read-only";
+	// On BSD also in a bundle or with its path attached (`-sf DIR`, `-fDIR`; a sixty-ninth review), anywhere before
+	// the first path, where getopt reads `-follow` as `-f ollow` too.
+	if (judge.context.bsdUserland === true) {
+		const firstPath = args.findIndex((arg) => !arg.value.startsWith("-"));
+		const options = firstPath < 0 ? args : args.slice(0, firstPath);
+		if (options.some((arg) => /^-[EHLPXdsx]*f/.test(arg.value))) return "not-read-only";
+	}
 	noDynamic(args);
 	let inExpression = false;
 	let pathsSeen = false;

@@ -226,9 +226,10 @@ export function looksLikeLocalPath(value: string): boolean {
 	if (/^\s*file:/i.test(text)) return true;
 	if (/[\n\r]/.test(text)) return false;
 	// `~`, `~user` (not a version range such as `~18.2.0`), `..`, and a variable a server may expand (`$HOME`).
+	// Trimmed, as a server may trim its arguments (`" ../x"`; the sixty-eighth and sixty-ninth reviews).
 	const bare = text.trim();
 	if (/^~(?:[A-Za-z_][\w.-]*)?$/.test(bare) || bare === ".." || /^\$\{?[A-Za-z_]\w*\}?$/.test(bare)) return true;
-	if (/^(?:\/|~\/|\.\.?\/)/.test(text)) return true;
+	if (/^(?:\/|~\/|\.\.?\/)/.test(bare)) return true;
 	if (/\s/.test(text) || /^[a-z][a-z0-9+.-]*:/i.test(text)) return false;
 	return /^\.[\w-]/.test(text) || text.includes("/");
 }
@@ -705,7 +706,7 @@ export function protectedPathTest(context: PathContext): (path: string) => boole
 		() => compileProtected(context.protectedPaths, context),
 	);
 	return (named) => {
-		const path = foldLongS(named);
+		const path = foldForFilesystem(named);
 		if (anchored?.test(path)) return true;
 		if (base?.test(baseName(path))) return true;
 		return component?.test(path) === true;
@@ -713,17 +714,18 @@ export function protectedPathTest(context: PathContext): (path: string) => boole
 }
 
 /**
- * `ſ` (long s) as `s`: Unicode case folding maps it there, so a case-insensitive filesystem (macOS's APFS) opens
- * `ſecrets.toml` as `secrets.toml`, while `toLowerCase` and a regular expression's `i` flag leave it alone (a
- * sixty-eighth review).
+ * A name as macOS's filesystem may compare it: NFKC, which turns `ſ` (long s) into `s`, the Kelvin sign into `K` and
+ * ligatures such as `ﬁ` into `fi`, all of which Unicode case folding or normalization map there, while `toLowerCase`
+ * and a regular expression's `i` flag leave them alone (the sixty-eighth and sixty-ninth reviews). ASCII is returned
+ * as it is.
  */
-function foldLongS(text: string): string {
-	return text.includes("\u017f") ? text.replaceAll("\u017f", "s") : text;
+function foldForFilesystem(text: string): string {
+	return /[\u0080-\u{10ffff}]/u.test(text) ? text.normalize("NFKC") : text;
 }
 
-/** Lower case as a case-insensitive filesystem compares names: `toLowerCase`, and `ſ` as `s` (see {@link foldLongS}). */
+/** Lower case as a case-insensitive filesystem compares names: NFKC (see {@link foldForFilesystem}), then `toLowerCase`. */
 export function filesystemLowerCase(text: string): string {
-	return foldLongS(text.toLowerCase());
+	return foldForFilesystem(text).toLowerCase();
 }
 
 /** True when `path` (absolute, normalized) matches any of the context's protected globs. */
