@@ -13,7 +13,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
-import { isWithin, MAX_TOOL_ARGUMENT_DEPTH } from "@pi-policy/policy-kernel/guardian";
+import { bashCommandArgument, isWithin, MAX_TOOL_ARGUMENT_DEPTH } from "@pi-policy/policy-kernel/guardian";
 
 /** At most this many workspace entries are looked at; a larger workspace cannot be covered. */
 export const MAX_FINGERPRINT_WORKSPACE_ENTRIES = 200_000;
@@ -289,11 +289,8 @@ interface ShellTextFacts {
  * may expand globs itself: any glob counts there.
  */
 function shellTextFacts(toolName: string, input: unknown): ShellTextFacts {
-	const command =
-		toolName === "bash" && input !== null && typeof input === "object"
-			? (input as Record<string, unknown>).command
-			: undefined;
-	if (typeof command !== "string") return { unquotedGlob: true, expands: false };
+	const command = toolName === "bash" ? bashCommandArgument(input) : undefined;
+	if (command === undefined) return { unquotedGlob: true, expands: false };
 	const unquoted = command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, " ");
 	const tokens = unquoted.split(/\s+/).filter((token) => !["[", "[[", "]", "]]"].includes(token));
 	return {

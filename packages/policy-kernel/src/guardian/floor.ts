@@ -763,19 +763,15 @@ function decidePathFloor(toolName: string, input: unknown, scope: ToolScope, con
 	const shaped = isBuiltinToolName(toolName) ? [] : found.shaped;
 	if (paths === undefined && (context.readOnlyTool !== true || shaped.length === 0))
 		return { kind: "review", reason: "no-path" };
-	// A server may open a name its folder holds in another Unicode form: the filesystem server lists the folder and
-	// takes any entry whose NFC form matches, a link included (`caf\u00e9` opens a link `cafe\u0301` to `.env`; an
-	// eighteenth review). The floor cannot see which entry, so a non-ASCII path of such a tool goes to review.
-	if (!isBuiltinToolName(toolName) && [...(paths ?? []), ...shaped].some((path) => /[^\x20-\x7e]/.test(path)))
-		return { kind: "review", reason: "dynamic" };
-	// A server's `open()` climbs a `..` from where a link before it leads, not from the link's name (`lib/../x` with
-	// `lib -> ~/.config/gcloud/configurations` opens `~/.config/gcloud/x`), which the floor's text folding cannot
-	// follow: such a path of a tool that is not built in is reviewed (a sixty-fifth review). Pi's tools fold it by text.
-	if (!isBuiltinToolName(toolName) && [...(paths ?? []), ...shaped].some(climbsAfterName))
-		return { kind: "review", reason: "dynamic" };
-	// A variable other than `$HOME` that a server may expand (`$XDG_CONFIG_HOME/gh/hosts.yml` is `~/.config/…`): the
-	// floor cannot know its value (a sixty-sixth review).
-	if (!isBuiltinToolName(toolName) && [...(paths ?? []), ...shaped].some(namesOtherVariable))
+	// What a server that is not Pi may read otherwise than the floor can see, each a review (`dynamic`):
+	// - a name in another Unicode form: the filesystem server lists the folder and takes any entry whose NFC form
+	//   matches, a link included (`caf\u00e9` opens a link `cafe\u0301` to `.env`; an eighteenth review);
+	// - a `..` after a name: `open()` climbs from where a link before it leads, not from the link's name (`lib/../x` with
+	//   `lib -> ~/.config/gcloud/configurations` opens `~/.config/gcloud/x`; a sixty-fifth review). Pi's tools fold it
+	//   by text;
+	// - a variable other than `$HOME` the server may expand (`$XDG_CONFIG_HOME/gh/hosts.yml`; a sixty-sixth review).
+	const serverTexts = isBuiltinToolName(toolName) ? [] : [...(paths ?? []), ...shaped];
+	if (serverTexts.some((path) => /[^\x20-\x7e]/.test(path) || climbsAfterName(path) || namesOtherVariable(path)))
 		return { kind: "review", reason: "dynamic" };
 	const classifyWrite = (path: string) => classifyToolPath(path, context, classifyResolvedPath);
 	const opened = (path: string) => toolOpenedPaths(toolName, path, context);
