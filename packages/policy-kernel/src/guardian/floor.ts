@@ -3188,6 +3188,9 @@ function dateSetsClock(args: readonly BashWord[]): boolean {
 	return false;
 }
 
+/** grep's names: {@link judgeSearch} judges a word after an operand both as an option and as a file. */
+const SEARCH_COMMANDS: ReadonlySet<string> = new Set(["grep", "egrep", "fgrep"]);
+
 /** Commands that read their own arguments, whatever the platform's getopt does (`find . -name x`, `git log -5`). */
 const OWN_ARGUMENT_PARSERS: ReadonlySet<string> = new Set([
 	"find",
@@ -3298,10 +3301,12 @@ function judgeVocabulary(name: string, args: readonly BashWord[], state: WalkSta
 		if ((end < 0 ? args : args.slice(0, end)).some(startsWithWildcard)) return "dynamic";
 	}
 	// Where options end at the first operand (BSD's tools on macOS, GNU's under `POSIXLY_CORRECT`), an option word
-	// after one is a file: `cp a b -f` copies into a link `-f` the repository ships (a sixty-seventh review).
+	// after one is a file: `cp a b -f` copies into a link `-f` the repository ships (a sixty-seventh review). grep
+	// judges those words both ways itself.
 	if (
 		judge.context.optionsEndAtOperand === true &&
 		!OWN_ARGUMENT_PARSERS.has(name) &&
+		!SEARCH_COMMANDS.has(name) &&
 		optionAfterOperand(name, args, judge.context.bsdUserland === true)
 	)
 		return "dynamic";
@@ -3792,6 +3797,19 @@ function judgeSearch(
 	}
 	for (const file of scan.files) judgeReadPath(file, state, judge, true);
 	for (const word of scan.operands) judgeOperandWord(word, state, judge, true);
+	// Where options may end at the first operand (the shell says so on macOS and under `POSIXLY_CORRECT`), every word
+	// after it may be a file: `grep -rn x src --include=*.py` then searches a folder or link `--include=*.py` the
+	// repository may ship. macOS's BSD grep reads options with getopt_long, which permutes as GNU's does unless
+	// `POSIXLY_CORRECT` is set; GNU grep first on PATH follows that variable too. So grep is judged both ways, and
+	// allowed only where either reading is, instead of being reviewed for the option's place.
+	const filesWhereOptionsEnd =
+		judge.context.optionsEndAtOperand === true && !ripgrep
+			? scan.afterFirstOperand.filter((word) => !operands.has(word))
+			: [];
+	for (const word of filesWhereOptionsEnd) {
+		judgeReadPath(word.value, state, judge, true, word.expansions.includes("glob"));
+	}
+	const roots = [...scan.roots, ...filesWhereOptionsEnd];
 	const recursive = scan.recursive || searchesHiddenTree(options, ripgrep);
 	// With no path, rg and a recursive grep search the working directory.
 	if (scan.roots.length === 0 && (ripgrep || recursive)) judgeReadPath(".", state, judge, true);
@@ -3800,7 +3818,7 @@ function judgeSearch(
 		// its config holds no credential, decision 0019); above the root, or where a glob may expand to `..` or a
 		// protected folder, it is reviewed. An option the scan does not know may have taken the next word, so the
 		// roots are then unknown.
-		if (scan.uncertain || scan.roots.some((root) => reachesAboveWorkspace(root, state, judge))) {
+		if (scan.uncertain || roots.some((root) => reachesAboveWorkspace(root, state, judge))) {
 			throw new Review("protected-path");
 		}
 	}
@@ -3816,7 +3834,7 @@ function judgeSearch(
 						shortFlag(o, "R") || isDereferenceRecursive(o) || (judge.context.bsdUserland === true && shortFlag(o, "S")),
 				);
 		if (scan.roots.length === 0) judgeSearchTree(".", !recursive, followsLinks, state, judge);
-		for (const root of scan.roots) judgeSearchTreeWord(root, !recursive, followsLinks, state, judge);
+		for (const root of roots) judgeSearchTreeWord(root, !recursive, followsLinks, state, judge);
 	}
 	return "allowed";
 }
@@ -3937,6 +3955,8 @@ interface SearchWords {
 	readonly files: string[];
 	readonly operands: BashWord[];
 	readonly roots: BashWord[];
+	/** Every word after the first one that is no option (the pattern, or a file after `-e`), whatever it is. */
+	afterFirstOperand: readonly BashWord[];
 }
 
 /**
@@ -3953,9 +3973,11 @@ function scanSearchWords(args: readonly BashWord[], ripgrep: boolean): SearchWor
 		files: [],
 		operands: [],
 		roots: [],
+		afterFirstOperand: [],
 	};
 	/** The first word after the options, the pattern unless a later -e/-f gives one (grep and rg permute). */
 	let pattern: BashWord | undefined;
+	let firstOperand: number | undefined;
 	let ended = false;
 	for (let i = 0; i < args.length; i++) {
 		const word = args[i] as BashWord;
@@ -4008,6 +4030,7 @@ function scanSearchWords(args: readonly BashWord[], ripgrep: boolean): SearchWor
 			}
 			continue;
 		}
+		firstOperand ??= i;
 		if (!out.patternGiven && pattern === undefined) {
 			pattern = word;
 			continue;
@@ -4019,6 +4042,7 @@ function scanSearchWords(args: readonly BashWord[], ripgrep: boolean): SearchWor
 		out.roots.push(pattern);
 		out.operands.push(pattern);
 	}
+	if (firstOperand !== undefined) out.afterFirstOperand = args.slice(firstOperand + 1);
 	return out;
 }
 

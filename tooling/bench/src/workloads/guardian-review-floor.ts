@@ -330,6 +330,7 @@ function replay(
 	config: GuardianReviewConfig,
 	workspaces: Map<string, string>,
 	trees: "listed" | "unknown" = "listed",
+	platform: "gnu" | "bsd" = "gnu",
 ): ReplayShare {
 	const contexts = new Map<string, FloorContext>();
 	const share: ReplayShare = {
@@ -349,6 +350,8 @@ function replay(
 		if (context === undefined) {
 			// The replayed repositories are clean clones: the shell's git config and hooks checks would find nothing.
 			context = floorContextFor(config, cwd, HOME, cleanClone(cwd));
+			// On macOS the shell reports a BSD userland, whose getopt ends options at the first operand (decision 0026).
+			if (platform === "bsd") context = { ...context, bsdUserland: true, optionsEndAtOperand: true };
 			contexts.set(cwd, context);
 		}
 		// The shell also reads the facts of every other directory the command runs git in (`cd sub && git log`):
@@ -526,6 +529,7 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 	const byDirectories = replay(rows, withDirectories, workspaces);
 	const byTrustedDirectories = replay(rows, trustedWithDirectories, workspaces);
 	const treesUnknown = replay(rows, defaults, workspaces, "unknown");
+	const onMacos = replay(rows, defaults, workspaces, "listed", "bsd");
 	const withTrusted = replay(rows, trusted, workspaces);
 	const withInline = replay(rows, inline, workspaces);
 	const peers = peerCases(loadPeerSafetyCases(), defaults);
@@ -582,6 +586,11 @@ export async function runFloorWorkload(options: { agreementSampleEvery?: number 
 				unit: "percent" as const,
 			},
 		]),
+		{
+			name: "for information: floor decides (default config) on macOS, where BSD tools end options at the first operand",
+			value: onMacos.decided / total,
+			unit: "percent",
+		},
 		{
 			name: "for information: floor decides (default config) if the shell could never list a searched tree",
 			value: treesUnknown.decided / total,
