@@ -21,6 +21,7 @@ import {
 	type Stats,
 	statSync,
 } from "node:fs";
+import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import {
 	combineGitConfigVerdicts,
@@ -67,6 +68,22 @@ const REDIRECTING_ENV = [
 	"GIT_CONFIG_PARAMETERS",
 	"GIT_OBJECT_DIRECTORY",
 ];
+
+/** Variables naming a config file or folder git reads, relative to wherever it runs when not absolute. */
+const CONFIG_LOCATION_ENV = ["XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"];
+
+/**
+ * True when Pi's environment (which bash inherits) points git at config this reader cannot place: a redirecting
+ * variable, or a relative `XDG_CONFIG_HOME`, `GIT_CONFIG_GLOBAL` or `GIT_CONFIG_SYSTEM`, which git reads from the
+ * folder it runs in, a workspace file the agent may write (a seventieth review).
+ */
+function gitConfigRedirected(): boolean {
+	if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return true;
+	return CONFIG_LOCATION_ENV.some((name) => {
+		const value = process.env[name];
+		return value !== undefined && value !== "" && !isAbsolute(value);
+	});
+}
 
 /** Where a repository keeps its files. */
 interface GitLocation {
@@ -363,7 +380,7 @@ export async function readGitConfigFacts(
 	isAgentWritable: (path: string) => boolean = () => false,
 ): Promise<GitConfigFacts> {
 	try {
-		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return UNKNOWN_CONFIG;
+		if (gitConfigRedirected()) return UNKNOWN_CONFIG;
 		const location = locateRepository(cwd);
 		if (location === "none") return { config: "safe", urlCredentials: "none", contentSettings: [] };
 		if (location === "unknown") return UNKNOWN_CONFIG;
@@ -385,7 +402,13 @@ export async function readGitConfigFacts(
 			worktreeIsTop,
 		);
 		if (read === undefined) return UNKNOWN_CONFIG;
-		const { verdicts, credentials, settings } = read;
+		const { credentials, settings } = read;
+		// `core.hooksPath` counts by the hooks in the folder it names, as `.git/hooks` does (a seventieth review: every
+		// husky repository sets `.husky/_`, whose hooks read-only git never runs).
+		const verdicts = [
+			...read.verdictsApartFromHooksPath,
+			hooksPathFoldersVerdict(read.countedHooksPaths, location.top, home),
+		];
 		credentials.push(legacyRemoteCredentials(location.commonDir));
 		verdicts.push(submodulesVerdict(location, home));
 		// Only where git would run no program so far is git itself asked for the submodules the index holds.
@@ -421,6 +444,10 @@ interface ConfigFilesRead {
 	readonly settings: (readonly GitContentSetting[] | undefined)[];
 	/** Every `core.hooksPath` value of every file read, the user's and the system's included. */
 	readonly hooksPaths: string[];
+	/** {@link verdicts} with `core.hooksPath` left out, for files whose hooks folder is judged by its hooks. */
+	readonly verdictsApartFromHooksPath: GitConfigVerdict[];
+	/** The `core.hooksPath` values of the files whose program keys count: the repository's, and any the agent chose. */
+	readonly countedHooksPaths: string[];
 	/** Every file an include of a file read names (as read), the user's and the system's included. */
 	readonly included: string[];
 }
@@ -449,7 +476,15 @@ function readConfigFiles(
 	isAgentWritable: (path: string) => boolean,
 	worktreeIsTop?: (worktree: string) => boolean,
 ): ConfigFilesRead | undefined {
-	const read: ConfigFilesRead = { verdicts: [], credentials: [], settings: [], hooksPaths: [], included: [] };
+	const read: ConfigFilesRead = {
+		verdicts: [],
+		credentials: [],
+		settings: [],
+		hooksPaths: [],
+		verdictsApartFromHooksPath: [],
+		countedHooksPaths: [],
+		included: [],
+	};
 	let files = 0;
 	while (queue.length > 0) {
 		const next = queue.shift() as ConfigFileToRead;
@@ -481,7 +516,11 @@ function readConfigFiles(
 		// `~/.gitconfig` a link into it), or one it may write includes them: then their program keys count as the
 		// repository's do.
 		const agent = next.global && (next.agent || agentMayWrite(next.path, isAgentWritable));
-		if (!next.global || agent) read.verdicts.push(judged.config);
+		if (!next.global || agent) {
+			read.verdicts.push(judged.config);
+			read.verdictsApartFromHooksPath.push(judged.configApartFromHooksPath);
+			read.countedHooksPaths.push(...judged.hooksPaths);
+		}
 		for (const include of judged.includes) {
 			const path = gitIncludeTarget(include.path, next.path, home);
 			if (path === undefined) {
@@ -524,10 +563,34 @@ function gitIncludeTarget(raw: string, includingFile: string, home: string): str
 
 /** True when the git folder's hooks hold one git runs on reads (`post-index-change`), active or not a file. */
 function hasReadTimeHook(gitDir: string): boolean {
-	for (const hook of GIT_HOOKS_RUN_BY_READS) {
-		if (kindOf(join(gitDir, "hooks", hook)) !== "missing") return true;
+	return holdsReadTimeHook(join(gitDir, "hooks"));
+}
+
+/** True when a hooks folder holds a hook git runs on reads (`post-index-change`), active or not a file. */
+function holdsReadTimeHook(folder: string): boolean {
+	return GIT_HOOKS_RUN_BY_READS.some((hook) => kindOf(join(folder, hook)) !== "missing");
+}
+
+/** True for a `core.hooksPath` value git expands from another user's home (`~user/x`), which is not looked up. */
+function namesOtherUsersHome(value: string): boolean {
+	return value.startsWith("~") && value !== "~" && !value.startsWith("~/");
+}
+
+/**
+ * The program verdict of the folders the counted `core.hooksPath` values name (relative ones below the repository's
+ * `top`): `unsafe` when one holds a hook git runs on reads, `unknown` when a value cannot be placed or a folder is
+ * not one, `safe` with none (a missing folder runs nothing; a write there is reviewed, see `readGitArmedPaths`).
+ * Throws on I/O errors.
+ */
+function hooksPathFoldersVerdict(values: readonly string[], top: string, home: string): GitConfigVerdict {
+	if (values.some(namesOtherUsersHome)) return "unknown";
+	for (const folder of gitHooksFolderPaths(values, top, home)) {
+		const kind = kindOf(folder);
+		if (kind === "missing") continue;
+		if (kind !== "dir") return "unknown";
+		if (holdsReadTimeHook(folder)) return "unsafe";
 	}
-	return false;
+	return "safe";
 }
 
 /** At most this many submodule git folders are read; more makes the config verdict `unknown`. */
@@ -698,22 +761,31 @@ export async function readGitConfigVerdict(cwd: string, home: string): Promise<G
 }
 
 /**
- * The verdict on the hooks folder of the repository at `cwd` (the common folder's `hooks`): `none` when it is
- * missing or holds only `.sample` files, `present` when it holds any other entry, `unknown` when it could not be
- * listed or has more entries than the kernel judges (`MAX_GIT_HOOK_ENTRIES`). Outside a repository: `none`. A `core.hooksPath`
- * elsewhere already makes the config verdict `unsafe`. Never throws.
+ * The verdict on the hooks folders of the repository at `cwd`: the common folder's `hooks`, and every folder a
+ * `core.hooksPath` in the repository's config names (husky's `.husky/_`). `none` when each is missing or holds only
+ * `.sample` files, `present` when one holds any other entry, `unknown` when one could not be listed, has more
+ * entries than the kernel judges (`MAX_GIT_HOOK_ENTRIES`) or cannot be placed. Outside a repository: `none`. Never
+ * throws.
  */
-export function readGitHooksVerdict(cwd: string): GitHooksVerdict {
+export function readGitHooksVerdict(cwd: string, home: string = homedir()): GitHooksVerdict {
 	try {
-		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return "unknown";
+		if (gitConfigRedirected()) return "unknown";
 		const location = locateRepository(cwd);
 		if (location === "none") return "none";
 		if (location === "unknown") return "unknown";
-		const hooks = join(location.commonDir, "hooks");
-		const kind = kindOf(hooks);
-		if (kind === "missing") return "none";
-		if (kind !== "dir") return "unknown";
-		return judgeGitHookNames(readdirSync(hooks));
+		const read = readConfigFiles(repositoryConfigFiles(location), home, () => false);
+		if (read === undefined || read.countedHooksPaths.some(namesOtherUsersHome)) return "unknown";
+		const folders = [
+			join(location.commonDir, "hooks"),
+			...gitHooksFolderPaths(read.countedHooksPaths, location.top, home),
+		];
+		const verdicts = folders.map((folder): GitHooksVerdict => {
+			const kind = kindOf(folder);
+			if (kind === "missing") return "none";
+			if (kind !== "dir") return "unknown";
+			return judgeGitHookNames(readdirSync(folder));
+		});
+		return verdicts.includes("present") ? "present" : verdicts.includes("unknown") ? "unknown" : "none";
 	} catch {
 		return "unknown";
 	}
@@ -728,7 +800,7 @@ export function readGitHooksVerdict(cwd: string): GitHooksVerdict {
  */
 export function readGitArmedPaths(cwd: string, home: string): readonly string[] | "unknown" {
 	try {
-		if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return "unknown";
+		if (gitConfigRedirected()) return "unknown";
 		const location = locateRepository(cwd);
 		if (location === "unknown") return "unknown";
 		const globalFiles = [...systemGitConfigPaths(), ...userGitConfigPathsForGit(home)].map((path) => ({
@@ -743,8 +815,7 @@ export function readGitArmedPaths(cwd: string, home: string): readonly string[] 
 		const read = readConfigFiles(files, home, () => false);
 		if (read === undefined) return "unknown";
 		// git expands `~user/` too, into a home this reader does not look up: not placed, so not known.
-		if (read.hooksPaths.some((value) => value.startsWith("~") && value !== "~" && !value.startsWith("~/")))
-			return "unknown";
+		if (read.hooksPaths.some(namesOtherUsersHome)) return "unknown";
 		// Placed through the path asked about when it names the top, else by the top's real path: a folder reached
 		// through a link (`docs -> packages/app/docs`) is judged by where its links lead (a forty-fifth review).
 		const top = location === "none" ? undefined : (location.namedTop ?? location.top);
@@ -812,7 +883,7 @@ export function createGitConfigFacts(home: string): {
 		let entry = cached.get(key);
 		if (entry === undefined) {
 			if (cached.size >= MAX_CACHED_DIRECTORIES) cached.clear();
-			entry = { config: readGitConfigFacts(dir, home, writable?.test), hooks: readGitHooksVerdict(dir) };
+			entry = { config: readGitConfigFacts(dir, home, writable?.test), hooks: readGitHooksVerdict(dir, home) };
 			cached.set(key, entry);
 		}
 		return entry;

@@ -110,9 +110,13 @@ async function gitExcludeWhitelists(dir: string): Promise<boolean> {
 
 /**
  * The user's global git excludes file: the last `core.excludesFile` in their config files (read in git's order),
- * else `$XDG_CONFIG_HOME/git/ignore`; `unknown` when a config file cannot be read or judged.
+ * else `$XDG_CONFIG_HOME/git/ignore`; `unknown` when a config file cannot be read or judged, or that variable is
+ * relative.
  */
 async function globalExcludesFile(home: string): Promise<string | "unknown"> {
+	// A relative `XDG_CONFIG_HOME` names a folder wherever the search runs (a seventieth review).
+	const xdg = process.env.XDG_CONFIG_HOME;
+	if (xdg !== undefined && xdg !== "" && !isAbsolute(xdg)) return "unknown";
 	let excludes: string | undefined;
 	for (const path of userGitConfigPaths(home)) {
 		let text: string;

@@ -31,6 +31,9 @@ function appendConfig(text: string): void {
 describe("a file that would block a read", () => {
 	it("reads a plain repository's facts (the control)", async () => {
 		appendConfig("[core]\n\thooksPath = tools/hooks\n");
+		// The folder is judged by its hooks (a seventieth review): one git runs on reads makes the config unsafe.
+		mkdirSync(join(repo, "tools", "hooks"), { recursive: true });
+		writeFileSync(join(repo, "tools", "hooks", "post-index-change"), "#!/bin/sh\n");
 		expect(readGitArmedPaths(join(repo, "src"), home)).toEqual([join(repo, "tools/hooks")]);
 		expect((await readGitConfigFacts(join(repo, "src"), home)).config).toBe("unsafe");
 	});

@@ -178,6 +178,10 @@ function parseValue(text: string, start: number): Result<{ value: string; end: n
 			break;
 		}
 		if (c === "\\") {
+			// git writes the blanks before a backslash out first, a line continuation's included (a seventieth review:
+			// `path = x \` then a newline is the file `x `).
+			value += pendingSpace;
+			pendingSpace = "";
 			const next = text[i + 1];
 			if (next === "\n") {
 				i += 2;
@@ -191,8 +195,7 @@ function parseValue(text: string, start: number): Result<{ value: string; end: n
 			if (decoded === undefined || !(next === '"' || next === "\\" || next === "n" || next === "t" || next === "b")) {
 				return err("git config: invalid escape");
 			}
-			value += pendingSpace + decoded;
-			pendingSpace = "";
+			value += decoded;
 			i += 2;
 			continue;
 		}
@@ -205,8 +208,10 @@ function parseValue(text: string, start: number): Result<{ value: string; end: n
 		}
 		// git 2.39 turns each unquoted blank inside a value, a tab or a lone `\r` too, into one space (a fifteenth
 		// review: an include `path = e<TAB>x` is the file `e x` to git).
+		// Blanks count only once the value holds something: after `""` or a line continuation that left it empty
+		// they are dropped, as leading ones are (a seventieth review: `path = "" x` is the file `x` to git).
 		if (!quoted && (c === " " || c === "\t" || c === "\r")) {
-			pendingSpace += " ";
+			if (value.length > 0) pendingSpace += " ";
 			i++;
 			continue;
 		}

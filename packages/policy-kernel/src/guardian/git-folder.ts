@@ -12,7 +12,7 @@ import {
 	type GitContentSetting,
 	gitConfigIncludes,
 	gitContentSettings,
-	judgeGitConfigEntries,
+	gitProgramKeys,
 	lastGitConfigEntry,
 	parseGitConfig,
 } from "./git-config.js";
@@ -301,6 +301,11 @@ function urlCredentialsOf(entries: readonly GitConfigEntry[]): GitUrlCredentials
  */
 export interface GitConfigFileJudgement {
 	readonly config: GitConfigVerdict;
+	/**
+	 * {@link config} with `core.hooksPath` left out: the reader judges the folder it names by the hooks in it, as it
+	 * judges `.git/hooks`, so that a husky repository (`core.hooksPath=.husky/_`) is not reviewed for the key alone.
+	 */
+	readonly configApartFromHooksPath: GitConfigVerdict;
 	readonly urlCredentials: GitUrlCredentialsVerdict;
 	readonly contentSettings: readonly GitContentSetting[] | undefined;
 	/**
@@ -323,6 +328,7 @@ export function judgeGitConfigFile(text: string): GitConfigFileJudgement {
 	if (!parsed.ok) {
 		return {
 			config: "unknown",
+			configApartFromHooksPath: "unknown",
 			urlCredentials: "unknown",
 			contentSettings: undefined,
 			worktree: undefined,
@@ -331,8 +337,10 @@ export function judgeGitConfigFile(text: string): GitConfigFileJudgement {
 		};
 	}
 	const worktree = lastGitConfigEntry(parsed.value, "core", "worktree");
+	const programs = gitProgramKeys(parsed.value);
 	return {
-		config: judgeGitConfigEntries(parsed.value),
+		config: programs.length > 0 ? "unsafe" : "safe",
+		configApartFromHooksPath: programs.some((key) => key.kind !== "hooks-path") ? "unsafe" : "safe",
 		urlCredentials: urlCredentialsOf(parsed.value),
 		contentSettings: gitContentSettings(parsed.value),
 		worktree: worktree === undefined ? undefined : (worktree.value ?? ""),
