@@ -213,7 +213,8 @@ export function pathKeyWord(key: string): string {
 
 /**
  * True when a string value has the shape of a local path although its key does not say so: after an optional
- * leading `@` (as Pi's tools take it), it is a `file:` URL (any case, line breaks included), starts with `/`, `~/`,
+ * leading `@` (as Pi's tools take it) and with blanks and line breaks at its ends trimmed (a server may trim its
+ * arguments), it is a `file:` URL (any case, line breaks included), starts with `/`, `~/`,
  * `./` or `../`, is `~` or `~user`, or has no white space and either starts with a dot name (`.env`,
  * `.ssh/id_ed25519`) or holds a `/` (`config/secrets.yml`).
  * A URL with another scheme (`https://…`, `docs://…`), text with white space that starts otherwise, or a string
@@ -224,14 +225,15 @@ export function looksLikeLocalPath(value: string): boolean {
 	const text = value.startsWith("@") ? value.slice(1) : value;
 	// A `file:` URL in any case and form: URL parsers drop tabs and line breaks in it (a sixty-fifth review).
 	if (/^\s*file:/i.test(text)) return true;
-	if (/[\n\r]/.test(text)) return false;
-	// `~`, `~user` (not a version range such as `~18.2.0`), `..`, and a variable a server may expand (`$HOME`).
-	// Trimmed, as a server may trim its arguments (`" ../x"`; the sixty-eighth and sixty-ninth reviews).
+	// Trimmed, as a server may trim its arguments (`" ../x"`, `"~/.ssh\n"`; the sixty-eighth, sixty-ninth and a
+	// mutation audit's review): a line break left inside makes it text.
 	const bare = text.trim();
+	if (/[\n\r]/.test(bare)) return false;
+	// `~`, `~user` (not a version range such as `~18.2.0`), `..`, and a variable a server may expand (`$HOME`).
 	if (/^~(?:[A-Za-z_][\w.-]*)?$/.test(bare) || bare === ".." || /^\$\{?[A-Za-z_]\w*\}?$/.test(bare)) return true;
 	if (/^(?:\/|~\/|\.\.?\/)/.test(bare)) return true;
-	if (/\s/.test(text) || /^[a-z][a-z0-9+.-]*:/i.test(text)) return false;
-	return /^\.[\w-]/.test(text) || text.includes("/");
+	if (/\s/.test(bare) || /^[a-z][a-z0-9+.-]*:/i.test(bare)) return false;
+	return /^\.[\w-]/.test(bare) || bare.includes("/");
 }
 
 /** The paths of every argument of a call, at any depth; see {@link toolArgumentPaths}. */
