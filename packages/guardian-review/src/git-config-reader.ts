@@ -389,12 +389,7 @@ export async function readGitConfigFacts(
 		// folder, relative to the git folder, where git goes by `chdir`): facts for a working tree this reader did not find.
 		const worktreeIsTop = (worktree: string) =>
 			worktree !== "" && realPathOf(joinAsText(location.gitDir, worktree)) === location.top;
-		const globalFiles = [...systemGitConfigPaths(), ...userGitConfigPathsForGit(home)].map((path) => ({
-			path,
-			depth: 0,
-			global: true,
-			agent: false,
-		}));
+		const globalFiles = globalConfigFiles(home);
 		const read = readConfigFiles(
 			[...repositoryConfigFiles(location), ...globalFiles],
 			home,
@@ -404,11 +399,8 @@ export async function readGitConfigFacts(
 		if (read === undefined) return UNKNOWN_CONFIG;
 		const { credentials, settings } = read;
 		// `core.hooksPath` counts by the hooks in the folder it names, as `.git/hooks` does (a seventieth review: every
-		// husky repository sets `.husky/_`, whose hooks read-only git never runs).
-		const verdicts = [
-			...read.verdictsApartFromHooksPath,
-			hooksPathFoldersVerdict(read.countedHooksPaths, location.top, home),
-		];
+		// husky repository sets `.husky/_`, whose hooks read-only git never runs), whichever file sets it.
+		const verdicts = [...read.verdictsApartFromHooksPath, hooksPathFoldersVerdict(read.hooksPaths, location.top, home)];
 		credentials.push(legacyRemoteCredentials(location.commonDir));
 		verdicts.push(submodulesVerdict(location, home));
 		// Only where git would run no program so far is git itself asked for the submodules the index holds.
@@ -446,10 +438,18 @@ interface ConfigFilesRead {
 	readonly hooksPaths: string[];
 	/** {@link verdicts} with `core.hooksPath` left out, for files whose hooks folder is judged by its hooks. */
 	readonly verdictsApartFromHooksPath: GitConfigVerdict[];
-	/** The `core.hooksPath` values of the files whose program keys count: the repository's, and any the agent chose. */
-	readonly countedHooksPaths: string[];
 	/** Every file an include of a file read names (as read), the user's and the system's included. */
 	readonly included: string[];
+}
+
+/** The system's and the user's config files git reads, in its order (see {@link userGitConfigPathsForGit}). */
+function globalConfigFiles(home: string): ConfigFileToRead[] {
+	return [...systemGitConfigPaths(), ...userGitConfigPathsForGit(home)].map((path) => ({
+		path,
+		depth: 0,
+		global: true,
+		agent: false,
+	}));
 }
 
 /** The config files git reads from a repository's git folder: the common `config`, the worktree's `config.worktree`. */
@@ -482,7 +482,6 @@ function readConfigFiles(
 		settings: [],
 		hooksPaths: [],
 		verdictsApartFromHooksPath: [],
-		countedHooksPaths: [],
 		included: [],
 	};
 	let files = 0;
@@ -519,7 +518,6 @@ function readConfigFiles(
 		if (!next.global || agent) {
 			read.verdicts.push(judged.config);
 			read.verdictsApartFromHooksPath.push(judged.configApartFromHooksPath);
-			read.countedHooksPaths.push(...judged.hooksPaths);
 		}
 		for (const include of judged.includes) {
 			const path = gitIncludeTarget(include.path, next.path, home);
@@ -577,13 +575,23 @@ function namesOtherUsersHome(value: string): boolean {
 }
 
 /**
- * The program verdict of the folders the counted `core.hooksPath` values name (relative ones below the repository's
- * `top`): `unsafe` when one holds a hook git runs on reads, `unknown` when a value cannot be placed or a folder is
- * not one, `safe` with none (a missing folder runs nothing; a write there is reviewed, see `readGitArmedPaths`).
+ * True for a `core.hooksPath` value this reader cannot place: another user's home, or a `..` part, which the system
+ * takes from where a link before it leads (`lnk/../hk` with `lnk -> sub/deep` is `sub/hk`; a seventy-first review),
+ * while `gitHooksFolderPaths` drops it as text.
+ */
+function unplacedHooksPath(value: string): boolean {
+	return namesOtherUsersHome(value) || value.split("/").includes("..");
+}
+
+/**
+ * The program verdict of the folders `core.hooksPath` values name, the user's and the system's too (git places a
+ * relative value below the repository's `top`, whichever file set it: `~/.gitconfig`'s `.githooks` runs a project's
+ * `.githooks/post-index-change`; a seventy-first review): `unsafe` when one holds a hook git runs on reads,
+ * `unknown` when a value cannot be placed (see {@link unplacedHooksPath}) or a folder is not one, `safe` with none (a missing folder runs nothing; a write there is reviewed, see `readGitArmedPaths`).
  * Throws on I/O errors.
  */
 function hooksPathFoldersVerdict(values: readonly string[], top: string, home: string): GitConfigVerdict {
-	if (values.some(namesOtherUsersHome)) return "unknown";
+	if (values.some(unplacedHooksPath)) return "unknown";
 	for (const folder of gitHooksFolderPaths(values, top, home)) {
 		const kind = kindOf(folder);
 		if (kind === "missing") continue;
@@ -762,7 +770,7 @@ export async function readGitConfigVerdict(cwd: string, home: string): Promise<G
 
 /**
  * The verdict on the hooks folders of the repository at `cwd`: the common folder's `hooks`, and every folder a
- * `core.hooksPath` in the repository's config names (husky's `.husky/_`). `none` when each is missing or holds only
+ * `core.hooksPath` in a config file git reads names (husky's `.husky/_`; the user's and the system's values too). `none` when each is missing or holds only
  * `.sample` files, `present` when one holds any other entry, `unknown` when one could not be listed, has more
  * entries than the kernel judges (`MAX_GIT_HOOK_ENTRIES`) or cannot be placed. Outside a repository: `none`. Never
  * throws.
@@ -773,12 +781,9 @@ export function readGitHooksVerdict(cwd: string, home: string = homedir()): GitH
 		const location = locateRepository(cwd);
 		if (location === "none") return "none";
 		if (location === "unknown") return "unknown";
-		const read = readConfigFiles(repositoryConfigFiles(location), home, () => false);
-		if (read === undefined || read.countedHooksPaths.some(namesOtherUsersHome)) return "unknown";
-		const folders = [
-			join(location.commonDir, "hooks"),
-			...gitHooksFolderPaths(read.countedHooksPaths, location.top, home),
-		];
+		const read = readConfigFiles([...repositoryConfigFiles(location), ...globalConfigFiles(home)], home, () => false);
+		if (read === undefined || read.hooksPaths.some(unplacedHooksPath)) return "unknown";
+		const folders = [join(location.commonDir, "hooks"), ...gitHooksFolderPaths(read.hooksPaths, location.top, home)];
 		const verdicts = folders.map((folder): GitHooksVerdict => {
 			const kind = kindOf(folder);
 			if (kind === "missing") return "none";
@@ -803,19 +808,14 @@ export function readGitArmedPaths(cwd: string, home: string): readonly string[] 
 		if (gitConfigRedirected()) return "unknown";
 		const location = locateRepository(cwd);
 		if (location === "unknown") return "unknown";
-		const globalFiles = [...systemGitConfigPaths(), ...userGitConfigPathsForGit(home)].map((path) => ({
-			path,
-			depth: 0,
-			global: true,
-			agent: false,
-		}));
+		const globalFiles = globalConfigFiles(home);
 		// Outside a repository the user's own `core.hooksPath` still names a folder every repository uses, when it is
 		// absolute or under home (a forty-first review).
 		const files = location === "none" ? globalFiles : [...repositoryConfigFiles(location), ...globalFiles];
 		const read = readConfigFiles(files, home, () => false);
 		if (read === undefined) return "unknown";
 		// git expands `~user/` too, into a home this reader does not look up: not placed, so not known.
-		if (read.hooksPaths.some(namesOtherUsersHome)) return "unknown";
+		if (read.hooksPaths.some(unplacedHooksPath)) return "unknown";
 		// Placed through the path asked about when it names the top, else by the top's real path: a folder reached
 		// through a link (`docs -> packages/app/docs`) is judged by where its links lead (a forty-fifth review).
 		const top = location === "none" ? undefined : (location.namedTop ?? location.top);

@@ -83,12 +83,16 @@ export function withLinks(command: string, context: FloorContext, links: Record<
 export const BUILTIN_TOOL: ToolFacts = { builtin: true };
 export const READ_ONLY_TOOL: ToolFacts = { builtin: false, readOnlyHint: true };
 
-/** What the pipeline does with one call in enforce mode (the defaults unless `config`): `allow`, `review` or `deny`. */
+/**
+ * What the pipeline does with one call in enforce mode (the defaults unless `config`; Pi started in `cwd`, default
+ * {@link CWD}): `allow`, `review` or `deny`.
+ */
 export function plannedOutcome(
 	toolName: string,
 	input: unknown,
 	tool: ToolFacts,
 	config: GuardianReviewConfig = applyGuardianDefaults({ mode: "enforce" }),
+	cwd: string = CWD,
 ): string {
 	const step = planToolCall(initialGuardianState(), {
 		toolName,
@@ -97,7 +101,7 @@ export function plannedOutcome(
 		tool,
 		config,
 		mode: "enforce",
-		floorContext: floorContextFor(config, CWD, HOME),
+		floorContext: floorContextFor(config, cwd, HOME),
 		now: 1_000,
 		hasUI: false,
 	});

@@ -21,23 +21,6 @@ import { bashOutcome, CLEAN_GIT, CWD, HOME, plannedOutcome, READ_ONLY_TOOL, with
 const config = applyGuardianDefaults({ mode: "enforce" });
 const base: FloorContext = floorContextFor(config, CWD, HOME, CLEAN_GIT);
 
-/** {@link plannedOutcome} for a read-only tool in another workspace or config. */
-function plannedIn(cwd: string, toolName: string, input: unknown, cfg: GuardianReviewConfig = config): string {
-	const step = planToolCall(initialGuardianState(), {
-		toolName,
-		input,
-		hash: `h-${toolName}-${JSON.stringify(input)}`,
-		tool: READ_ONLY_TOOL,
-		config: cfg,
-		mode: "enforce",
-		floorContext: floorContextFor(cfg, cwd, HOME),
-		now: 1_000,
-		hasUI: false,
-	});
-	if (step.next.kind !== "done") return step.next.kind;
-	return step.next.resolution.kind === "allow" ? "allow" : "deny";
-}
-
 describe("pathKeyWord: key spellings that name a path", () => {
 	it.each<[string, Record<string, unknown>]>([
 		// K1 `names` joined to the word before (`fileNames` → `filenames`, a list key).
@@ -100,7 +83,9 @@ describe("serverPathVariants", () => {
 	it("P7: `~user/…` is that user's folder beside home, not a folder inside home", () => {
 		expect(serverPathVariants("~root/notes.txt", HOME)).toContain("/home/root/notes.txt");
 		// With Pi started in home, `~root/notes.txt` is another user's file, outside the workspace.
-		expect(plannedIn(HOME, "mcp__fs__read_file", { path: "~root/notes.txt" })).toBe("review");
+		expect(plannedOutcome("mcp__fs__read_file", { path: "~root/notes.txt" }, READ_ONLY_TOOL, config, HOME)).toBe(
+			"review",
+		);
 	});
 	it("P4: `~user/…` is read under home too", () => {
 		expect(serverPathVariants("~bob/.aws/credentials", HOME)).toContain(`${HOME}/.aws/credentials`);

@@ -3802,9 +3802,11 @@ function judgeSearch(
 	// repository may ship. macOS's BSD grep reads options with getopt_long, which permutes as GNU's does unless
 	// `POSIXLY_CORRECT` is set; GNU grep first on PATH follows that variable too. So grep is judged both ways, and
 	// allowed only where either reading is, instead of being reviewed for the option's place.
+	// The GNU reading judges its operands, but an option-shaped one (`--line-number`, `--inc=x`) only by its value:
+	// the other reading takes each by its whole name (a seventy-first review).
 	const filesWhereOptionsEnd =
 		judge.context.optionsEndAtOperand === true && !ripgrep
-			? scan.afterFirstOperand.filter((word) => !operands.has(word))
+			? scan.afterFirstOperand.filter((word) => !operands.has(word) || word.value.startsWith("-"))
 			: [];
 	for (const word of filesWhereOptionsEnd) {
 		judgeReadPath(word.value, state, judge, true, word.expansions.includes("glob"));
