@@ -8,11 +8,8 @@ import {
 	denialNotification,
 	type FloorContext,
 	floorContextFor,
-	type GuardianReviewConfig,
-	initialGuardianState,
 	judgeShellSetup,
 	looksLikeLocalPath,
-	planToolCall,
 	serverPathVariants,
 	waitingGrantOf,
 } from "../src/guardian/index.js";
