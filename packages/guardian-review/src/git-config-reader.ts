@@ -46,6 +46,7 @@ import {
 	judgeGitRemoteFileUrlCredentials,
 	MAX_GIT_CONFIG_CHARS,
 	MAX_GIT_CONFIG_INCLUDE_DEPTH,
+	MAX_GIT_HOOK_ENTRIES,
 	MAX_WRITE_FOLDERS,
 	treeEntryTest,
 	treeProtectionKey,
@@ -400,12 +401,15 @@ export async function readGitConfigFacts(
 		const { credentials, settings } = read;
 		// `core.hooksPath` counts by the hooks in the folder it names, as `.git/hooks` does (a seventieth review: every
 		// husky repository sets `.husky/_`, whose hooks read-only git never runs), whichever file sets it.
-		const verdicts = [...read.verdictsApartFromHooksPath, hooksPathFoldersVerdict(read.hooksPaths, location.top, home)];
+		const verdicts = [
+			...read.verdictsApartFromHooksPath,
+			read.unreadGlobal ? "unknown" : hooksPathFoldersVerdict(read.hooksPaths, location.top, home),
+		];
 		credentials.push(legacyRemoteCredentials(location.commonDir));
 		verdicts.push(submodulesVerdict(location, home));
 		// Only where git would run no program so far is git itself asked for the submodules the index holds.
 		if ((config ?? combineGitConfigVerdicts(verdicts)) === "safe")
-			verdicts.push(await gitlinksVerdict(location.top, location.gitDir, home));
+			verdicts.push(await gitlinksVerdict(location.top, location.gitDir, home, read.globalHooksPaths));
 		const known = settings.filter((list) => list !== undefined);
 		return {
 			config: config ?? combineGitConfigVerdicts(verdicts),
@@ -438,6 +442,13 @@ interface ConfigFilesRead {
 	readonly hooksPaths: string[];
 	/** {@link verdicts} with `core.hooksPath` left out, for files whose hooks folder is judged by its hooks. */
 	readonly verdictsApartFromHooksPath: GitConfigVerdict[];
+	/** The `core.hooksPath` values of the user's and the system's files: git places a relative one in every repository. */
+	readonly globalHooksPaths: string[];
+	/**
+	 * A user's or system's file (or one it includes) could not be judged: it may set `core.hooksPath` (a
+	 * seventy-second review: a Latin-1 `~/.gitconfig`).
+	 */
+	unreadGlobal: boolean;
 	/** Every file an include of a file read names (as read), the user's and the system's included. */
 	readonly included: string[];
 }
@@ -482,6 +493,8 @@ function readConfigFiles(
 		settings: [],
 		hooksPaths: [],
 		verdictsApartFromHooksPath: [],
+		globalHooksPaths: [],
+		unreadGlobal: false,
 		included: [],
 	};
 	let files = 0;
@@ -489,6 +502,7 @@ function readConfigFiles(
 		const next = queue.shift() as ConfigFileToRead;
 		const unknownFile = (): boolean => {
 			if (!next.global || next.agent || agentMayWrite(next.path, isAgentWritable)) return true;
+			read.unreadGlobal = true;
 			read.credentials.push("unknown");
 			read.settings.push(undefined);
 			return false;
@@ -511,6 +525,7 @@ function readConfigFiles(
 		read.credentials.push(judged.urlCredentials);
 		read.settings.push(judged.contentSettings);
 		read.hooksPaths.push(...judged.hooksPaths);
+		if (next.global) read.globalHooksPaths.push(...judged.hooksPaths);
 		// The user's own files are theirs, unless the agent may write them (a dotfiles repository as the workspace,
 		// `~/.gitconfig` a link into it), or one it may write includes them: then their program keys count as the
 		// repository's do.
@@ -523,6 +538,7 @@ function readConfigFiles(
 			const path = gitIncludeTarget(include.path, next.path, home);
 			if (path === undefined) {
 				if (!next.global || agent) return undefined;
+				read.unreadGlobal = true;
 				read.credentials.push("unknown");
 				read.settings.push(undefined);
 				continue;
@@ -575,12 +591,13 @@ function namesOtherUsersHome(value: string): boolean {
 }
 
 /**
- * True for a `core.hooksPath` value this reader cannot place: another user's home, or a `..` part, which the system
+ * True for a `core.hooksPath` value this reader cannot place: another user's home, git's install folder
+ * (`%(prefix)/…`, a seventy-second review), or a `..` part, which the system
  * takes from where a link before it leads (`lnk/../hk` with `lnk -> sub/deep` is `sub/hk`; a seventy-first review),
  * while `gitHooksFolderPaths` drops it as text.
  */
 function unplacedHooksPath(value: string): boolean {
-	return namesOtherUsersHome(value) || value.split("/").includes("..");
+	return namesOtherUsersHome(value) || value.startsWith("%(prefix)/") || value.split("/").includes("..");
 }
 
 /**
@@ -666,7 +683,12 @@ function submodulesVerdict(folder: GitFolder, home: string): GitConfigVerdict {
  * {@link MAX_SUBMODULE_GIT_FOLDERS}, a `.git` that is neither a folder nor a `gitdir:` file git reads as this reader
  * does, or git failing make it `unknown`. Never throws.
  */
-async function gitlinksVerdict(top: string, gitDir: string, home: string): Promise<GitConfigVerdict> {
+async function gitlinksVerdict(
+	top: string,
+	gitDir: string,
+	home: string,
+	globalHooksPaths: readonly string[] = [],
+): Promise<GitConfigVerdict> {
 	const verdicts: GitConfigVerdict[] = [];
 	try {
 		const queue = [{ tree: top, gitDir }];
@@ -681,7 +703,12 @@ async function gitlinksVerdict(top: string, gitDir: string, home: string): Promi
 				if (++folders > MAX_SUBMODULE_GIT_FOLDERS) return "unknown";
 				const subGitDir = kind === "dir" ? dotGit : kind === "file" ? gitDirOfFile(dotGit, worktree) : undefined;
 				if (subGitDir === undefined) return "unknown";
-				const verdict = submoduleGitFolderVerdict(subGitDir, home);
+				// git in the submodule places the user's and the system's relative `core.hooksPath` below its own top (a
+				// seventy-second review: `~/.gitconfig`'s `.githooks` ran a library's `sub/.githooks/post-index-change`).
+				const verdict = combineGitConfigVerdicts([
+					submoduleGitFolderVerdict(subGitDir, home),
+					hooksPathFoldersVerdict(globalHooksPaths, worktree, home),
+				]);
 				verdicts.push(verdict);
 				if (verdict === "safe") queue.push({ tree: worktree, gitDir: subGitDir });
 			}
@@ -782,7 +809,7 @@ export function readGitHooksVerdict(cwd: string, home: string = homedir()): GitH
 		if (location === "none") return "none";
 		if (location === "unknown") return "unknown";
 		const read = readConfigFiles([...repositoryConfigFiles(location), ...globalConfigFiles(home)], home, () => false);
-		if (read === undefined || read.hooksPaths.some(unplacedHooksPath)) return "unknown";
+		if (read === undefined || read.unreadGlobal || read.hooksPaths.some(unplacedHooksPath)) return "unknown";
 		const folders = [join(location.commonDir, "hooks"), ...gitHooksFolderPaths(read.hooksPaths, location.top, home)];
 		const verdicts = folders.map((folder): GitHooksVerdict => {
 			const kind = kindOf(folder);
@@ -813,21 +840,65 @@ export function readGitArmedPaths(cwd: string, home: string): readonly string[] 
 		// absolute or under home (a forty-first review).
 		const files = location === "none" ? globalFiles : [...repositoryConfigFiles(location), ...globalFiles];
 		const read = readConfigFiles(files, home, () => false);
-		if (read === undefined) return "unknown";
+		if (read === undefined || read.unreadGlobal) return "unknown";
 		// git expands `~user/` too, into a home this reader does not look up: not placed, so not known.
 		if (read.hooksPaths.some(unplacedHooksPath)) return "unknown";
 		// Placed through the path asked about when it names the top, else by the top's real path: a folder reached
 		// through a link (`docs -> packages/app/docs`) is judged by where its links lead (a forty-fifth review).
 		const top = location === "none" ? undefined : (location.namedTop ?? location.top);
 		const folders = gitHooksFolderPaths(read.hooksPaths, top, home);
+		// A folder behind a link that leads nowhere yet is made where the link leads (`hk -> tools/hooks`, then
+		// `mv tpl tools/hooks`; a seventy-second review): not placed, so not known.
+		if (folders.some(behindDanglingLink)) return "unknown";
+		// A hook that is a link runs the file it leads to (`.git/hooks/pre-commit -> ../../scripts/pre-commit`): that
+		// file is armed too (a seventy-second review).
+		const hookTargets = location === "none" ? [] : linkedHookTargets([join(location.commonDir, "hooks"), ...folders]);
+		if (hookTargets === undefined) return "unknown";
 		// The files the config includes: a line there can name a program too (a forty-third review).
-		const armed = [...folders, ...read.included.map((path) => resolve(path))];
+		const armed = [...folders, ...hookTargets, ...read.included.map((path) => resolve(path))];
 		// By where links lead too (`githooks -> tools/hooks`; a forty-first review).
 		const real = armed.map((path) => realPathOf(path));
 		return [...new Set([...armed, ...real.filter((path): path is string => path !== undefined)])];
 	} catch {
 		return "unknown";
 	}
+}
+
+/**
+ * True when the nearest entry at or above `path` that exists is a link that leads nowhere: what is made below it
+ * lands where the link leads, which no real path names yet.
+ */
+function behindDanglingLink(path: string): boolean {
+	let current = path;
+	for (let depth = 0; depth < MAX_MISSING_FOLDER_DEPTH; depth++) {
+		if (entryExists(current)) return realPathOf(current) === undefined;
+		const parent = dirname(current);
+		if (parent === current) return false;
+		current = parent;
+	}
+	return true;
+}
+
+/**
+ * The real paths of the hooks that are links in `folders` (missing folders have none); undefined when a folder
+ * cannot be listed, holds more entries than the kernel judges, or a hook link leads nowhere. Throws on I/O errors.
+ */
+function linkedHookTargets(folders: readonly string[]): string[] | undefined {
+	const targets: string[] = [];
+	for (const folder of folders) {
+		const kind = kindOf(folder);
+		if (kind === "missing") continue;
+		if (kind !== "dir") return undefined;
+		const entries = readdirSync(folder, { withFileTypes: true });
+		if (entries.length > MAX_GIT_HOOK_ENTRIES) return undefined;
+		for (const entry of entries) {
+			if (!entry.isSymbolicLink()) continue;
+			const target = realPathOf(join(folder, entry.name));
+			if (target === undefined) return undefined;
+			targets.push(target);
+		}
+	}
+	return targets;
 }
 
 /** At most this many folders up are tried to find an existing one (see {@link nearestExistingFolder}). */

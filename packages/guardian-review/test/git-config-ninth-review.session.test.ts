@@ -224,10 +224,11 @@ describe("the user's config the agent may write (ninth review)", () => {
 			symlinkSync(join(repo, "gitconfig"), join(sandbox.home, ".gitconfig"));
 			expect((await readGitConfigFacts(repo, sandbox.home, inWorkspace)).config).toBe("unsafe");
 			expect((await readGitConfigFacts(repo, sandbox.home, () => false)).config).toBe("safe");
-			// The user's own config that cannot be judged leaves only the credentials unknown.
+			// The user's own config that cannot be judged leaves the credentials unknown, and the config too: it may set
+			// `core.hooksPath`, which git places in the repository (a seventy-second review).
 			writeFileSync(join(repo, "gitconfig"), `[include]\n\tpath = %(prefix)/etc/x.cfg\n`);
 			const own = await readGitConfigFacts(repo, sandbox.home, () => false);
-			expect([own.config, own.urlCredentials]).toEqual(["safe", "unknown"]);
+			expect([own.config, own.urlCredentials]).toEqual(["unknown", "unknown"]);
 			expect((await readGitConfigFacts(repo, sandbox.home, inWorkspace)).config).toBe("unknown");
 		});
 	});

@@ -742,11 +742,12 @@ describe("readGitConfigVerdict", () => {
 				writeFileSync(join(outside, ".git", "config"), `[core]\n\tbare = false\n[include]\n\tpath = ${path}\n`);
 				expect(await readGitConfigVerdict(outside, sandbox.home)).toBe("unknown");
 			}
-			// In the user's own file, they leave the settings and credentials unknown (the program keys are theirs).
+			// In the user's own file, they leave the settings and credentials unknown, and the config too: the file it
+			// names may set `core.hooksPath`, which git places in the repository (a seventy-second review).
 			writeFileSync(join(outside, ".git", "config"), "[core]\n\tbare = false\n");
 			writeFileSync(join(sandbox.home, ".gitconfig"), "[include]\n\tpath = ~nobody/evil.cfg\n");
 			expect(await readGitConfigFacts(outside, sandbox.home)).toMatchObject({
-				config: "safe",
+				config: "unknown",
 				urlCredentials: "unknown",
 				contentSettings: undefined,
 			});
