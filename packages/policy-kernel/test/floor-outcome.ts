@@ -49,6 +49,18 @@ export const CLEAN_GIT = {
 	gitTop: CWD,
 } as const;
 
+/** The default config's context in a clean repository at {@link CWD} on Linux (GNU tools). */
+export const LINUX_CONTEXT: FloorContext = floorContextFor(
+	applyGuardianDefaults({ mode: "enforce" }),
+	CWD,
+	HOME,
+	CLEAN_GIT,
+);
+/** {@link LINUX_CONTEXT} as the shell reports macOS: a BSD userland, whose getopt ends options at the first operand. */
+export const MACOS_CONTEXT: FloorContext = { ...LINUX_CONTEXT, bsdUserland: true, optionsEndAtOperand: true };
+/** {@link LINUX_CONTEXT} under `POSIXLY_CORRECT`: GNU tools end options at the first operand. */
+export const POSIXLY_CORRECT_CONTEXT: FloorContext = { ...LINUX_CONTEXT, optionsEndAtOperand: true };
+
 /** The floor's decision for a bash `command` in `context`, every searched tree found clean, as a short string. */
 export function bashOutcome(command: string, context: FloorContext): string {
 	return outcome(decideBashFloor(command, "always", withCleanTrees(command, context)));

@@ -2,13 +2,21 @@
 // both as an option and as a file, instead of reviewed for the option's place. The "is allowed" tests were reviewed
 // before; the "is reviewed" ones show the file reading is still judged.
 import { describe, expect, it } from "vitest";
-import { applyGuardianDefaults, decideBashFloor, type FloorContext, floorContextFor } from "../src/guardian/index.js";
-import { CLEAN_GIT, CWD, HOME, outcome, withCleanTrees, withLinks } from "./floor-outcome.js";
+import { decideBashFloor } from "../src/guardian/index.js";
+import {
+	CWD,
+	HOME,
+	LINUX_CONTEXT,
+	MACOS_CONTEXT,
+	outcome,
+	POSIXLY_CORRECT_CONTEXT,
+	withCleanTrees,
+	withLinks,
+} from "./floor-outcome.js";
 
-const config = applyGuardianDefaults({ mode: "enforce" });
-const linux: FloorContext = floorContextFor(config, CWD, HOME, CLEAN_GIT);
-const macos: FloorContext = { ...linux, bsdUserland: true, optionsEndAtOperand: true };
-const posixlyCorrect: FloorContext = { ...linux, optionsEndAtOperand: true };
+const linux = LINUX_CONTEXT;
+const macos = MACOS_CONTEXT;
+const posixlyCorrect = POSIXLY_CORRECT_CONTEXT;
 
 describe.each([
 	["macOS", macos],

@@ -3,29 +3,28 @@
 // kills a mutant that survived the kernel's tests and changed a decision.
 import { describe, expect, it } from "vitest";
 import {
-	applyGuardianDefaults,
 	decideBashFloor,
 	type FloorContext,
-	floorContextFor,
 	floorFactRequestsOf,
 	looksLikeLocalPath,
 	searchTreeKey,
 } from "../src/guardian/index.js";
 import {
 	bashOutcome,
-	CLEAN_GIT,
 	CWD,
 	HOME,
+	LINUX_CONTEXT,
+	MACOS_CONTEXT,
 	outcome,
+	POSIXLY_CORRECT_CONTEXT,
 	plannedOutcome,
 	READ_ONLY_TOOL,
 	withLinks,
 } from "./floor-outcome.js";
 
-const config = applyGuardianDefaults({ mode: "enforce" });
-const linux: FloorContext = floorContextFor(config, CWD, HOME, CLEAN_GIT);
-const macos: FloorContext = { ...linux, bsdUserland: true, optionsEndAtOperand: true };
-const posixlyCorrect: FloorContext = { ...linux, optionsEndAtOperand: true };
+const _linux = LINUX_CONTEXT;
+const macos = MACOS_CONTEXT;
+const posixlyCorrect = POSIXLY_CORRECT_CONTEXT;
 
 /** The floor's decision where the shell found secrets below every searched tree rooted at `dirty`, none elsewhere. */
 function withSecretsBelow(command: string, context: FloorContext, dirty: string): string {

@@ -5,13 +5,11 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { applyGuardianDefaults, type FloorContext, floorContextFor } from "../src/guardian/index.js";
-import { CLEAN_GIT, CWD, HOME, withLinks } from "./floor-outcome.js";
+import { CWD, HOME, LINUX_CONTEXT, MACOS_CONTEXT, POSIXLY_CORRECT_CONTEXT, withLinks } from "./floor-outcome.js";
 
-const config = applyGuardianDefaults({ mode: "enforce" });
-const linux: FloorContext = floorContextFor(config, CWD, HOME, CLEAN_GIT);
-const macos: FloorContext = { ...linux, bsdUserland: true, optionsEndAtOperand: true };
-const posixlyCorrect: FloorContext = { ...linux, optionsEndAtOperand: true };
+const _linux = LINUX_CONTEXT;
+const macos = MACOS_CONTEXT;
+const posixlyCorrect = POSIXLY_CORRECT_CONTEXT;
 
 describe.each([
 	["macOS", macos],
