@@ -846,13 +846,18 @@ export function readGitArmedPaths(cwd: string, home: string): readonly string[] 
 		// Placed through the path asked about when it names the top, else by the top's real path: a folder reached
 		// through a link (`docs -> packages/app/docs`) is judged by where its links lead (a forty-fifth review).
 		const top = location === "none" ? undefined : (location.namedTop ?? location.top);
-		const folders = gitHooksFolderPaths(read.hooksPaths, top, home);
+		// The git folder's own `hooks` too: harmless by its name (the git folder is protected), but by its real path it
+		// may be a workspace folder (`.git/hooks -> ../githooks`, a seventy-third review).
+		const folders = [
+			...(location === "none" ? [] : [join(location.commonDir, "hooks")]),
+			...gitHooksFolderPaths(read.hooksPaths, top, home),
+		];
 		// A folder behind a link that leads nowhere yet is made where the link leads (`hk -> tools/hooks`, then
 		// `mv tpl tools/hooks`; a seventy-second review): not placed, so not known.
 		if (folders.some(behindDanglingLink)) return "unknown";
 		// A hook that is a link runs the file it leads to (`.git/hooks/pre-commit -> ../../scripts/pre-commit`): that
 		// file is armed too (a seventy-second review).
-		const hookTargets = location === "none" ? [] : linkedHookTargets([join(location.commonDir, "hooks"), ...folders]);
+		const hookTargets = linkedHookTargets(folders);
 		if (hookTargets === undefined) return "unknown";
 		// The files the config includes: a line there can name a program too (a forty-third review).
 		const armed = [...folders, ...hookTargets, ...read.included.map((path) => resolve(path))];
@@ -880,8 +885,43 @@ function behindDanglingLink(path: string): boolean {
 }
 
 /**
- * The real paths of the hooks that are links in `folders` (missing folders have none); undefined when a folder
- * cannot be listed, holds more entries than the kernel judges, or a hook link leads nowhere. Throws on I/O errors.
+ * Where `path` lies once its nearest existing entry is placed by its real path (`node_modules/.bin/x` before
+ * `npm install`); undefined when that entry is a link that leads nowhere.
+ */
+function placedByNearestEntry(path: string): string | undefined {
+	const rest: string[] = [];
+	let current = path;
+	for (let depth = 0; depth < MAX_MISSING_FOLDER_DEPTH; depth++) {
+		if (entryExists(current)) {
+			const real = realPathOf(current);
+			return real === undefined ? undefined : join(real, ...rest.reverse());
+		}
+		const parent = dirname(current);
+		if (parent === current) return undefined;
+		rest.push(basename(current));
+		current = parent;
+	}
+	return undefined;
+}
+
+/**
+ * Where a link in `folder` whose target `text` does not exist yet would lead: from the folder's real path (a `..`
+ * climbs from there), placed by {@link placedByNearestEntry}; undefined when a `..` follows a name in it (the system
+ * takes it from where a link of that name leads).
+ */
+function placedLinkTarget(folder: string, text: string): string | undefined {
+	const parts = text.split("/").filter((part) => part !== "" && part !== ".");
+	const firstName = parts.findIndex((part) => part !== "..");
+	if (firstName >= 0 && parts.slice(firstName).includes("..")) return undefined;
+	const base = realPathOf(folder);
+	return base === undefined ? undefined : placedByNearestEntry(resolve(base, text));
+}
+
+/**
+ * The real paths of the hooks that are links in `folders` (missing folders have none), a link that leads nowhere
+ * yet by where its target would be made (`pre-commit -> ../../node_modules/.bin/lint-hook` before `npm install`, a
+ * seventy-third review); undefined when a folder cannot be listed, holds more entries than the kernel judges, or a
+ * target cannot be placed. Throws on I/O errors.
  */
 function linkedHookTargets(folders: readonly string[]): string[] | undefined {
 	const targets: string[] = [];
@@ -893,7 +933,8 @@ function linkedHookTargets(folders: readonly string[]): string[] | undefined {
 		if (entries.length > MAX_GIT_HOOK_ENTRIES) return undefined;
 		for (const entry of entries) {
 			if (!entry.isSymbolicLink()) continue;
-			const target = realPathOf(join(folder, entry.name));
+			const hook = join(folder, entry.name);
+			const target = realPathOf(hook) ?? placedLinkTarget(folder, readlinkSync(hook));
 			if (target === undefined) return undefined;
 			targets.push(target);
 		}
