@@ -1,7 +1,7 @@
 // Test helpers: a harness where the faux provider plays both the agent (faux-1) and the reviewer (faux-reviewer).
 
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -315,6 +315,23 @@ export async function promptsWithDenials(h: GuardianHarness, denials: number, ..
 	h.reviewer(...Array.from({ length: denials }, () => verdict("deny", { risk_level: "high" })));
 	for (const prompt of prompts) await h.prompt(prompt);
 	return verdictSources(h);
+}
+
+/**
+ * The reviewer denies the agent's one call made on `prompt`, then the user commits a change in the workspace (HOME
+ * `home`): expects the call went to the reviewer and the hook that would write `marker` never ran.
+ */
+export async function expectReviewedAndNoHookAtCommit(
+	h: GuardianHarness,
+	home: string,
+	prompt: string,
+	marker: string,
+): Promise<void> {
+	h.reviewer(verdict("deny", { risk_level: "high" }));
+	await h.prompt(prompt);
+	writeFileSync(join(h.cwd, "README.md"), "changed\n");
+	runGit(home, h.cwd, "commit", "-qam", "the user's commit");
+	expect({ sources: verdictSources(h), ran: existsSync(marker) }).toEqual({ sources: ["reviewer"], ran: false });
 }
 
 /** The agent runs `command`, the reviewer denies it, and the user runs `/guardian allow-once` (needs a UI). */

@@ -4,7 +4,15 @@ import { chmodSync, existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSyn
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitConfigFacts, readGitHooksVerdict } from "../src/git-config-reader.ts";
-import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import {
+	callTool,
+	expectReviewedAndNoHookAtCommit,
+	guardianSandboxPerTest,
+	initWithFiles,
+	runGit,
+	verdict,
+	verdictSources,
+} from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest();
 const marker = () => join(sandbox.home, "MARKER");
@@ -179,11 +187,7 @@ describe("a core.hooksPath that is a link to a missing folder (seventy-second re
 		mkdirSync(join(h.cwd, "tpl"));
 		writeFileSync(join(h.cwd, "tpl/pre-commit"), hook(), { mode: 0o755 });
 		h.agent(callTool("bash", { command: "mv tpl tools/hooks" }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("tidy up");
-		writeFileSync(join(h.cwd, "README.md"), "changed\n");
-		runGit(sandbox.home, h.cwd, "commit", "-qam", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectReviewedAndNoHookAtCommit(h, sandbox.home, "tidy up", marker());
 	});
 });
 
@@ -196,10 +200,6 @@ describe("a hook that is a link to a project script (seventy-second review)", ()
 		// The project's README: `ln -s ../../scripts/pre-commit .git/hooks/pre-commit`.
 		symlinkSync("../../scripts/pre-commit", join(h.cwd, ".git/hooks/pre-commit"));
 		h.agent(callTool("write", { path: "scripts/pre-commit", content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the hook script");
-		writeFileSync(join(h.cwd, "README.md"), "changed\n");
-		runGit(sandbox.home, h.cwd, "commit", "-qam", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectReviewedAndNoHookAtCommit(h, sandbox.home, "update the hook script", marker());
 	});
 });

@@ -1,10 +1,18 @@
 // Seventy-third review: hooks reached through links. The "bypass" and "false review" tests failed before their fixes;
 // the "control" ones passed already.
-import { chmodSync, existsSync, mkdirSync, realpathSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, realpathSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitArmedPaths } from "../src/git-config-reader.ts";
-import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import {
+	callTool,
+	expectReviewedAndNoHookAtCommit,
+	guardianSandboxPerTest,
+	initWithFiles,
+	runGit,
+	verdict,
+	verdictSources,
+} from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest();
 const marker = () => join(sandbox.home, "MARKER");
@@ -19,11 +27,7 @@ describe("hooks reached through links (seventy-third review)", () => {
 		renameSync(join(h.cwd, ".git/hooks"), join(h.cwd, ".git/hooks.orig"));
 		symlinkSync("../githooks", join(h.cwd, ".git/hooks"));
 		h.agent(callTool("write", { path: "githooks/pre-commit", content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the hook script");
-		writeFileSync(join(h.cwd, "README.md"), "changed\n");
-		runGit(sandbox.home, h.cwd, "commit", "-qam", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectReviewedAndNoHookAtCommit(h, sandbox.home, "update the hook script", marker());
 	});
 
 	it("control (passes today, session): a hook link through a link chain: `.git/hooks/pre-commit -> ../../scripts/pre-commit -> impl/pc.sh`; Pi's write of scripts/pre-commit is reviewed", async () => {
@@ -33,11 +37,7 @@ describe("hooks reached through links (seventy-third review)", () => {
 		symlinkSync("impl/pc.sh", join(h.cwd, "scripts/pre-commit"));
 		symlinkSync("../../scripts/pre-commit", join(h.cwd, ".git/hooks/pre-commit"));
 		h.agent(callTool("write", { path: "scripts/pre-commit", content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the hook script");
-		writeFileSync(join(h.cwd, "README.md"), "changed\n");
-		runGit(sandbox.home, h.cwd, "commit", "-qam", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectReviewedAndNoHookAtCommit(h, sandbox.home, "update the hook script", marker());
 	});
 
 	it("false review (session): `.git/hooks/pre-commit -> ../../node_modules/.bin/lint-hook` before `npm install`: Pi's write of src/app.ts is reviewed", async () => {
@@ -59,11 +59,7 @@ describe("hooks reached through links (seventy-third review)", () => {
 		runGit(sandbox.home, h.cwd, "commit", "-qm", "files");
 		writeFileSync(join(h.cwd, ".gitstore/hooks/pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
 		h.agent(callTool("write", { path: ".gitstore/hooks/pre-commit", content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the hook");
-		writeFileSync(join(h.cwd, "README.md"), "changed\n");
-		runGit(sandbox.home, h.cwd, "commit", "-qam", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectReviewedAndNoHookAtCommit(h, sandbox.home, "update the hook", marker());
 	});
 
 	it("bypass (session): `.git/hooks -> ../githooks` with githooks/pre-commit tracked: bash `cp` of a script over it is allowed on the floor; the user's next commit runs it", async () => {
@@ -77,11 +73,7 @@ describe("hooks reached through links (seventy-third review)", () => {
 		renameSync(join(h.cwd, ".git/hooks"), join(h.cwd, ".git/hooks.orig"));
 		symlinkSync("../githooks", join(h.cwd, ".git/hooks"));
 		h.agent(callTool("bash", { command: "cp tmp/new-hook githooks/pre-commit" }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the hook script");
-		writeFileSync(join(h.cwd, "README.md"), "changed\n");
-		runGit(sandbox.home, h.cwd, "commit", "-qam", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectReviewedAndNoHookAtCommit(h, sandbox.home, "update the hook script", marker());
 	});
 
 	it("facts: with `.git/hooks -> ../githooks`, readGitArmedPaths names the githooks folder (where git runs hooks from)", () => {
