@@ -80,10 +80,13 @@ const CONFIG_LOCATION_ENV = ["XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG
  */
 function gitConfigRedirected(): boolean {
 	if (REDIRECTING_ENV.some((name) => process.env[name] !== undefined)) return true;
-	return CONFIG_LOCATION_ENV.some((name) => {
-		const value = process.env[name];
-		return value !== undefined && value !== "" && !isAbsolute(value);
-	});
+	return CONFIG_LOCATION_ENV.some(namesRelativeLocation);
+}
+
+/** True when the environment variable `name` holds a relative path: a place wherever the reading program runs. */
+export function namesRelativeLocation(name: string): boolean {
+	const value = process.env[name];
+	return value !== undefined && value !== "" && !isAbsolute(value);
 }
 
 /** Where a repository keeps its files. */
@@ -854,7 +857,7 @@ export function readGitArmedPaths(cwd: string, home: string): readonly string[] 
 		];
 		// A folder behind a link that leads nowhere yet is made where the link leads (`hk -> tools/hooks`, then
 		// `mv tpl tools/hooks`; a seventy-second review): not placed, so not known.
-		if (folders.some(behindDanglingLink)) return "unknown";
+		if (folders.some((folder) => placedByNearestEntry(folder) === undefined)) return "unknown";
 		// A hook that is a link runs the file it leads to (`.git/hooks/pre-commit -> ../../scripts/pre-commit`): that
 		// file is armed too (a seventy-second review).
 		const hookTargets = linkedHookTargets(folders);
@@ -870,23 +873,9 @@ export function readGitArmedPaths(cwd: string, home: string): readonly string[] 
 }
 
 /**
- * True when the nearest entry at or above `path` that exists is a link that leads nowhere: what is made below it
- * lands where the link leads, which no real path names yet.
- */
-function behindDanglingLink(path: string): boolean {
-	let current = path;
-	for (let depth = 0; depth < MAX_MISSING_FOLDER_DEPTH; depth++) {
-		if (entryExists(current)) return realPathOf(current) === undefined;
-		const parent = dirname(current);
-		if (parent === current) return false;
-		current = parent;
-	}
-	return true;
-}
-
-/**
  * Where `path` lies once its nearest existing entry is placed by its real path (`node_modules/.bin/x` before
- * `npm install`); undefined when that entry is a link that leads nowhere.
+ * `npm install`); undefined when that entry is a link that leads nowhere (what is made below it lands where the
+ * link leads, which no real path names yet) or none is found within {@link MAX_MISSING_FOLDER_DEPTH} folders.
  */
 function placedByNearestEntry(path: string): string | undefined {
 	const rest: string[] = [];

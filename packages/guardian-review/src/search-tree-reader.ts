@@ -27,7 +27,7 @@ import {
 	treeEntryTest,
 	treeProtectionKey,
 } from "@pi-policy/policy-kernel/guardian";
-import { userGitConfigFolder, userGitConfigPaths } from "./git-config-reader.js";
+import { namesRelativeLocation, userGitConfigFolder, userGitConfigPaths } from "./git-config-reader.js";
 
 /** At most this many entries are listed in one tree; a larger tree is `unknown` (its read goes to review). */
 export const MAX_SEARCH_TREE_ENTRIES = 20_000;
@@ -115,8 +115,7 @@ async function gitExcludeWhitelists(dir: string): Promise<boolean> {
  */
 async function globalExcludesFile(home: string): Promise<string | "unknown"> {
 	// A relative `XDG_CONFIG_HOME` names a folder wherever the search runs (a seventieth review).
-	const xdg = process.env.XDG_CONFIG_HOME;
-	if (xdg !== undefined && xdg !== "" && !isAbsolute(xdg)) return "unknown";
+	if (namesRelativeLocation("XDG_CONFIG_HOME")) return "unknown";
 	let excludes: string | undefined;
 	for (const path of userGitConfigPaths(home)) {
 		let text: string;

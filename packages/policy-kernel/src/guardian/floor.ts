@@ -3226,9 +3226,6 @@ const ENDS_OPTIONS_AT_DASHES: ReadonlySet<string> = new Set(["jq", "rg"]);
  */
 const OPTION_VALUE_LETTERS: Readonly<Record<string, string>> = {
 	sed: "eif",
-	grep: "efmABCdD",
-	egrep: "efmABCdD",
-	fgrep: "efmABCdD",
 	head: "nc",
 	tail: "nc",
 	cut: "bcdf",
