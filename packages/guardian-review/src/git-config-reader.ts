@@ -629,14 +629,37 @@ const MAX_SUBMODULE_GIT_FOLDERS = 32;
  * them all): `unsafe` with a hook git runs on reads in the common folder or a key that runs a program in its
  * `config`, its `config.worktree` or any file they include; `unknown` when one cannot be judged (see
  * {@link readConfigFiles}) or `commondir` is not read as git reads it; else `safe`. The user's and the system's files
- * are the superproject's, judged once. Throws on I/O errors.
+ * are the superproject's, judged once. `core.hooksPath` counts only where the submodule's working tree is known
+ * (`checkout`, from the gitlinks walk): there its folder, and the folders of the user's and the system's values
+ * (`globalHooksPaths`), are judged by their hooks below that tree (husky in a library: `sub/.husky/_`); with any value, a
+ * `core.worktree` naming another folder makes it `unknown`. Without one git never runs in that folder's tree, so the
+ * key is left to the gitlinks walk. Throws on I/O errors.
  */
-function submoduleGitFolderVerdict(gitDir: string, home: string): GitConfigVerdict {
+function submoduleGitFolderVerdict(
+	gitDir: string,
+	home: string,
+	checkout?: { readonly worktree: string; readonly globalHooksPaths: readonly string[] },
+): GitConfigVerdict {
 	const commonDir = commonDirOf(gitDir);
 	if (commonDir === undefined) return "unknown";
 	if (hasReadTimeHook(commonDir) || hasReadTimeHook(gitDir)) return "unsafe";
-	const read = readConfigFiles(repositoryConfigFiles({ gitDir, commonDir }), home, () => false);
-	return read === undefined ? "unknown" : combineGitConfigVerdicts(read.verdicts);
+	let worktreeElsewhere = false;
+	const noteWorktree = (worktree: string): boolean => {
+		if (checkout === undefined || realPathOf(joinAsText(gitDir, worktree)) !== realPathOf(checkout.worktree))
+			worktreeElsewhere = true;
+		return true;
+	};
+	const read = readConfigFiles(repositoryConfigFiles({ gitDir, commonDir }), home, () => false, noteWorktree);
+	if (read === undefined) return "unknown";
+	if (checkout === undefined) return combineGitConfigVerdicts(read.verdictsApartFromHooksPath);
+	const hooksPaths = [...read.hooksPaths, ...checkout.globalHooksPaths];
+	// git runs hooks from the working tree `core.worktree` names: another folder than the one checked out places the
+	// values where this reader does not look.
+	if (worktreeElsewhere && hooksPaths.length > 0) return "unknown";
+	return combineGitConfigVerdicts([
+		...read.verdictsApartFromHooksPath,
+		hooksPathFoldersVerdict(hooksPaths, checkout.worktree, home),
+	]);
 }
 
 /**
@@ -706,12 +729,10 @@ async function gitlinksVerdict(
 				if (++folders > MAX_SUBMODULE_GIT_FOLDERS) return "unknown";
 				const subGitDir = kind === "dir" ? dotGit : kind === "file" ? gitDirOfFile(dotGit, worktree) : undefined;
 				if (subGitDir === undefined) return "unknown";
-				// git in the submodule places the user's and the system's relative `core.hooksPath` below its own top (a
-				// seventy-second review: `~/.gitconfig`'s `.githooks` ran a library's `sub/.githooks/post-index-change`).
-				const verdict = combineGitConfigVerdicts([
-					submoduleGitFolderVerdict(subGitDir, home),
-					hooksPathFoldersVerdict(globalHooksPaths, worktree, home),
-				]);
+				// git in the submodule places its own and the user's and the system's relative `core.hooksPath` below its
+				// own top (a seventy-second review: `~/.gitconfig`'s `.githooks` ran a library's
+				// `sub/.githooks/post-index-change`).
+				const verdict = submoduleGitFolderVerdict(subGitDir, home, { worktree, globalHooksPaths });
 				verdicts.push(verdict);
 				if (verdict === "safe") queue.push({ tree: worktree, gitDir: subGitDir });
 			}

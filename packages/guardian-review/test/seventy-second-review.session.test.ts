@@ -74,28 +74,6 @@ describe("the user's relative core.hooksPath in a submodule (seventy-second revi
 	});
 });
 
-describe("a submodule that uses husky (seventy-second review)", () => {
-	// Left as it is (conservative): a submodule's own `core.hooksPath` still counts as a program key, so this false
-	// review stays. Judging it by its folder needs the submodule's working tree, which only the gitlinks walk knows.
-	it("known false review (session): superproject `git status` is still reviewed when a submodule's own config sets `core.hooksPath = .husky/_` holding only husky's shims", async () => {
-		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
-		const src = join(sandbox.home, "libsrc");
-		initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
-		initWithFiles(sandbox.home, h.cwd, { "README.md": "hello\n" });
-		runGit(sandbox.home, h.cwd, "-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "sub");
-		runGit(sandbox.home, h.cwd, "commit", "-qm", "sub");
-		// `npm install` inside the submodule ran husky: `git config core.hooksPath .husky/_` there, and its shims.
-		runGit(sandbox.home, join(h.cwd, "sub"), "config", "core.hooksPath", ".husky/_");
-		mkdirSync(join(h.cwd, "sub/.husky/_"), { recursive: true });
-		for (const name of ["pre-commit", "commit-msg", "h"])
-			writeFileSync(join(h.cwd, "sub/.husky/_", name), "#!/bin/sh\n", { mode: 0o755 });
-		h.agent(callTool("bash", { command: "git status" }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("what changed?");
-		expect(verdictSources(h)).toEqual(["reviewer"]);
-	});
-});
-
 describe("a core.hooksPath written `%(prefix)/…` (seventy-second review)", () => {
 	it("facts: a value git expands from its install folder is not placed (as an include written so is not), never taken as a missing workspace folder", async () => {
 		const repo = join(sandbox.home, "repo");
