@@ -383,32 +383,52 @@ export async function readGitConfigFacts(
 	home: string,
 	isAgentWritable: (path: string) => boolean = () => false,
 ): Promise<GitConfigFacts> {
+	return configFactsOf(readRepository(cwd, home, isAgentWritable), home);
+}
+
+/**
+ * The repository at `cwd` and what the config files git reads for it say, read once for both the config facts
+ * ({@link readGitConfigFacts}) and the hooks fact ({@link readGitHooksVerdict}): `none` outside a repository,
+ * `unknown` when it cannot be found as git finds it (or git is pointed at config files by a relative location).
+ * `read` is undefined when a file could not be judged (see {@link readConfigFiles}).
+ */
+type RepositoryRead =
+	| "none"
+	| "unknown"
+	| { readonly location: GitLocation; readonly read: ConfigFilesRead | undefined };
+
+/** Reads {@link RepositoryRead} for `cwd`. Never throws. */
+function readRepository(cwd: string, home: string, isAgentWritable: (path: string) => boolean): RepositoryRead {
 	try {
-		if (gitConfigRedirected()) return UNKNOWN_CONFIG;
+		if (gitConfigRedirected()) return "unknown";
 		const location = locateRepository(cwd);
-		if (location === "none") return { config: "safe", urlCredentials: "none", contentSettings: [] };
-		if (location === "unknown") return UNKNOWN_CONFIG;
-		const config: GitConfigVerdict | undefined = hasReadTimeHook(location.commonDir) ? "unsafe" : undefined;
+		if (location === "none" || location === "unknown") return location;
 		// `core.worktree` elsewhere makes git read and print another folder's files (a submodule's config names its own
 		// folder, relative to the git folder, where git goes by `chdir`): facts for a working tree this reader did not find.
 		const worktreeIsTop = (worktree: string) =>
 			worktree !== "" && realPathOf(joinAsText(location.gitDir, worktree)) === location.top;
-		const globalFiles = globalConfigFiles(home);
-		const read = readConfigFiles(
-			[...repositoryConfigFiles(location), ...globalFiles],
-			home,
-			isAgentWritable,
-			worktreeIsTop,
-		);
-		if (read === undefined) return UNKNOWN_CONFIG;
-		const { credentials, settings } = read;
+		const files = [...repositoryConfigFiles(location), ...globalConfigFiles(home)];
+		return { location, read: readConfigFiles(files, home, isAgentWritable, worktreeIsTop) };
+	} catch {
+		return "unknown";
+	}
+}
+
+/** {@link readGitConfigFacts} from one {@link RepositoryRead}. Never throws. */
+async function configFactsOf(repository: RepositoryRead, home: string): Promise<GitConfigFacts> {
+	try {
+		if (repository === "none") return { config: "safe", urlCredentials: "none", contentSettings: [] };
+		if (repository === "unknown" || repository.read === undefined) return UNKNOWN_CONFIG;
+		const { location, read } = repository;
+		const config: GitConfigVerdict | undefined = hasReadTimeHook(location.commonDir) ? "unsafe" : undefined;
+		const { settings } = read;
 		// `core.hooksPath` counts by the hooks in the folder it names, as `.git/hooks` does (a seventieth review: every
 		// husky repository sets `.husky/_`, whose hooks read-only git never runs), whichever file sets it.
 		const verdicts = [
 			...read.verdictsApartFromHooksPath,
 			read.unreadGlobal ? "unknown" : hooksPathFoldersVerdict(read.hooksPaths, location.top, home),
 		];
-		credentials.push(legacyRemoteCredentials(location.commonDir));
+		const credentials = [...read.credentials, legacyRemoteCredentials(location.commonDir)];
 		verdicts.push(submodulesVerdict(location, home));
 		// Only where git would run no program so far is git itself asked for the submodules the index holds.
 		if ((config ?? combineGitConfigVerdicts(verdicts)) === "safe")
@@ -823,16 +843,26 @@ export async function readGitConfigVerdict(cwd: string, home: string): Promise<G
  * The verdict on the hooks folders of the repository at `cwd`: the common folder's `hooks`, and every folder a
  * `core.hooksPath` in a config file git reads names (husky's `.husky/_`; the user's and the system's values too). `none` when each is missing or holds only
  * `.sample` files, `present` when one holds any other entry, `unknown` when one could not be listed, has more
- * entries than the kernel judges (`MAX_GIT_HOOK_ENTRIES`) or cannot be placed. Outside a repository: `none`. Never
- * throws.
+ * entries than the kernel judges (`MAX_GIT_HOOK_ENTRIES`) or cannot be placed, and when a config file cannot be
+ * judged or names a working tree elsewhere (`core.worktree`; the config facts are then `unknown` too). Outside a
+ * repository: `none`. Never throws.
  */
 export function readGitHooksVerdict(cwd: string, home: string = homedir()): GitHooksVerdict {
+	return hooksVerdictOf(
+		readRepository(cwd, home, () => false),
+		home,
+	);
+}
+
+/**
+ * {@link readGitHooksVerdict} from one {@link RepositoryRead}: read with the agent's writable test or without, the
+ * answer is the same (a file that cannot be judged makes it `unknown` either way). Never throws.
+ */
+function hooksVerdictOf(repository: RepositoryRead, home: string): GitHooksVerdict {
 	try {
-		if (gitConfigRedirected()) return "unknown";
-		const location = locateRepository(cwd);
-		if (location === "none") return "none";
-		if (location === "unknown") return "unknown";
-		const read = readConfigFiles([...repositoryConfigFiles(location), ...globalConfigFiles(home)], home, () => false);
+		if (repository === "none") return "none";
+		if (repository === "unknown") return "unknown";
+		const { location, read } = repository;
 		if (read === undefined || read.unreadGlobal || read.hooksPaths.some(unplacedHooksPath)) return "unknown";
 		const folders = [join(location.commonDir, "hooks"), ...gitHooksFolderPaths(read.hooksPaths, location.top, home)];
 		const verdicts = folders.map((folder): GitHooksVerdict => {
@@ -1005,7 +1035,9 @@ export function createGitConfigFacts(home: string): {
 		let entry = cached.get(key);
 		if (entry === undefined) {
 			if (cached.size >= MAX_CACHED_DIRECTORIES) cached.clear();
-			entry = { config: readGitConfigFacts(dir, home, writable?.test), hooks: readGitHooksVerdict(dir, home) };
+			// One read of the repository's config files serves both facts.
+			const repository = readRepository(dir, home, writable?.test ?? (() => false));
+			entry = { config: configFactsOf(repository, home), hooks: hooksVerdictOf(repository, home) };
 			cached.set(key, entry);
 		}
 		return entry;
