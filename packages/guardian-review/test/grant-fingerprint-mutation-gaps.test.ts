@@ -19,12 +19,13 @@ beforeEach(() => {
 afterEach(() => {
 	rmSync(cwd, { recursive: true, force: true });
 	rmSync(outside, { recursive: true, force: true });
+	rmSync(`${outside}.ref`, { force: true });
 });
 /** The file exists before the fingerprint; the rewrite keeps its size. */
 function rewritten(command: string, file: string, keepMtime = false): boolean {
 	writeFileSync(file, "echo ok\n");
 	const before = actionFingerprint("bash", { command }, cwd);
-	const ref = join(mkdtempSync(join(tmpdir(), "grant-fingerprint-ref-")), "ref");
+	const ref = `${outside}.ref`;
 	execFileSync("touch", ["-r", file, ref]);
 	writeFileSync(file, "echo no\n");
 	if (keepMtime) execFileSync("touch", ["-r", ref, file]);

@@ -2,24 +2,30 @@
 // `tools` never covers the delegation tool, so the referenced file holds the child's whole output; where the user
 // names `subagent` exactly and context-shunt runs first, output-minimizer leaves its receipt alone rather than
 // saving that receipt as if it were the child's output.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { callTool, realText } from "@pi-policy/pi-harness";
 import { sessionPerTest } from "@pi-policy/pi-harness/vitest";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createContextShunt } from "../../context-shunt/src/index.ts";
 import outputMinimizer from "../src/index.ts";
 import { referencesIn } from "./support/helpers.ts";
 import { createStockSubagent } from "./support/stock-subagent.ts";
 
 const sessions = sessionPerTest({ tools: ["read", "bash", "subagent", "context_shunt_recover"] });
+const tempRoots: string[] = [];
+afterEach(() => {
+	for (const root of tempRoots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
 
 async function delegate(order: "shunt-first" | "minimizer-first", tools: Record<string, string>) {
 	const stock = createStockSubagent();
 	const output = realText(60_000, 3);
 	stock.queue({ kind: "single", child: { agent: "scout", output } });
-	const shunt = createContextShunt({ tempRoot: mkdtempSync(join(tmpdir(), "om-cs-")) });
+	const tempRoot = mkdtempSync(join(tmpdir(), "om-cs-"));
+	tempRoots.push(tempRoot);
+	const shunt = createContextShunt({ tempRoot });
 	const extensions =
 		order === "shunt-first" ? [stock.extension, shunt, outputMinimizer] : [stock.extension, outputMinimizer, shunt];
 	const h = await sessions.start({ extensions, config: { "context-shunt": { mode: "enforce", tools } } });

@@ -3,7 +3,7 @@
 // which a new export pipeline starts; and a session forked with the real `pi --fork`, whose file repeats its
 // parent's audit entries. Each entry's bytes and each audit entry count once.
 
-import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -114,6 +114,7 @@ describe("pi-policy-report over a session with an abandoned branch", () => {
 		);
 		const h = await createHarness({ extensions: [stock.extension, outputMinimizer], tools: ["read", "subagent"] });
 		let file = "";
+		let fileDir = "";
 		const kept: number[] = [];
 		try {
 			h.script("ok");
@@ -136,8 +137,8 @@ describe("pi-policy-report over a session with an abandoned branch", () => {
 			);
 			// The file Pi would have written: the header, then every entry in append order (both branches).
 			const sm = h.session.sessionManager;
-			const dir = await mkdtemp(join(tmpdir(), "zz-review-tree-"));
-			file = join(dir, "session.jsonl");
+			fileDir = await mkdtemp(join(tmpdir(), "zz-review-tree-"));
+			file = join(fileDir, "session.jsonl");
 			await writeFile(file, `${[sm.getHeader(), ...sm.getEntries()].map((e) => JSON.stringify(e)).join("\n")}\n`);
 		} finally {
 			await h.dispose();
@@ -149,7 +150,7 @@ describe("pi-policy-report over a session with an abandoned branch", () => {
 			},
 			stderr: () => {},
 			stderrIsTTY: false,
-		});
+		}).finally(() => rm(fileDir, { recursive: true, force: true }));
 		expect(code).toBe(0);
 		const line = stdout.split("\n").find((l) => l.startsWith("kept out of context")) ?? "";
 		const branchOne = kept[0] ?? 0;

@@ -1,5 +1,5 @@
 // A sandbox for demo sessions: a throwaway HOME, and curl/wget stand-ins so no demo command reaches the network.
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 
@@ -17,4 +17,17 @@ export function sandboxEnv(): Record<string, string> {
 		chmodSync(file, 0o755);
 	}
 	return { HOME: home, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` };
+}
+
+/**
+ * Runs `session` with a fresh {@link sandboxEnv}, and removes its throwaway HOME afterwards, whether the session
+ * settles or throws: a demo or test run leaves nothing in the temp folder.
+ */
+export async function withSandboxEnv<T>(session: (env: Record<string, string>) => Promise<T>): Promise<T> {
+	const env = sandboxEnv();
+	try {
+		return await session(env);
+	} finally {
+		rmSync(env.HOME as string, { recursive: true, force: true });
+	}
 }

@@ -16,7 +16,7 @@ import explorationGuard from "../../../packages/exploration-guard/src/index.ts";
 import { createGuardianReview } from "../../../packages/guardian-review/src/index.ts";
 import outputMinimizer from "../../../packages/output-minimizer/src/index.ts";
 import { createStockSubagent } from "../../../packages/output-minimizer/test/support/stock-subagent.ts";
-import { sandboxEnv } from "./sandbox.ts";
+import { withSandboxEnv } from "./sandbox.ts";
 import { demoWorkspace } from "./scenario.ts";
 
 /** The five extensions, by package folder name, in the load order the READMEs advise (guardian last). */
@@ -189,7 +189,14 @@ function extensionFactory(name: SuiteExtension, home: string): InlineExtension {
 
 /** Run the suite session once, with the given extensions (none for stock Pi). */
 export async function runSuiteSession(extensions: SuiteExtension[], label: string): Promise<SuiteRun> {
-	const env = sandboxEnv();
+	return withSandboxEnv((env) => runSuiteSessionIn(env, extensions, label));
+}
+
+async function runSuiteSessionIn(
+	env: Record<string, string>,
+	extensions: SuiteExtension[],
+	label: string,
+): Promise<SuiteRun> {
 	const stockSubagent = createStockSubagent();
 	stockSubagent.queue({ kind: "single", child: { agent: "scout", output: realText(45_000, 4_000) } });
 	const agent = agentSteps();

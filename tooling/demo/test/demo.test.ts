@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { unknownDemoArgument } from "../src/main.ts";
 import { renderTurnTable } from "../src/report.ts";
 import { runScenario } from "../src/run.ts";
+import { withSandboxEnv } from "../src/sandbox.ts";
 import { loadScenarios, stockBaseline } from "../src/scenarios.ts";
 
 describe("pnpm demo", () => {
@@ -75,5 +76,24 @@ describe("pnpm demo", () => {
 		expect(list.stdout).toContain("extensions (pnpm demo --with <name>):");
 		expect(list.stdout).toContain("guardian-review");
 		expect(list.stdout + list.stderr).not.toMatch(/build|tsup/i);
+	});
+});
+
+describe("the demo sandbox", () => {
+	it("removes its throwaway HOME after a session, also one that throws", async () => {
+		let home = "";
+		const answer = await withSandboxEnv(async (env) => {
+			home = env.HOME ?? "";
+			expect(existsSync(join(home, ".demo-bin", "curl"))).toBe(true);
+			return 7;
+		});
+		expect({ answer, left: existsSync(home) }).toEqual({ answer: 7, left: false });
+		await expect(
+			withSandboxEnv(async (env) => {
+				home = env.HOME ?? "";
+				throw new Error("session failed");
+			}),
+		).rejects.toThrow("session failed");
+		expect(existsSync(home)).toBe(false);
 	});
 });

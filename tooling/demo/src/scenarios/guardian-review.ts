@@ -1,6 +1,7 @@
 // guardian-review: the floor allows `git status` and denies `rm -rf ~` without a model; the reviewer denies a
 // download-and-run install with its rationale shown to the agent; `/guardian allow-once` lets that exact call run once.
 import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { callTool, type ModelRequest } from "@pi-policy/pi-harness";
 import { createGuardianReview } from "../../../../packages/guardian-review/src/index.ts";
@@ -16,7 +17,12 @@ export const GUARDIAN_DEMO_RATIONALE =
 let sandbox: Record<string, string> | undefined;
 /** A throwaway HOME (so even a broken floor could only touch it) and a PATH whose curl never reaches the network. */
 function demoSandbox(): Record<string, string> {
-	sandbox ??= sandboxEnv();
+	if (sandbox === undefined) {
+		const made = sandboxEnv();
+		sandbox = made;
+		// Shared by every run of the scenario in this process, so removed when the process exits.
+		process.once("exit", () => rmSync(made.HOME as string, { recursive: true, force: true }));
+	}
 	return sandbox;
 }
 function sandboxHome(): string {
