@@ -474,6 +474,8 @@ interface ConfigFilesRead {
 	unreadGlobal: boolean;
 	/** Every file an include of a file read names (as read), the user's and the system's included. */
 	readonly included: string[];
+	/** The `core.worktree` values of the repository's own files (not the user's or the system's), as written. */
+	readonly worktrees: string[];
 }
 
 /** The system's and the user's config files git reads, in its order (see {@link userGitConfigPathsForGit}). */
@@ -519,6 +521,7 @@ function readConfigFiles(
 		globalHooksPaths: [],
 		unreadGlobal: false,
 		included: [],
+		worktrees: [],
 	};
 	let files = 0;
 	while (queue.length > 0) {
@@ -542,8 +545,9 @@ function readConfigFiles(
 			continue;
 		}
 		const judged = judgeGitConfigFile(text);
-		if (!next.global && judged.worktree !== undefined && worktreeIsTop !== undefined) {
-			if (!worktreeIsTop(judged.worktree)) return undefined;
+		if (!next.global && judged.worktree !== undefined) {
+			read.worktrees.push(judged.worktree);
+			if (worktreeIsTop !== undefined && !worktreeIsTop(judged.worktree)) return undefined;
 		}
 		read.credentials.push(judged.urlCredentials);
 		read.settings.push(judged.contentSettings);
@@ -651,7 +655,7 @@ const MAX_SUBMODULE_GIT_FOLDERS = 32;
  * {@link readConfigFiles}) or `commondir` is not read as git reads it; else `safe`. The user's and the system's files
  * are the superproject's, judged once. `core.hooksPath` counts only where the submodule's working tree is known
  * (`checkout`, from the gitlinks walk): there its folder, and the folders of the user's and the system's values
- * (`globalHooksPaths`), are judged by their hooks below that tree (husky in a library: `sub/.husky/_`); with any value, a
+ * (`globalHooksPaths`), are judged by their hooks below that tree (husky in a library: `sub/.husky/_`), and a
  * `core.worktree` naming another folder makes it `unknown`. Without one git never runs in that folder's tree, so the
  * key is left to the gitlinks walk. Throws on I/O errors.
  */
@@ -672,10 +676,11 @@ function submoduleGitFolderVerdict(
 	const read = readConfigFiles(repositoryConfigFiles({ gitDir, commonDir }), home, () => false, noteWorktree);
 	if (read === undefined) return "unknown";
 	if (checkout === undefined) return combineGitConfigVerdicts(read.verdictsApartFromHooksPath);
+	// git in the submodule runs in the working tree `core.worktree` names: another folder than the one checked out
+	// holds the index, hooks placement and nested submodules (a seventy-fourth review: `wt/inner`'s hook ran from
+	// superproject `git status` while this walk looked at `sub/inner`) this reader does not look at.
+	if (worktreeElsewhere) return "unknown";
 	const hooksPaths = [...read.hooksPaths, ...checkout.globalHooksPaths];
-	// git runs hooks from the working tree `core.worktree` names: another folder than the one checked out places the
-	// values where this reader does not look.
-	if (worktreeElsewhere && hooksPaths.length > 0) return "unknown";
 	return combineGitConfigVerdicts([
 		...read.verdictsApartFromHooksPath,
 		hooksPathFoldersVerdict(hooksPaths, checkout.worktree, home),
@@ -683,41 +688,52 @@ function submoduleGitFolderVerdict(
 }
 
 /**
- * The program verdict of the submodules' own git folders (`modules/<name>/` in the common folder, nested ones in
- * their own `modules/`): `git status` and `git diff` in the superproject run git in each submodule, with its config
- * and hooks (see {@link submoduleGitFolderVerdict}); more than {@link MAX_SUBMODULE_GIT_FOLDERS} folders make it
- * `unknown`. Never throws.
+ * The submodules' own git folders (`modules/<name>/` in the common folder, nested ones in their own `modules/`),
+ * as found there; undefined past {@link MAX_SUBMODULE_GIT_FOLDERS} folders (those between included) or when a `commondir` is not read as git
+ * reads it. Throws on I/O errors.
+ */
+function submoduleGitFolders(folder: GitFolder): string[] | undefined {
+	const found: string[] = [];
+	const queue = [join(folder.commonDir, "modules")];
+	const seen = new Set<string>();
+	let folders = 0;
+	while (queue.length > 0) {
+		const modules = queue.shift() as string;
+		if (seen.has(modules) || kindOf(modules) !== "dir") continue;
+		seen.add(modules);
+		for (const entry of readdirSync(modules, { withFileTypes: true })) {
+			if (!entry.isDirectory()) continue;
+			if (++folders > MAX_SUBMODULE_GIT_FOLDERS) return undefined;
+			const gitDir = join(modules, entry.name);
+			// A submodule named `a/b` keeps its git folder at `modules/a/b`: a folder without `HEAD` is one between.
+			if (!entryExists(join(gitDir, "HEAD"))) {
+				queue.push(gitDir);
+				continue;
+			}
+			// Nested submodules' folders lie in the submodule's common folder (its own, unless `commondir` names one).
+			const commonDir = commonDirOf(gitDir);
+			if (commonDir === undefined) return undefined;
+			queue.push(join(gitDir, "modules"), join(commonDir, "modules"));
+			found.push(gitDir);
+		}
+	}
+	return found;
+}
+
+/**
+ * The program verdict of the submodules' own git folders (see {@link submoduleGitFolders}): `git status` and
+ * `git diff` in the superproject run git in each submodule, with its config and hooks (see
+ * {@link submoduleGitFolderVerdict}); more than {@link MAX_SUBMODULE_GIT_FOLDERS} folders make it `unknown`. Never
+ * throws.
  */
 function submodulesVerdict(folder: GitFolder, home: string): GitConfigVerdict {
-	const verdicts: GitConfigVerdict[] = [];
 	try {
-		const queue = [join(folder.commonDir, "modules")];
-		const seen = new Set<string>();
-		let folders = 0;
-		while (queue.length > 0) {
-			const modules = queue.shift() as string;
-			if (seen.has(modules) || kindOf(modules) !== "dir") continue;
-			seen.add(modules);
-			for (const entry of readdirSync(modules, { withFileTypes: true })) {
-				if (!entry.isDirectory()) continue;
-				if (++folders > MAX_SUBMODULE_GIT_FOLDERS) return "unknown";
-				const gitDir = join(modules, entry.name);
-				// A submodule named `a/b` keeps its git folder at `modules/a/b`: a folder without `HEAD` is one between.
-				if (!entryExists(join(gitDir, "HEAD"))) {
-					queue.push(gitDir);
-					continue;
-				}
-				// Nested submodules' folders lie in the submodule's common folder (its own, unless `commondir` names one).
-				const commonDir = commonDirOf(gitDir);
-				if (commonDir === undefined) return "unknown";
-				queue.push(join(gitDir, "modules"), join(commonDir, "modules"));
-				verdicts.push(submoduleGitFolderVerdict(gitDir, home));
-			}
-		}
+		const gitDirs = submoduleGitFolders(folder);
+		if (gitDirs === undefined) return "unknown";
+		return combineGitConfigVerdicts(gitDirs.map((gitDir) => submoduleGitFolderVerdict(gitDir, home)));
 	} catch {
 		return "unknown";
 	}
-	return combineGitConfigVerdicts(verdicts);
 }
 
 /**
@@ -895,32 +911,93 @@ export function readGitArmedPaths(cwd: string, home: string): readonly string[] 
 		const files = location === "none" ? globalFiles : [...repositoryConfigFiles(location), ...globalFiles];
 		const read = readConfigFiles(files, home, () => false);
 		if (read === undefined || read.unreadGlobal) return "unknown";
-		// git expands `~user/` too, into a home this reader does not look up: not placed, so not known.
-		if (read.hooksPaths.some(unplacedHooksPath)) return "unknown";
 		// Placed through the path asked about when it names the top, else by the top's real path: a folder reached
 		// through a link (`docs -> packages/app/docs`) is judged by where its links lead (a forty-fifth review).
 		const top = location === "none" ? undefined : (location.namedTop ?? location.top);
 		// The git folder's own `hooks` too: harmless by its name (the git folder is protected), but by its real path it
 		// may be a workspace folder (`.git/hooks -> ../githooks`, a seventy-third review).
-		const folders = [
-			...(location === "none" ? [] : [join(location.commonDir, "hooks")]),
-			...gitHooksFolderPaths(read.hooksPaths, top, home),
-		];
-		// A folder behind a link that leads nowhere yet is made where the link leads (`hk -> tools/hooks`, then
-		// `mv tpl tools/hooks`; a seventy-second review): not placed, so not known.
-		if (folders.some((folder) => placedByNearestEntry(folder) === undefined)) return "unknown";
-		// A hook that is a link runs the file it leads to (`.git/hooks/pre-commit -> ../../scripts/pre-commit`): that
-		// file is armed too (a seventy-second review).
-		const hookTargets = linkedHookTargets(folders);
-		if (hookTargets === undefined) return "unknown";
-		// The files the config includes: a line there can name a program too (a forty-third review).
-		const armed = [...folders, ...hookTargets, ...read.included.map((path) => resolve(path))];
+		const gitHooks = location === "none" ? [] : [join(location.commonDir, "hooks")];
+		const armed = armedPathsOf(gitHooks, read.hooksPaths, top, read.included, home);
+		if (armed === undefined) return "unknown";
+		// The submodules' own git folders may lead into this tree too (a seventy-fourth review:
+		// `.git/modules/sub/hooks -> ../../../githooks`, a hook link to `scripts/`, an absolute `core.hooksPath` or an
+		// include naming a file here): the user's next commit in the submodule runs what a write there puts.
+		if (location !== "none") {
+			const submodules = submodulesArmedPaths(location, home, read.globalHooksPaths);
+			if (submodules === undefined) return "unknown";
+			armed.push(...submodules);
+		}
 		// By where links lead too (`githooks -> tools/hooks`; a forty-first review).
 		const real = armed.map((path) => realPathOf(path));
 		return [...new Set([...armed, ...real.filter((path): path is string => path !== undefined)])];
 	} catch {
 		return "unknown";
 	}
+}
+
+/**
+ * The armed paths of one repository or submodule: its git folders' `hooks` (`gitHooks`), the folders its
+ * `core.hooksPath` values name (relative ones placed below `top`; see `gitHooksFolderPaths`), the files hooks in
+ * them link to (see {@link linkedHookTargets}), and the config files an include names. Undefined when a value or
+ * folder cannot be placed (see {@link unplacedHooksPath}, {@link placedByNearestEntry}) or a hooks folder cannot be
+ * judged. Throws on I/O errors.
+ */
+function armedPathsOf(
+	gitHooks: readonly string[],
+	hooksPaths: readonly string[],
+	top: string | undefined,
+	included: readonly string[],
+	home: string,
+): string[] | undefined {
+	// git expands `~user/` too, into a home this reader does not look up: not placed, so not known.
+	if (hooksPaths.some(unplacedHooksPath)) return undefined;
+	const folders = [...gitHooks, ...gitHooksFolderPaths(hooksPaths, top, home)];
+	// A folder behind a link that leads nowhere yet is made where the link leads (`hk -> tools/hooks`, then
+	// `mv tpl tools/hooks`; a seventy-second review): not placed, so not known.
+	if (folders.some((folder) => placedByNearestEntry(folder) === undefined)) return undefined;
+	// A hook that is a link runs the file it leads to (`.git/hooks/pre-commit -> ../../scripts/pre-commit`): that
+	// file is armed too (a seventy-second review).
+	const hookTargets = linkedHookTargets(folders);
+	if (hookTargets === undefined) return undefined;
+	// The files the config includes: a line there can name a program too (a forty-third review).
+	return [...folders, ...hookTargets, ...included.map((path) => resolve(path))];
+}
+
+/**
+ * The armed paths (see {@link armedPathsOf}) of the submodules' own git folders under `modules/` (see
+ * {@link submoduleGitFolders}), found without running git: each one's `hooks` (and its common folder's), and what
+ * its own config files name, relative `core.hooksPath` values (its own, and the user's and the system's
+ * `globalHooksPaths`) placed below the working tree its `core.worktree` names. Undefined when one cannot be judged,
+ * or has a relative value and no working tree to place it in. Throws on I/O errors.
+ */
+function submodulesArmedPaths(
+	folder: GitFolder,
+	home: string,
+	globalHooksPaths: readonly string[],
+): string[] | undefined {
+	const gitDirs = submoduleGitFolders(folder);
+	if (gitDirs === undefined) return undefined;
+	const armed: string[] = [];
+	for (const gitDir of gitDirs) {
+		const commonDir = commonDirOf(gitDir);
+		if (commonDir === undefined) return undefined;
+		const read = readConfigFiles(repositoryConfigFiles({ gitDir, commonDir }), home, () => false);
+		if (read === undefined) return undefined;
+		const worktree = read.worktrees.at(-1);
+		const top = worktree === undefined || worktree === "" ? undefined : realPathOf(joinAsText(gitDir, worktree));
+		const hooksPaths = [...read.hooksPaths, ...(top === undefined ? [] : globalHooksPaths)];
+		if (top === undefined && hooksPaths.some((value) => !isAbsolute(value) && !value.startsWith("~"))) return undefined;
+		const paths = armedPathsOf(
+			[...new Set([join(gitDir, "hooks"), join(commonDir, "hooks")])],
+			hooksPaths,
+			top,
+			read.included,
+			home,
+		);
+		if (paths === undefined) return undefined;
+		armed.push(...paths);
+	}
+	return armed;
 }
 
 /**
@@ -960,8 +1037,8 @@ function placedLinkTarget(folder: string, text: string): string | undefined {
 /**
  * The real paths of the hooks that are links in `folders` (missing folders have none), a link that leads nowhere
  * yet by where its target would be made (`pre-commit -> ../../node_modules/.bin/lint-hook` before `npm install`, a
- * seventy-third review); undefined when a folder cannot be listed, holds more entries than the kernel judges, or a
- * target cannot be placed. Throws on I/O errors.
+ * seventy-third review); undefined when a folder cannot be listed, holds more entries than the kernel judges, a
+ * target cannot be placed, or a hook other than a sample is a file with more than one name (a hard link). Throws on I/O errors.
  */
 function linkedHookTargets(folders: readonly string[]): string[] | undefined {
 	const targets: string[] = [];
@@ -972,6 +1049,10 @@ function linkedHookTargets(folders: readonly string[]): string[] | undefined {
 		const entries = readdirSync(folder, { withFileTypes: true });
 		if (entries.length > MAX_GIT_HOOK_ENTRIES) return undefined;
 		for (const entry of entries) {
+			// A hook hard-linked to another file (`ln scripts/pre-commit .git/hooks/`) runs whatever a write to that
+			// other name puts in it, and no path names it (a seventy-fourth review): not known. Samples never run.
+			if (entry.isFile() && !entry.name.endsWith(".sample") && lstatSync(join(folder, entry.name)).nlink > 1)
+				return undefined;
 			if (!entry.isSymbolicLink()) continue;
 			const hook = join(folder, entry.name);
 			const target = realPathOf(hook) ?? placedLinkTarget(folder, readlinkSync(hook));

@@ -628,8 +628,10 @@ describe("a repository the agent writes itself", () => {
 			expect((await readGitConfigFacts(join(repo, "vendor", "lib"), home)).config).toBe("safe");
 			runGit(home, join(repo, "vendor", "lib"), "config", "core.worktree", home);
 			expect((await readGitConfigFacts(join(repo, "vendor", "lib"), home)).config).toBe("unknown");
-			// The superproject's `git status` runs git in the submodule with the submodule's own config.
-			expect((await readGitConfigFacts(repo, home)).config).toBe("safe");
+			// The superproject's `git status` runs git in the submodule with the submodule's own config, in the working
+			// tree that config names: another folder (its index, hooks and nested submodules) is not judged (a
+			// seventy-fourth review).
+			expect((await readGitConfigFacts(repo, home)).config).toBe("unknown");
 			runGit(home, join(repo, "vendor", "lib"), "config", "--unset", "core.worktree");
 			runGit(home, join(repo, "vendor", "lib"), "config", "core.fsmonitor", "touch ran; false");
 			expect((await readGitConfigFacts(repo, home)).config).toBe("unsafe");

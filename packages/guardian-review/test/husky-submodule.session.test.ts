@@ -117,3 +117,18 @@ describe("a submodule that uses husky", () => {
 		expect((await readGitConfigFacts(repo, sandbox.home)).config).toBe("unsafe");
 	});
 });
+
+describe("writes in a superproject with a husky submodule", () => {
+	it("session: a write of a plain file in the superproject is decided on the floor; one into the submodule's `.husky/_` is reviewed", async () => {
+		const h = await sandbox.start({ env: env() });
+		superprojectWithHuskySubmodule(h.cwd);
+		h.agent(
+			callTool("write", { path: "notes.md", content: "# notes\n" }),
+			callTool("write", { path: "sub/.husky/_/post-commit", content: hook() }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("take notes, then add a hook");
+		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+	});
+});
