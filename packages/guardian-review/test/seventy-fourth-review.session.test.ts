@@ -1,5 +1,5 @@
-// Seventy-fourth review: hooks reached through submodules and links. Each "bypass" test fails today; the "control"
-// and "facts: git itself" tests pass and show the setups are real or already covered.
+// Seventy-fourth review: hooks reached through submodules and links. Each "bypass" test failed before its fix; the "control"
+// and "facts: git itself" tests passed then too, and show the setups are real or already covered.
 import {
 	chmodSync,
 	copyFileSync,
