@@ -645,8 +645,14 @@ function hooksPathFoldersVerdict(values: readonly string[], top: string, home: s
 	return "safe";
 }
 
-/** At most this many submodule git folders are read; more makes the config verdict `unknown`. */
+/** At most this many checked-out submodules are entered (git runs once in each); more makes the config verdict `unknown`. */
 const MAX_SUBMODULE_GIT_FOLDERS = 32;
+/**
+ * At most this many folders are looked at under `modules/` (the folders between, for names like `a/b`, included),
+ * and at most this many linked worktrees' git folders: no git runs, only reads (a seventy-fifth review: a dotfiles
+ * repository with 30 vim plugins as submodules under `pack/plugins/start/` passed 32).
+ */
+const MAX_MODULES_FOLDERS = 256;
 
 /**
  * The program verdict of one submodule's git folder, judged as the repository's own is (git running there reads
@@ -689,7 +695,7 @@ function submoduleGitFolderVerdict(
 
 /**
  * The submodules' own git folders (`modules/<name>/` in the common folder, nested ones in their own `modules/`),
- * as found there; undefined past {@link MAX_SUBMODULE_GIT_FOLDERS} folders (those between included) or when a `commondir` is not read as git
+ * as found there (a link to a folder counts as one); undefined past {@link MAX_MODULES_FOLDERS} folders or when a `commondir` is not read as git
  * reads it. Throws on I/O errors.
  */
 function submoduleGitFolders(folder: GitFolder): string[] | undefined {
@@ -702,9 +708,11 @@ function submoduleGitFolders(folder: GitFolder): string[] | undefined {
 		if (seen.has(modules) || kindOf(modules) !== "dir") continue;
 		seen.add(modules);
 		for (const entry of readdirSync(modules, { withFileTypes: true })) {
-			if (!entry.isDirectory()) continue;
-			if (++folders > MAX_SUBMODULE_GIT_FOLDERS) return undefined;
 			const gitDir = join(modules, entry.name);
+			// A link to a folder counts as one: git follows `gitdir: ../.git/modules/sub` through it (a seventy-fifth
+			// review: `.git/modules/sub -> ~/gitdirs/sub`).
+			if (!entry.isDirectory() && !(entry.isSymbolicLink() && kindOf(gitDir) === "dir")) continue;
+			if (++folders > MAX_MODULES_FOLDERS) return undefined;
 			// A submodule named `a/b` keeps its git folder at `modules/a/b`: a folder without `HEAD` is one between.
 			if (!entryExists(join(gitDir, "HEAD"))) {
 				queue.push(gitDir);
@@ -723,8 +731,7 @@ function submoduleGitFolders(folder: GitFolder): string[] | undefined {
 /**
  * The program verdict of the submodules' own git folders (see {@link submoduleGitFolders}): `git status` and
  * `git diff` in the superproject run git in each submodule, with its config and hooks (see
- * {@link submoduleGitFolderVerdict}); more than {@link MAX_SUBMODULE_GIT_FOLDERS} folders make it `unknown`. Never
- * throws.
+ * {@link submoduleGitFolderVerdict}); a walk past its bound makes it `unknown`. Never throws.
  */
 function submodulesVerdict(folder: GitFolder, home: string): GitConfigVerdict {
 	try {
@@ -921,11 +928,12 @@ export function readGitArmedPaths(cwd: string, home: string): readonly string[] 
 		if (armed === undefined) return "unknown";
 		// The submodules' own git folders may lead into this tree too (a seventy-fourth review:
 		// `.git/modules/sub/hooks -> ../../../githooks`, a hook link to `scripts/`, an absolute `core.hooksPath` or an
-		// include naming a file here): the user's next commit in the submodule runs what a write there puts.
+		// include naming a file here), and so may the linked worktrees' `config.worktree` (a seventy-fifth review): the
+		// user's next commit there runs what a write here puts.
 		if (location !== "none") {
-			const submodules = submodulesArmedPaths(location, home, read.globalHooksPaths);
-			if (submodules === undefined) return "unknown";
-			armed.push(...submodules);
+			const others = otherGitFoldersArmedPaths(location, home, read.globalHooksPaths);
+			if (others === undefined) return "unknown";
+			armed.push(...others);
 		}
 		// By where links lead too (`githooks -> tools/hooks`; a forty-first review).
 		const real = armed.map((path) => realPathOf(path));
@@ -959,32 +967,107 @@ function armedPathsOf(
 	// file is armed too (a seventy-second review).
 	const hookTargets = linkedHookTargets(folders);
 	if (hookTargets === undefined) return undefined;
-	// The files the config includes: a line there can name a program too (a forty-third review).
-	return [...folders, ...hookTargets, ...included.map((path) => resolve(path))];
+	// The files the config includes: a line there can name a program too (a forty-third review). By where the system
+	// takes the path too: a `..` after a link climbs from where the link leads (`tools/lnk/../git.cfg` with
+	// `lnk -> deep/a` is `tools/deep/git.cfg`; a seventy-fifth review), which `resolve` drops as text.
+	const placedIncludes = included.map((path) => placedByNearestEntry(path));
+	if (placedIncludes.some((path) => path === undefined)) return undefined;
+	return [...folders, ...hookTargets, ...included.map((path) => resolve(path)), ...(placedIncludes as string[])];
+}
+
+/** A git folder git may run hooks for, with its common folder and the working tree it runs them in. */
+interface HookedGitFolder {
+	readonly gitDir: string;
+	readonly commonDir: string;
+	/**
+	 * The working tree's top, where relative `core.hooksPath` values are placed: from `top` when known, else from the
+	 * `core.worktree` values of its config files (see {@link agreedWorktree}); undefined when none is known.
+	 */
+	readonly top?: string;
 }
 
 /**
- * The armed paths (see {@link armedPathsOf}) of the submodules' own git folders under `modules/` (see
- * {@link submoduleGitFolders}), found without running git: each one's `hooks` (and its common folder's), and what
- * its own config files name, relative `core.hooksPath` values (its own, and the user's and the system's
- * `globalHooksPaths`) placed below the working tree its `core.worktree` names. Undefined when one cannot be judged,
- * or has a relative value and no working tree to place it in. Throws on I/O errors.
+ * The other git folders of the repository at `location` whose hooks git runs: the main worktree's (when `location`
+ * is a linked worktree), every linked worktree's (`worktrees/<name>/`, with its top from its `gitdir` file), each
+ * submodule git folder under `modules/` (see {@link submoduleGitFolders}) and its linked worktrees. Undefined past
+ * {@link MAX_MODULES_FOLDERS} or when one cannot be placed. Throws on I/O errors.
  */
-function submodulesArmedPaths(
-	folder: GitFolder,
+function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undefined {
+	const submodules = submoduleGitFolders(location);
+	if (submodules === undefined) return undefined;
+	const found: HookedGitFolder[] = [];
+	const families: { commonDir: string; mainTop: string | undefined }[] = [
+		{
+			commonDir: location.commonDir,
+			mainTop: basename(location.commonDir) === ".git" ? dirname(location.commonDir) : undefined,
+		},
+	];
+	for (const gitDir of submodules) {
+		const commonDir = commonDirOf(gitDir);
+		if (commonDir === undefined) return undefined;
+		found.push({ gitDir, commonDir });
+		if (commonDir === realPathOf(gitDir)) families.push({ commonDir, mainTop: undefined });
+	}
+	for (const { commonDir, mainTop } of families) {
+		// The main worktree's own `config.worktree` (`git config --worktree` there), when the one asked about is linked.
+		if (commonDir === location.commonDir && realPathOf(location.gitDir) !== realPathOf(commonDir))
+			found.push({ gitDir: commonDir, commonDir, ...(mainTop === undefined ? {} : { top: mainTop }) });
+		const worktrees = join(commonDir, "worktrees");
+		if (kindOf(worktrees) !== "dir") continue;
+		for (const name of readdirSync(worktrees)) {
+			const gitDir = join(worktrees, name);
+			if (kindOf(gitDir) !== "dir" || realPathOf(gitDir) === realPathOf(location.gitDir)) continue;
+			if (found.length >= MAX_MODULES_FOLDERS) return undefined;
+			// `gitdir` names the worktree's `.git` file (relative to this folder under `worktree.useRelativePaths`).
+			const text = readBoundedOrUndefined(join(gitDir, "gitdir"));
+			const dotGit = text?.replace(/\n$/, "");
+			if (dotGit === undefined || dotGit === "" || dotGit.includes("\n")) return undefined;
+			const top = placedByNearestEntry(dirname(joinAsText(gitDir, dotGit)));
+			if (top === undefined) return undefined;
+			found.push({ gitDir, commonDir, top });
+		}
+	}
+	return found;
+}
+
+/**
+ * The one working tree the `core.worktree` values read for a git folder name (relative to `gitDir`), placed by the
+ * system (a folder not made yet by where it would be made: a submodule removed with `git rm` keeps its git folder);
+ * undefined with none, with values that name different folders (git takes the key from `config`, or `config.worktree`
+ * under `extensions.worktreeConfig`, and never from an include: a seventy-fifth review), or one that cannot be
+ * placed.
+ */
+function agreedWorktree(gitDir: string, values: readonly string[]): string | undefined {
+	const placed = new Set(
+		values.map((value) => (value === "" ? undefined : placedByNearestEntry(joinAsText(gitDir, value)))),
+	);
+	if (placed.size !== 1) return undefined;
+	return [...placed][0];
+}
+
+/**
+ * The armed paths (see {@link armedPathsOf}) of the other git folders git runs hooks for (see
+ * {@link otherHookedGitFolders}), found without running git: each one's `hooks` (and its common folder's), and what
+ * its own config files name, relative `core.hooksPath` values (its own, and the user's and the system's
+ * `globalHooksPaths`) placed below its working tree. Undefined when one cannot be judged, its `core.worktree` values
+ * do not agree with each other or with the tree it is known to have, or it has a relative value and no working tree
+ * to place it in. Throws on I/O errors.
+ */
+function otherGitFoldersArmedPaths(
+	location: GitLocation,
 	home: string,
 	globalHooksPaths: readonly string[],
 ): string[] | undefined {
-	const gitDirs = submoduleGitFolders(folder);
-	if (gitDirs === undefined) return undefined;
+	const folders = otherHookedGitFolders(location);
+	if (folders === undefined) return undefined;
 	const armed: string[] = [];
-	for (const gitDir of gitDirs) {
-		const commonDir = commonDirOf(gitDir);
-		if (commonDir === undefined) return undefined;
+	for (const { gitDir, commonDir, top: knownTop } of folders) {
 		const read = readConfigFiles(repositoryConfigFiles({ gitDir, commonDir }), home, () => false);
 		if (read === undefined) return undefined;
-		const worktree = read.worktrees.at(-1);
-		const top = worktree === undefined || worktree === "" ? undefined : realPathOf(joinAsText(gitDir, worktree));
+		const named = read.worktrees.length === 0 ? undefined : agreedWorktree(gitDir, read.worktrees);
+		if (read.worktrees.length > 0 && (named === undefined || (knownTop !== undefined && named !== knownTop)))
+			return undefined;
+		const top = knownTop ?? named;
 		const hooksPaths = [...read.hooksPaths, ...(top === undefined ? [] : globalHooksPaths)];
 		if (top === undefined && hooksPaths.some((value) => !isAbsolute(value) && !value.startsWith("~"))) return undefined;
 		const paths = armedPathsOf(
@@ -1057,6 +1140,8 @@ function linkedHookTargets(folders: readonly string[]): string[] | undefined {
 			const hook = join(folder, entry.name);
 			const target = realPathOf(hook) ?? placedLinkTarget(folder, readlinkSync(hook));
 			if (target === undefined) return undefined;
+			// The file a hook link leads to may have another name too (a seventy-fifth review): as for a hook itself.
+			if (kindOf(target) === "file" && lstatSync(target).nlink > 1) return undefined;
 			targets.push(target);
 		}
 	}
