@@ -996,10 +996,12 @@ function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undef
 	const submodules = submoduleGitFolders(location);
 	if (submodules === undefined) return undefined;
 	const found: HookedGitFolder[] = [];
+	// The main worktree's top is the folder around a `.git` folder; a bare repository (`project.git`, whose linked
+	// worktrees are the only ones) runs hooks in the git folder itself, where git places a relative value.
 	const families: { commonDir: string; mainTop: string | undefined }[] = [
 		{
 			commonDir: location.commonDir,
-			mainTop: basename(location.commonDir) === ".git" ? dirname(location.commonDir) : undefined,
+			mainTop: basename(location.commonDir) === ".git" ? dirname(location.commonDir) : location.commonDir,
 		},
 	];
 	for (const gitDir of submodules) {

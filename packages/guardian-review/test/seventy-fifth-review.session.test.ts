@@ -308,3 +308,23 @@ describe("ordinary work beside linked worktrees and includes (controls for the s
 		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
 	});
 });
+
+describe("a workspace that is a linked worktree of a bare repository", () => {
+	it("control (session): with husky's `core.hooksPath = .husky/_` in the bare repository's config, a write of notes.md is decided on the floor, and one into `.husky/_` is reviewed", async () => {
+		const h = await sandbox.start({ env: env() });
+		const origin = join(sandbox.home, "origin");
+		initWithFiles(sandbox.home, origin, { "README.md": "hello\n" });
+		const bare = join(sandbox.home, "project.git");
+		runGit(sandbox.home, sandbox.home, "clone", "-q", "--bare", origin, bare);
+		runGit(sandbox.home, bare, "config", "core.hooksPath", ".husky/_");
+		runGit(sandbox.home, bare, "worktree", "add", "-q", "--force", h.cwd);
+		h.agent(
+			callTool("write", { path: "notes.md", content: "# notes\n" }),
+			callTool("write", { path: ".husky/_/pre-commit", content: hook() }),
+			"done",
+		);
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("take notes, then add a hook");
+		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+	});
+});
