@@ -474,8 +474,11 @@ interface ConfigFilesRead {
 	unreadGlobal: boolean;
 	/** Every file an include of a file read names (as read), the user's and the system's included. */
 	readonly included: string[];
-	/** The `core.worktree` values of the repository's own files (not the user's or the system's), as written. */
-	readonly worktrees: string[];
+	/**
+	 * The `core.worktree` values of the repository's own files that git takes the key from (`config` and
+	 * `config.worktree`, never an include), as written, with the file that set each.
+	 */
+	readonly worktrees: { readonly value: string; readonly file: string }[];
 }
 
 /** The system's and the user's config files git reads, in its order (see {@link userGitConfigPathsForGit}). */
@@ -546,7 +549,7 @@ function readConfigFiles(
 		}
 		const judged = judgeGitConfigFile(text);
 		if (!next.global && judged.worktree !== undefined) {
-			read.worktrees.push(judged.worktree);
+			if (next.depth === 0) read.worktrees.push({ value: judged.worktree, file: next.path });
 			if (worktreeIsTop !== undefined && !worktreeIsTop(judged.worktree)) return undefined;
 		}
 		read.credentials.push(judged.urlCredentials);
@@ -694,13 +697,16 @@ function submoduleGitFolderVerdict(
 }
 
 /**
- * The submodules' own git folders (`modules/<name>/` in the common folder, nested ones in their own `modules/`),
+ * The submodules' own git folders (`modules/<name>/` in the git folder and the common folder, nested ones in their
+ * own `modules/`),
  * as found there (a link to a folder counts as one); undefined past {@link MAX_MODULES_FOLDERS} folders or when a `commondir` is not read as git
  * reads it. Throws on I/O errors.
  */
 function submoduleGitFolders(folder: GitFolder): string[] | undefined {
 	const found: string[] = [];
-	const queue = [join(folder.commonDir, "modules")];
+	// A linked worktree keeps its own submodules' git folders in its git folder (`worktrees/<name>/modules/`; a
+	// seventy-sixth review).
+	const queue = [...new Set([join(folder.gitDir, "modules"), join(folder.commonDir, "modules")])];
 	const seen = new Set<string>();
 	let folders = 0;
 	while (queue.length > 0) {
@@ -980,64 +986,143 @@ interface HookedGitFolder {
 	readonly gitDir: string;
 	readonly commonDir: string;
 	/**
-	 * The working tree's top, where relative `core.hooksPath` values are placed: from `top` when known, else from the
-	 * `core.worktree` values of its config files (see {@link agreedWorktree}); undefined when none is known.
+	 * The working tree's top, where relative `core.hooksPath` values are placed, when known from outside its config:
+	 * the folder around a `.git` folder or file, or a linked worktree's `gitdir` file. Else from its `core.worktree`
+	 * values (see {@link agreedWorktree}).
 	 */
 	readonly top?: string;
+	/** A linked worktree: the shared `config`'s `core.worktree` is not its own. */
+	readonly linked?: boolean;
+	/** `top` is a guess from the git folder's name (a main worktree's, seen from a linked one): any other way wins. */
+	readonly guessedTop?: boolean;
 }
 
+/** At most this many repositories around the workspace's are read for armed paths. */
+const MAX_OUTER_REPOSITORIES = 4;
+
 /**
- * The other git folders of the repository at `location` whose hooks git runs: the main worktree's (when `location`
- * is a linked worktree), every linked worktree's (`worktrees/<name>/`, with its top from its `gitdir` file), each
- * submodule git folder under `modules/` (see {@link submoduleGitFolders}) and its linked worktrees. Undefined past
- * {@link MAX_MODULES_FOLDERS} or when one cannot be placed. Throws on I/O errors.
+ * The other git folders whose hooks a write in the repository at `location` may arm, found without running git:
+ * from each repository reached (the one at `location` first), its submodules' git folders under `modules/` (see
+ * {@link submoduleGitFolders}), the checked-out submodules `.gitmodules` lists (a `.git` folder inside one is not under
+ * `modules/`: a seventy-sixth review), its linked worktrees (`worktrees/<name>/`, their top from the `gitdir` file) or
+ * its main worktree; then the repositories around its top, read alone (a superproject whose `core.hooksPath` names
+ * a folder of the submodule that is the workspace). Undefined past {@link MAX_MODULES_FOLDERS}, when one cannot be
+ * placed, or when two ways to one git folder give it different tops. Throws on I/O errors.
  */
 function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undefined {
-	const submodules = submoduleGitFolders(location);
-	if (submodules === undefined) return undefined;
-	const found: HookedGitFolder[] = [];
-	// The main worktree's top is the folder around a `.git` folder; a bare repository (`project.git`, whose linked
-	// worktrees are the only ones) runs hooks in the git folder itself, where git places a relative value.
-	const families: { commonDir: string; mainTop: string | undefined }[] = [
-		{
-			commonDir: location.commonDir,
-			mainTop: basename(location.commonDir) === ".git" ? dirname(location.commonDir) : location.commonDir,
-		},
-	];
-	for (const gitDir of submodules) {
-		const commonDir = commonDirOf(gitDir);
-		if (commonDir === undefined) return undefined;
-		found.push({ gitDir, commonDir });
-		if (commonDir === realPathOf(gitDir)) families.push({ commonDir, mainTop: undefined });
-	}
-	for (const { commonDir, mainTop } of families) {
-		// The main worktree's own `config.worktree` (`git config --worktree` there), when the one asked about is linked.
-		if (commonDir === location.commonDir && realPathOf(location.gitDir) !== realPathOf(commonDir))
-			found.push({ gitDir: commonDir, commonDir, ...(mainTop === undefined ? {} : { top: mainTop }) });
-		const worktrees = join(commonDir, "worktrees");
+	const own = realPathOf(location.gitDir);
+	const found = new Map<string, HookedGitFolder>();
+	const queue: HookedGitFolder[] = [{ gitDir: location.gitDir, commonDir: location.commonDir, top: location.top }];
+	let conflict = false;
+	const add = (folder: HookedGitFolder, expand = true): boolean => {
+		const real = realPathOf(folder.gitDir);
+		if (real === undefined) return false;
+		if (real === own) return true;
+		const known = found.get(real);
+		if (known !== undefined) {
+			if (folder.top === undefined || folder.guessedTop === true) return true;
+			if (known.top === undefined || known.guessedTop === true) found.set(real, { ...known, top: folder.top });
+			else if (folder.top !== known.top) conflict = true;
+			return true;
+		}
+		if (found.size >= MAX_MODULES_FOLDERS) return false;
+		found.set(real, folder);
+		if (expand) queue.push(folder);
+		return true;
+	};
+	while (queue.length > 0) {
+		const repository = queue.shift() as HookedGitFolder;
+		const submodules = submoduleGitFolders(repository);
+		if (submodules === undefined) return undefined;
+		for (const gitDir of submodules) {
+			const commonDir = commonDirOf(gitDir);
+			if (commonDir === undefined || !add({ gitDir, commonDir })) return undefined;
+		}
+		const top = found.get(realPathOf(repository.gitDir) ?? "")?.top ?? repository.top;
+		if (top !== undefined) {
+			const listed = checkedOutSubmodules(top);
+			if (listed === undefined) return undefined;
+			for (const folder of listed) if (!add(folder)) return undefined;
+		}
+		const main = realPathOf(repository.gitDir) === realPathOf(repository.commonDir);
+		if (!main) {
+			// The main worktree's folder (its own `config.worktree`): the folder around a `.git` folder, or a bare
+			// repository's git folder itself, where git places a relative value.
+			const commonDir = repository.commonDir;
+			const mainTop = basename(commonDir) === ".git" ? dirname(commonDir) : commonDir;
+			if (!add({ gitDir: commonDir, commonDir, top: mainTop, guessedTop: true })) return undefined;
+			continue;
+		}
+		const worktrees = join(repository.commonDir, "worktrees");
 		if (kindOf(worktrees) !== "dir") continue;
 		for (const name of readdirSync(worktrees)) {
 			const gitDir = join(worktrees, name);
-			if (kindOf(gitDir) !== "dir" || realPathOf(gitDir) === realPathOf(location.gitDir)) continue;
-			if (found.length >= MAX_MODULES_FOLDERS) return undefined;
+			if (kindOf(gitDir) !== "dir") continue;
 			// `gitdir` names the worktree's `.git` file (relative to this folder under `worktree.useRelativePaths`).
 			const text = readBoundedOrUndefined(join(gitDir, "gitdir"));
 			const dotGit = text?.replace(/\n$/, "");
 			if (dotGit === undefined || dotGit === "" || dotGit.includes("\n")) return undefined;
-			const top = placedByNearestEntry(dirname(joinAsText(gitDir, dotGit)));
-			if (top === undefined) return undefined;
-			found.push({ gitDir, commonDir, top });
+			const worktreeTop = placedByNearestEntry(dirname(joinAsText(gitDir, dotGit)));
+			if (worktreeTop === undefined) return undefined;
+			if (!add({ gitDir, commonDir: repository.commonDir, top: worktreeTop, linked: true })) return undefined;
 		}
 	}
-	return found;
+	// The repositories around the top, each read alone: their own hooks and config may name folders here.
+	let outer = dirname(location.top);
+	for (let level = 0; level < MAX_OUTER_REPOSITORIES; level++) {
+		const around = locateRepository(outer);
+		if (around === "none") break;
+		if (around === "unknown" || !add({ gitDir: around.gitDir, commonDir: around.commonDir, top: around.top }, false))
+			return undefined;
+		if (dirname(around.top) === around.top) break;
+		outer = dirname(around.top);
+	}
+	return conflict ? undefined : [...found.values()];
+}
+
+/** At most this many `path` entries of a `.gitmodules` file are taken. */
+const MAX_GITMODULES_PATHS = 64;
+
+/**
+ * The checked-out submodules the `.gitmodules` file at `top` lists (`path = …`), each with the git folder its `.git`
+ * folder or `gitdir:` file names and its top: `[]` without the file; undefined when it cannot be read, lists more
+ * than {@link MAX_GITMODULES_PATHS} paths or one this reader does not take as written (quotes, escapes, comments, a
+ * `..` part), or a `.git` there is neither a folder nor a file read as git reads it. Throws on I/O errors.
+ */
+function checkedOutSubmodules(top: string): HookedGitFolder[] | undefined {
+	const file = join(top, ".gitmodules");
+	const kind = kindOf(file);
+	if (kind === "missing") return [];
+	const text = kind === "file" ? readBoundedOrUndefined(file) : undefined;
+	if (text === undefined) return undefined;
+	const paths: string[] = [];
+	for (const line of text.split("\n")) {
+		const match = /^\s*path\s*=(.*)$/i.exec(line);
+		if (match === null) continue;
+		const value = (match[1] ?? "").trim();
+		if (value === "" || /["\\;#]/.test(value) || value.split("/").includes("..")) return undefined;
+		paths.push(value);
+	}
+	if (paths.length > MAX_GITMODULES_PATHS) return undefined;
+	const folders: HookedGitFolder[] = [];
+	for (const path of paths) {
+		const tree = join(top, path);
+		const dotGit = join(tree, ".git");
+		const dotGitKind = kindOf(dotGit);
+		if (dotGitKind === "missing") continue;
+		const gitDir = dotGitKind === "dir" ? dotGit : dotGitKind === "file" ? gitDirOfFile(dotGit, tree) : undefined;
+		const commonDir = gitDir === undefined ? undefined : commonDirOf(gitDir);
+		const treeTop = realPathOf(tree);
+		if (gitDir === undefined || commonDir === undefined || treeTop === undefined) return undefined;
+		folders.push({ gitDir, commonDir, top: treeTop });
+	}
+	return folders;
 }
 
 /**
  * The one working tree the `core.worktree` values read for a git folder name (relative to `gitDir`), placed by the
  * system (a folder not made yet by where it would be made: a submodule removed with `git rm` keeps its git folder);
- * undefined with none, with values that name different folders (git takes the key from `config`, or `config.worktree`
- * under `extensions.worktreeConfig`, and never from an include: a seventy-fifth review), or one that cannot be
- * placed.
+ * undefined with values that name different folders, or one that cannot be placed.
  */
 function agreedWorktree(gitDir: string, values: readonly string[]): string | undefined {
 	const placed = new Set(
@@ -1048,12 +1133,14 @@ function agreedWorktree(gitDir: string, values: readonly string[]): string | und
 }
 
 /**
- * The armed paths (see {@link armedPathsOf}) of the other git folders git runs hooks for (see
- * {@link otherHookedGitFolders}), found without running git: each one's `hooks` (and its common folder's), and what
- * its own config files name, relative `core.hooksPath` values (its own, and the user's and the system's
- * `globalHooksPaths`) placed below its working tree. Undefined when one cannot be judged, its `core.worktree` values
- * do not agree with each other or with the tree it is known to have, or it has a relative value and no working tree
- * to place it in. Throws on I/O errors.
+ * The armed paths (see {@link armedPathsOf}) of the other git folders whose hooks a write may arm (see
+ * {@link otherHookedGitFolders}): each one's `hooks` (and its common folder's), and what its own config files name,
+ * relative `core.hooksPath` values (its own, and the user's and the system's `globalHooksPaths`) placed below its
+ * working tree. git takes `core.worktree` from `config` (for a linked worktree only from its `config.worktree`) or
+ * `config.worktree`, never from an include (a seventy-fifth review). Undefined when one cannot be judged, or its
+ * `core.worktree` values do not agree with each other or with the tree it is known to have. A git folder with no
+ * working tree known (a submodule put away with `git submodule deinit`) has its relative values left out: git runs
+ * no hook for it until a checkout, which gives it one. Throws on I/O errors.
  */
 function otherGitFoldersArmedPaths(
 	location: GitLocation,
@@ -1063,15 +1150,20 @@ function otherGitFoldersArmedPaths(
 	const folders = otherHookedGitFolders(location);
 	if (folders === undefined) return undefined;
 	const armed: string[] = [];
-	for (const { gitDir, commonDir, top: knownTop } of folders) {
+	for (const { gitDir, commonDir, top: knownTop, linked, guessedTop } of folders) {
 		const read = readConfigFiles(repositoryConfigFiles({ gitDir, commonDir }), home, () => false);
 		if (read === undefined) return undefined;
-		const named = read.worktrees.length === 0 ? undefined : agreedWorktree(gitDir, read.worktrees);
-		if (read.worktrees.length > 0 && (named === undefined || (knownTop !== undefined && named !== knownTop)))
+		const values = read.worktrees
+			.filter((worktree) => !linked || worktree.file === join(gitDir, "config.worktree"))
+			.map((worktree) => worktree.value);
+		const named = values.length === 0 ? undefined : agreedWorktree(gitDir, values);
+		if (values.length > 0 && (named === undefined || (knownTop !== undefined && !guessedTop && named !== knownTop)))
 			return undefined;
-		const top = knownTop ?? named;
-		const hooksPaths = [...read.hooksPaths, ...(top === undefined ? [] : globalHooksPaths)];
-		if (top === undefined && hooksPaths.some((value) => !isAbsolute(value) && !value.startsWith("~"))) return undefined;
+		const top = guessedTop === true ? (named ?? knownTop) : (knownTop ?? named);
+		const hooksPaths =
+			top === undefined
+				? read.hooksPaths.filter((value) => isAbsolute(value) || value.startsWith("~"))
+				: [...read.hooksPaths, ...globalHooksPaths];
 		const paths = armedPathsOf(
 			[...new Set([join(gitDir, "hooks"), join(commonDir, "hooks")])],
 			hooksPaths,
