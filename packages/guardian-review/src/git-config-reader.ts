@@ -1097,7 +1097,8 @@ function checkedOutSubmodules(top: string): HookedGitFolder[] | undefined {
 	if (text === undefined) return undefined;
 	const paths: string[] = [];
 	for (const line of text.split("\n")) {
-		const match = /^\s*path\s*=(.*)$/i.exec(line);
+		// A key may follow its section header on one line (`[submodule "a"] path = sub`).
+		const match = /^\s*(?:\[[^\]\n]*\]\s*)?path\s*=(.*)$/i.exec(line);
 		if (match === null) continue;
 		const value = (match[1] ?? "").trim();
 		if (value === "" || /["\\;#]/.test(value) || value.split("/").includes("..")) return undefined;

@@ -240,6 +240,23 @@ describe("a checked-out submodule whose git folder is inside it (`git submodule 
 	});
 });
 
+describe("a `.gitmodules` written with the key beside its section header", () => {
+	it('facts: `[submodule "sub"] path = sub` on one line (git reads it; `git config -f .gitmodules` lists the path): the git folder inside sub is walked, and the folder its absolute core.hooksPath names is armed', () => {
+		const repo = join(sandbox.home, "repo");
+		const src = `${repo}-libsrc`;
+		initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
+		initWithFiles(sandbox.home, repo, { "README.md": "hello\n" });
+		runGit(sandbox.home, repo, "clone", "-q", src, "sub");
+		runGit(sandbox.home, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "sub");
+		writeFileSync(join(repo, ".gitmodules"), `[submodule "sub"] path = sub\n\turl = ${src}\n`);
+		const listed = execFileSync("git", ["config", "-f", join(repo, ".gitmodules"), "submodule.sub.path"]).toString();
+		expect(listed.trim()).toBe("sub");
+		mkdirSync(join(repo, "tools/hooks"), { recursive: true });
+		runGit(sandbox.home, join(repo, "sub"), "config", "core.hooksPath", join(repo, "tools/hooks"));
+		expect(readGitArmedPaths(repo, sandbox.home)).toContain(join(repo, "tools/hooks"));
+	});
+});
+
 describe("a husky submodule put away with `git submodule deinit` (git unsets its core.worktree)", () => {
 	it("facts: after `git submodule deinit -f sub`, sub's git folder has no core.worktree and keeps core.hooksPath = .husky/_", () => {
 		const repo = join(sandbox.home, "repo");
