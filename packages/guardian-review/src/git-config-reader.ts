@@ -68,6 +68,11 @@ const REDIRECTING_ENV = [
 	"GIT_CONFIG_COUNT",
 	"GIT_CONFIG_PARAMETERS",
 	"GIT_OBJECT_DIRECTORY",
+	// Another index or working tree than the ones this reader and the history listing (which drops every `GIT_*`
+	// variable) look at: the gitlinks and protected files they list would not be git's (an m8 audit).
+	"GIT_INDEX_FILE",
+	"GIT_WORK_TREE",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES",
 ];
 
 /** Variables naming a config file or folder git reads, relative to wherever it runs when not absolute. */
