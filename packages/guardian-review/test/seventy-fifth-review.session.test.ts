@@ -2,43 +2,19 @@
 // Every "bypass" and "false review" test failed before its fix; each "facts: git itself" and "control" test passed
 // then too, and shows git really runs the hook or that ordinary work stays on the floor.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, linkSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, linkSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitArmedPaths } from "../src/git-config-reader.ts";
-import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import { callTool, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import { submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
-const sandbox = guardianSandboxPerTest();
-const marker = () => join(sandbox.home, "MARKER");
-const hook = () => `#!/bin/sh\necho ran >> ${marker()}\n`;
-const env = () => ({ HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" });
-
-/** A superproject at `repo` with the library `sub` checked out as a submodule (git folder in `.git/modules/sub`). */
-function superprojectWithSubmodule(repo: string): void {
-	const src = `${repo}-libsrc`;
-	initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
-	initWithFiles(sandbox.home, repo, { "README.md": "hello\n" });
-	runGit(sandbox.home, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "sub");
-	runGit(sandbox.home, repo, "commit", "-qm", "sub");
-}
+const { sandbox, hook, env, superprojectWithSubmodule, callThenUserCommit } = submoduleHookSandbox();
 
 function gitTop(cwd: string): string {
 	return execFileSync("git", ["rev-parse", "--show-toplevel"], { cwd, env: { ...process.env, ...env() } })
 		.toString()
 		.trim();
-}
-
-/** The agent's one call, the reviewer (if asked) denies; then the user commits in `commitIn`. */
-async function callThenUserCommit(
-	h: Awaited<ReturnType<typeof sandbox.start>>,
-	call: ReturnType<typeof callTool>,
-	commitIn: string,
-) {
-	h.agent(call, "done");
-	h.reviewer(verdict("deny", { risk_level: "high" }));
-	await h.prompt("update the script");
-	runGit(sandbox.home, commitIn, "commit", "-q", "--allow-empty", "-m", "the user's commit");
-	return { sources: verdictSources(h), ran: existsSync(marker()) };
 }
 
 /**

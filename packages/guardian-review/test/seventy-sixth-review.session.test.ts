@@ -2,43 +2,21 @@
 // Each "bypass" and "false review" test failed before its fix; each "facts" test (unless marked bypass or false
 // review) and each "control" passed then too, and shows what git itself does or that ordinary work stays on the floor.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitArmedPaths } from "../src/git-config-reader.ts";
-import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import { callTool, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import { submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
-const sandbox = guardianSandboxPerTest();
-const marker = () => join(sandbox.home, "MARKER");
-const hook = () => `#!/bin/sh\necho ran >> ${marker()}\n`;
-const env = () => ({ HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" });
-
-/** A superproject at `repo` with the library `sub` checked out as a submodule (git folder in `.git/modules/sub`). */
-function superprojectWithSubmodule(repo: string): void {
-	const src = `${repo}-libsrc`;
-	initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
-	initWithFiles(sandbox.home, repo, { "README.md": "hello\n" });
-	runGit(sandbox.home, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "sub");
-	runGit(sandbox.home, repo, "commit", "-qm", "sub");
-}
+const { sandbox, hook, env, superprojectWithSubmodule, hooksPathIntoWorkspaceTools, callThenUserCommit } =
+	submoduleHookSandbox();
 
 /** `git worktree add` of `repo` at `wt`, then `git submodule update --init` there: sub's git folder is `.git/worktrees/<wt>/modules/sub`. */
 function linkedWorktreeWithSubmodule(repo: string, wt: string): string {
 	runGit(sandbox.home, repo, "worktree", "add", "-q", "--force", wt);
 	runGit(sandbox.home, wt, "-c", "protocol.file.allow=always", "submodule", "update", "-q", "--init");
 	return join(wt, "sub");
-}
-
-async function callThenUserCommit(
-	h: Awaited<ReturnType<typeof sandbox.start>>,
-	call: ReturnType<typeof callTool>,
-	commitIn: string,
-) {
-	h.agent(call, "done");
-	h.reviewer(verdict("deny", { risk_level: "high" }));
-	await h.prompt("update the script");
-	runGit(sandbox.home, commitIn, "commit", "-q", "--allow-empty", "-m", "the user's commit");
-	return { sources: verdictSources(h), ran: existsSync(marker()) };
 }
 
 describe("a linked worktree's own submodule git folders (`.git/worktrees/<name>/modules/`) are not walked", () => {
@@ -83,9 +61,7 @@ describe("a linked worktree's own submodule git folders (`.git/worktrees/<name>/
 		const main = join(sandbox.home, "main-repo");
 		superprojectWithSubmodule(main);
 		const sub = linkedWorktreeWithSubmodule(main, h.cwd);
-		mkdirSync(join(h.cwd, "tools/hooks"), { recursive: true });
-		writeFileSync(join(h.cwd, "tools/hooks/pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
-		runGit(sandbox.home, sub, "config", "core.hooksPath", join(h.cwd, "tools/hooks"));
+		hooksPathIntoWorkspaceTools(h.cwd, sub);
 		const outcome = await callThenUserCommit(
 			h,
 			callTool("bash", { command: `cat > tools/hooks/pre-commit <<'EOF'\n${hook()}EOF` }),
@@ -228,9 +204,7 @@ describe("a checked-out submodule whose git folder is inside it (`git submodule 
 	it("bypass (session): sub/.git/config says core.hooksPath = <ws>/tools/hooks; bash `cat > tools/hooks/pre-commit` is allowed on the floor; the user's next commit in sub runs it", async () => {
 		const h = await sandbox.start({ env: env() });
 		const sub = submoduleWithGitFolderInside(h.cwd);
-		mkdirSync(join(h.cwd, "tools/hooks"), { recursive: true });
-		writeFileSync(join(h.cwd, "tools/hooks/pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
-		runGit(sandbox.home, sub, "config", "core.hooksPath", join(h.cwd, "tools/hooks"));
+		hooksPathIntoWorkspaceTools(h.cwd, sub);
 		const outcome = await callThenUserCommit(
 			h,
 			callTool("bash", { command: `cat > tools/hooks/pre-commit <<'EOF'\n${hook()}EOF` }),

@@ -1,0 +1,47 @@
+// The set-up the submodule and worktree hook reviews (seventy-fourth onwards) share: a sandbox whose hooks leave a
+// marker when they run, a superproject with a submodule, and the user's commit after the agent's call.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+
+/** A per-test guardian sandbox with the helpers the hook reviews use. */
+export function submoduleHookSandbox() {
+	const sandbox = guardianSandboxPerTest();
+	/** The file a hook appends to when it runs. */
+	const marker = () => join(sandbox.home, "MARKER");
+	/** A hook that leaves the marker. */
+	const hook = () => `#!/bin/sh\necho ran >> ${marker()}\n`;
+	/** The session's environment: the sandbox home, no system git config. */
+	const env = () => ({ HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" });
+
+	/** A superproject at `repo` with the library `sub` checked out as a submodule (git folder in `.git/modules/sub`). */
+	function superprojectWithSubmodule(repo: string): void {
+		const src = `${repo}-libsrc`;
+		initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
+		initWithFiles(sandbox.home, repo, { "README.md": "hello\n" });
+		runGit(sandbox.home, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "sub");
+		runGit(sandbox.home, repo, "commit", "-qm", "sub");
+	}
+
+	/** `workspace/tools/hooks` with a harmless pre-commit, named as `core.hooksPath` by the repository at `repo`. */
+	function hooksPathIntoWorkspaceTools(workspace: string, repo: string): void {
+		mkdirSync(join(workspace, "tools/hooks"), { recursive: true });
+		writeFileSync(join(workspace, "tools/hooks/pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+		runGit(sandbox.home, repo, "config", "core.hooksPath", join(workspace, "tools/hooks"));
+	}
+
+	/** The agent's one call, the reviewer (if asked) denies; then the user commits in `commitIn`. */
+	async function callThenUserCommit(
+		h: Awaited<ReturnType<typeof sandbox.start>>,
+		call: ReturnType<typeof callTool>,
+		commitIn: string,
+	): Promise<{ sources: string[]; ran: boolean }> {
+		h.agent(call, "done");
+		h.reviewer(verdict("deny", { risk_level: "high" }));
+		await h.prompt("update the script");
+		runGit(sandbox.home, commitIn, "commit", "-q", "--allow-empty", "-m", "the user's commit");
+		return { sources: verdictSources(h), ran: existsSync(marker()) };
+	}
+
+	return { sandbox, marker, hook, env, superprojectWithSubmodule, hooksPathIntoWorkspaceTools, callThenUserCommit };
+}
