@@ -9,8 +9,15 @@ import { readGitArmedPaths } from "../src/git-config-reader.ts";
 import { callTool, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
 import { submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
-const { sandbox, hook, env, superprojectWithSubmodule, hooksPathIntoWorkspaceTools, callThenUserCommit } =
-	submoduleHookSandbox();
+const {
+	sandbox,
+	hook,
+	env,
+	superprojectWithSubmodule,
+	hooksPathIntoWorkspaceTools,
+	callThenUserCommit,
+	expectToolsHookWriteReviewed,
+} = submoduleHookSandbox();
 
 /** `git worktree add` of `repo` at `wt`, then `git submodule update --init` there: sub's git folder is `.git/worktrees/<wt>/modules/sub`. */
 function linkedWorktreeWithSubmodule(repo: string, wt: string): string {
@@ -62,12 +69,7 @@ describe("a linked worktree's own submodule git folders (`.git/worktrees/<name>/
 		superprojectWithSubmodule(main);
 		const sub = linkedWorktreeWithSubmodule(main, h.cwd);
 		hooksPathIntoWorkspaceTools(h.cwd, sub);
-		const outcome = await callThenUserCommit(
-			h,
-			callTool("bash", { command: `cat > tools/hooks/pre-commit <<'EOF'\n${hook()}EOF` }),
-			sub,
-		);
-		expect(outcome).toEqual({ sources: ["reviewer"], ran: false });
+		await expectToolsHookWriteReviewed(h, sub);
 	});
 });
 
@@ -205,12 +207,7 @@ describe("a checked-out submodule whose git folder is inside it (`git submodule 
 		const h = await sandbox.start({ env: env() });
 		const sub = submoduleWithGitFolderInside(h.cwd);
 		hooksPathIntoWorkspaceTools(h.cwd, sub);
-		const outcome = await callThenUserCommit(
-			h,
-			callTool("bash", { command: `cat > tools/hooks/pre-commit <<'EOF'\n${hook()}EOF` }),
-			sub,
-		);
-		expect(outcome).toEqual({ sources: ["reviewer"], ran: false });
+		await expectToolsHookWriteReviewed(h, sub);
 	});
 });
 

@@ -2,7 +2,8 @@
 // marker when they run, a superproject with a submodule, and the user's commit after the agent's call.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import { expect } from "vitest";
+import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
 
 /** A per-test guardian sandbox with the helpers the hook reviews use. */
 export function submoduleHookSandbox() {
@@ -43,5 +44,24 @@ export function submoduleHookSandbox() {
 		return { sources: verdictSources(h), ran: existsSync(marker()) };
 	}
 
-	return { sandbox, marker, hook, env, superprojectWithSubmodule, hooksPathIntoWorkspaceTools, callThenUserCommit };
+	/**
+	 * bash `cat > tools/hooks/pre-commit` (the agent's hook), then the user's commit in `commitIn`: reviewed, and the
+	 * hook never ran.
+	 */
+	async function expectToolsHookWriteReviewed(h: Awaited<ReturnType<typeof sandbox.start>>, commitIn: string) {
+		const command = `cat > tools/hooks/pre-commit <<'EOF'\n${hook()}EOF`;
+		const outcome = await callThenUserCommit(h, callTool("bash", { command }), commitIn);
+		expect(outcome).toEqual({ sources: ["reviewer"], ran: false });
+	}
+
+	return {
+		sandbox,
+		marker,
+		hook,
+		env,
+		superprojectWithSubmodule,
+		hooksPathIntoWorkspaceTools,
+		callThenUserCommit,
+		expectToolsHookWriteReviewed,
+	};
 }
