@@ -702,20 +702,23 @@ function submoduleGitFolderVerdict(
 }
 
 /**
- * The submodules' own git folders (`modules/<name>/` in the git folder and the common folder, nested ones in their
- * own `modules/`),
- * as found there (a link to a folder counts as one); undefined past {@link MAX_MODULES_FOLDERS} folders or when a `commondir` is not read as git
- * reads it. Throws on I/O errors.
+ * The submodules' own git folders (`modules/<name>/` in the git folder and the common folder, and with `nested`
+ * nested ones in their own `modules/`), as found there (a link to a folder counts as one), each with its name (its
+ * path below the `modules/` folder it was found in); undefined past {@link MAX_MODULES_FOLDERS} folders or when a
+ * `commondir` is not read as git reads it. Throws on I/O errors.
  */
-function submoduleGitFolders(folder: GitFolder): string[] | undefined {
-	const found: string[] = [];
+function submoduleGitFolders(folder: GitFolder, nested = true): { gitDir: string; name: string }[] | undefined {
+	const found: { gitDir: string; name: string }[] = [];
 	// A linked worktree keeps its own submodules' git folders in its git folder (`worktrees/<name>/modules/`; a
 	// seventy-sixth review).
-	const queue = [...new Set([join(folder.gitDir, "modules"), join(folder.commonDir, "modules")])];
+	const queue = [...new Set([join(folder.gitDir, "modules"), join(folder.commonDir, "modules")])].map((modules) => ({
+		modules,
+		prefix: "",
+	}));
 	const seen = new Set<string>();
 	let folders = 0;
 	while (queue.length > 0) {
-		const modules = queue.shift() as string;
+		const { modules, prefix } = queue.shift() as { modules: string; prefix: string };
 		if (seen.has(modules) || kindOf(modules) !== "dir") continue;
 		seen.add(modules);
 		for (const entry of readdirSync(modules, { withFileTypes: true })) {
@@ -724,16 +727,21 @@ function submoduleGitFolders(folder: GitFolder): string[] | undefined {
 			// review: `.git/modules/sub -> ~/gitdirs/sub`).
 			if (!entry.isDirectory() && !(entry.isSymbolicLink() && kindOf(gitDir) === "dir")) continue;
 			if (++folders > MAX_MODULES_FOLDERS) return undefined;
+			const name = `${prefix}${entry.name}`;
 			// A submodule named `a/b` keeps its git folder at `modules/a/b`: a folder without `HEAD` is one between.
 			if (!entryExists(join(gitDir, "HEAD"))) {
-				queue.push(gitDir);
+				queue.push({ modules: gitDir, prefix: `${name}/` });
 				continue;
 			}
 			// Nested submodules' folders lie in the submodule's common folder (its own, unless `commondir` names one).
 			const commonDir = commonDirOf(gitDir);
 			if (commonDir === undefined) return undefined;
-			queue.push(join(gitDir, "modules"), join(commonDir, "modules"));
-			found.push(gitDir);
+			if (nested)
+				queue.push(
+					{ modules: join(gitDir, "modules"), prefix: "" },
+					{ modules: join(commonDir, "modules"), prefix: "" },
+				);
+			found.push({ gitDir, name });
 		}
 	}
 	return found;
@@ -748,7 +756,7 @@ function submodulesVerdict(folder: GitFolder, home: string): GitConfigVerdict {
 	try {
 		const gitDirs = submoduleGitFolders(folder);
 		if (gitDirs === undefined) return "unknown";
-		return combineGitConfigVerdicts(gitDirs.map((gitDir) => submoduleGitFolderVerdict(gitDir, home)));
+		return combineGitConfigVerdicts(gitDirs.map(({ gitDir }) => submoduleGitFolderVerdict(gitDir, home)));
 	} catch {
 		return "unknown";
 	}
@@ -942,6 +950,7 @@ export function readGitArmedPaths(cwd: string, home: string): readonly string[] 
 		// include naming a file here), and so may the linked worktrees' `config.worktree` (a seventy-fifth review): the
 		// user's next commit there runs what a write here puts.
 		if (location !== "none") {
+			if (top !== undefined) armed.push(join(top, ".gitmodules"));
 			const others = otherGitFoldersArmedPaths(location, home, read.globalHooksPaths);
 			if (others === undefined) return "unknown";
 			armed.push(...others);
@@ -1000,18 +1009,25 @@ interface HookedGitFolder {
 	readonly linked?: boolean;
 	/** `top` is a guess from the git folder's name (a main worktree's, seen from a linked one): any other way wins. */
 	readonly guessedTop?: boolean;
+	/**
+	 * Where a submodule's working tree would be checked out when nothing else names it (`git submodule deinit`
+	 * removes `core.worktree`; the next `git submodule update --init` checks it out there and runs its hooks; a
+	 * seventy-seventh review): the path `.gitmodules` gives its name, else its name, below the superproject's top.
+	 */
+	readonly fallbackTop?: string;
 }
 
-/** At most this many repositories around the workspace's are read for armed paths. */
+/** At most this many repositories around the workspace's are walked for armed paths; one more makes them unknown. */
 const MAX_OUTER_REPOSITORIES = 4;
 
 /**
  * The other git folders whose hooks a write in the repository at `location` may arm, found without running git:
- * from each repository reached (the one at `location` first), its submodules' git folders under `modules/` (see
- * {@link submoduleGitFolders}), the checked-out submodules `.gitmodules` lists (a `.git` folder inside one is not under
- * `modules/`: a seventy-sixth review), its linked worktrees (`worktrees/<name>/`, their top from the `gitdir` file) or
- * its main worktree; then the repositories around its top, read alone (a superproject whose `core.hooksPath` names
- * a folder of the submodule that is the workspace). Undefined past {@link MAX_MODULES_FOLDERS}, when one cannot be
+ * the repositories around its top (a superproject whose `core.hooksPath`, or whose other submodule's, names a folder
+ * of the submodule that is the workspace: seventy-sixth and seventy-seventh reviews), then from each repository
+ * reached, its submodules' git folders under `modules/` (see {@link submoduleGitFolders}), the checked-out
+ * submodules `.gitmodules` lists (a `.git` folder inside one is not under `modules/`; see
+ * {@link readGitmodules}), its linked worktrees (`worktrees/<name>/`, their top from the `gitdir` file) or its main
+ * worktree. Undefined past {@link MAX_MODULES_FOLDERS} or {@link MAX_OUTER_REPOSITORIES}, when one cannot be
  * placed, or when two ways to one git folder give it different tops. Throws on I/O errors.
  */
 function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undefined {
@@ -1019,43 +1035,66 @@ function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undef
 	const found = new Map<string, HookedGitFolder>();
 	const queue: HookedGitFolder[] = [{ gitDir: location.gitDir, commonDir: location.commonDir, top: location.top }];
 	let conflict = false;
-	const add = (folder: HookedGitFolder, expand = true): boolean => {
+	const add = (folder: HookedGitFolder): boolean => {
 		const real = realPathOf(folder.gitDir);
 		if (real === undefined) return false;
 		if (real === own) return true;
 		const known = found.get(real);
 		if (known !== undefined) {
-			if (folder.top === undefined || folder.guessedTop === true) return true;
-			if (known.top === undefined || known.guessedTop === true) found.set(real, { ...known, top: folder.top });
-			else if (folder.top !== known.top) conflict = true;
+			let merged = known;
+			if (merged.fallbackTop === undefined && folder.fallbackTop !== undefined)
+				merged = { ...merged, fallbackTop: folder.fallbackTop };
+			if (folder.top !== undefined && folder.guessedTop !== true) {
+				if (merged.top === undefined || merged.guessedTop === true)
+					merged = { ...merged, top: folder.top, guessedTop: false };
+				else if (folder.top !== merged.top) conflict = true;
+			}
+			found.set(real, merged);
 			return true;
 		}
 		if (found.size >= MAX_MODULES_FOLDERS) return false;
 		found.set(real, folder);
-		if (expand) queue.push(folder);
+		queue.push(folder);
 		return true;
 	};
+	// The repositories around the top, each walked as this one is. A bare repository holding its worktrees
+	// (`proj.git/main`) is this one's own common folder: the search goes on above it.
+	const commonDir = realPathOf(location.commonDir);
+	let outer = dirname(location.top);
+	for (let level = 0; ; level++) {
+		const real = realPathOf(outer);
+		if (commonDir !== undefined && real !== undefined && (real === commonDir || real.startsWith(`${commonDir}/`)))
+			outer = dirname(commonDir);
+		const around = locateRepository(outer);
+		if (around === "none") break;
+		if (around === "unknown" || level >= MAX_OUTER_REPOSITORIES) return undefined;
+		if (!add({ gitDir: around.gitDir, commonDir: around.commonDir, top: around.top })) return undefined;
+		if (dirname(around.top) === around.top) break;
+		outer = dirname(around.top);
+	}
 	while (queue.length > 0) {
 		const repository = queue.shift() as HookedGitFolder;
-		const submodules = submoduleGitFolders(repository);
-		if (submodules === undefined) return undefined;
-		for (const gitDir of submodules) {
-			const commonDir = commonDirOf(gitDir);
-			if (commonDir === undefined || !add({ gitDir, commonDir })) return undefined;
-		}
 		const top = found.get(realPathOf(repository.gitDir) ?? "")?.top ?? repository.top;
-		if (top !== undefined) {
-			const listed = checkedOutSubmodules(top);
-			if (listed === undefined) return undefined;
-			for (const folder of listed) if (!add(folder)) return undefined;
+		const gitmodules =
+			top === undefined ? { checkedOut: [], pathsByName: new Map<string, string>() } : readGitmodules(top);
+		if (gitmodules === undefined) return undefined;
+		const submodules = submoduleGitFolders(repository, false);
+		if (submodules === undefined) return undefined;
+		for (const { gitDir, name } of submodules) {
+			const subCommonDir = commonDirOf(gitDir);
+			if (subCommonDir === undefined) return undefined;
+			const fallbackTop = top === undefined ? undefined : joinAsText(top, gitmodules.pathsByName.get(name) ?? name);
+			if (!add({ gitDir, commonDir: subCommonDir, ...(fallbackTop === undefined ? {} : { fallbackTop }) }))
+				return undefined;
 		}
+		for (const folder of gitmodules.checkedOut) if (!add(folder)) return undefined;
 		const main = realPathOf(repository.gitDir) === realPathOf(repository.commonDir);
 		if (!main) {
 			// The main worktree's folder (its own `config.worktree`): the folder around a `.git` folder, or a bare
 			// repository's git folder itself, where git places a relative value.
-			const commonDir = repository.commonDir;
-			const mainTop = basename(commonDir) === ".git" ? dirname(commonDir) : commonDir;
-			if (!add({ gitDir: commonDir, commonDir, top: mainTop, guessedTop: true })) return undefined;
+			const mainDir = repository.commonDir;
+			const mainTop = basename(mainDir) === ".git" ? dirname(mainDir) : mainDir;
+			if (!add({ gitDir: mainDir, commonDir: mainDir, top: mainTop, guessedTop: true })) return undefined;
 			continue;
 		}
 		const worktrees = join(repository.commonDir, "worktrees");
@@ -1072,45 +1111,41 @@ function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undef
 			if (!add({ gitDir, commonDir: repository.commonDir, top: worktreeTop, linked: true })) return undefined;
 		}
 	}
-	// The repositories around the top, each read alone: their own hooks and config may name folders here.
-	let outer = dirname(location.top);
-	for (let level = 0; level < MAX_OUTER_REPOSITORIES; level++) {
-		const around = locateRepository(outer);
-		if (around === "none") break;
-		if (around === "unknown" || !add({ gitDir: around.gitDir, commonDir: around.commonDir, top: around.top }, false))
-			return undefined;
-		if (dirname(around.top) === around.top) break;
-		outer = dirname(around.top);
-	}
 	return conflict ? undefined : [...found.values()];
 }
 
-/** At most this many `path` entries of a `.gitmodules` file are taken. */
-const MAX_GITMODULES_PATHS = 64;
+/** At most this many `path` entries of a `.gitmodules` file are taken (boost lists about 170). */
+const MAX_GITMODULES_PATHS = 1024;
 
 /**
- * The checked-out submodules the `.gitmodules` file at `top` lists (`path = …`), each with the git folder its `.git`
- * folder or `gitdir:` file names and its top: `[]` without the file; undefined when it cannot be read, lists more
- * than {@link MAX_GITMODULES_PATHS} paths or one this reader does not take as written (quotes, escapes, comments, a
- * `..` part), or a `.git` there is neither a folder nor a file read as git reads it. Throws on I/O errors.
+ * What the `.gitmodules` file at `top` says: the checked-out submodules it lists (`path = …`), each with the git
+ * folder its `.git` folder or `gitdir:` file names and its top, and each submodule's path by its name
+ * (`[submodule "name"]`). Empty without the file; undefined when it cannot be read, lists more than
+ * {@link MAX_GITMODULES_PATHS} paths or one this reader does not take as written (quotes, escapes, comments, a `..`
+ * part), or a `.git` there is neither a folder nor a file read as git reads it. Throws on I/O errors.
  */
-function checkedOutSubmodules(top: string): HookedGitFolder[] | undefined {
+function readGitmodules(top: string): { checkedOut: HookedGitFolder[]; pathsByName: Map<string, string> } | undefined {
 	const file = join(top, ".gitmodules");
 	const kind = kindOf(file);
-	if (kind === "missing") return [];
+	if (kind === "missing") return { checkedOut: [], pathsByName: new Map() };
 	const text = kind === "file" ? readBoundedOrUndefined(file) : undefined;
 	if (text === undefined) return undefined;
 	const paths: string[] = [];
+	const pathsByName = new Map<string, string>();
+	let section: string | undefined;
 	for (const line of text.split("\n")) {
 		// A key may follow its section header on one line (`[submodule "a"] path = sub`).
-		const match = /^\s*(?:\[[^\]\n]*\]\s*)?path\s*=(.*)$/i.exec(line);
+		const header = /^\s*\[([^\]\n]*)\](.*)$/.exec(line);
+		if (header !== null) section = /^\s*submodule\s+"([^"\\]*)"\s*$/i.exec(header[1] ?? "")?.[1];
+		const match = /^\s*path\s*=(.*)$/i.exec(header === null ? line : (header[2] ?? ""));
 		if (match === null) continue;
 		const value = (match[1] ?? "").trim();
 		if (value === "" || /["\\;#]/.test(value) || value.split("/").includes("..")) return undefined;
 		paths.push(value);
+		if (section !== undefined) pathsByName.set(section, value);
 	}
 	if (paths.length > MAX_GITMODULES_PATHS) return undefined;
-	const folders: HookedGitFolder[] = [];
+	const checkedOut: HookedGitFolder[] = [];
 	for (const path of paths) {
 		const tree = join(top, path);
 		const dotGit = join(tree, ".git");
@@ -1120,9 +1155,9 @@ function checkedOutSubmodules(top: string): HookedGitFolder[] | undefined {
 		const commonDir = gitDir === undefined ? undefined : commonDirOf(gitDir);
 		const treeTop = realPathOf(tree);
 		if (gitDir === undefined || commonDir === undefined || treeTop === undefined) return undefined;
-		folders.push({ gitDir, commonDir, top: treeTop });
+		checkedOut.push({ gitDir, commonDir, top: treeTop });
 	}
-	return folders;
+	return { checkedOut, pathsByName };
 }
 
 /**
@@ -1144,9 +1179,10 @@ function agreedWorktree(gitDir: string, values: readonly string[]): string | und
  * relative `core.hooksPath` values (its own, and the user's and the system's `globalHooksPaths`) placed below its
  * working tree. git takes `core.worktree` from `config` (for a linked worktree only from its `config.worktree`) or
  * `config.worktree`, never from an include (a seventy-fifth review). Undefined when one cannot be judged, or its
- * `core.worktree` values do not agree with each other or with the tree it is known to have. A git folder with no
- * working tree known (a submodule put away with `git submodule deinit`) has its relative values left out: git runs
- * no hook for it until a checkout, which gives it one. Throws on I/O errors.
+ * `core.worktree` values do not agree with each other or with the tree it is known to have. A submodule with no
+ * working tree named (put away with `git submodule deinit`) is placed where its next checkout would put it (see
+ * `fallbackTop`); a git folder with none at all has its relative values left out. Each top's `.gitmodules` is armed
+ * too. Throws on I/O errors.
  */
 function otherGitFoldersArmedPaths(
 	location: GitLocation,
@@ -1156,7 +1192,7 @@ function otherGitFoldersArmedPaths(
 	const folders = otherHookedGitFolders(location);
 	if (folders === undefined) return undefined;
 	const armed: string[] = [];
-	for (const { gitDir, commonDir, top: knownTop, linked, guessedTop } of folders) {
+	for (const { gitDir, commonDir, top: knownTop, linked, guessedTop, fallbackTop } of folders) {
 		const read = readConfigFiles(repositoryConfigFiles({ gitDir, commonDir }), home, () => false);
 		if (read === undefined) return undefined;
 		const values = read.worktrees
@@ -1165,7 +1201,10 @@ function otherGitFoldersArmedPaths(
 		const named = values.length === 0 ? undefined : agreedWorktree(gitDir, values);
 		if (values.length > 0 && (named === undefined || (knownTop !== undefined && !guessedTop && named !== knownTop)))
 			return undefined;
-		const top = guessedTop === true ? (named ?? knownTop) : (knownTop ?? named);
+		const top = (guessedTop === true ? (named ?? knownTop) : (knownTop ?? named)) ?? fallbackTop;
+		// Its `.gitmodules` tells this reader where its submodules' git folders are (a seventy-seventh review: `rm
+		// .gitmodules` hid one).
+		if (top !== undefined) armed.push(join(top, ".gitmodules"));
 		const hooksPaths =
 			top === undefined
 				? read.hooksPaths.filter((value) => isAbsolute(value) || value.startsWith("~"))

@@ -34,8 +34,13 @@ describe("a file that would block a read", () => {
 		// The folder is judged by its hooks (a seventieth review): one git runs on reads makes the config unsafe.
 		mkdirSync(join(repo, "tools", "hooks"), { recursive: true });
 		writeFileSync(join(repo, "tools", "hooks", "post-index-change"), "#!/bin/sh\n");
-		// The git folder's own hooks are listed too (by their real path they may be a workspace folder).
-		expect(readGitArmedPaths(join(repo, "src"), home)).toEqual([join(repo, ".git/hooks"), join(repo, "tools/hooks")]);
+		// The git folder's own hooks are listed too (by their real path they may be a workspace folder), and so is
+		// `.gitmodules` (a seventy-seventh review).
+		expect(readGitArmedPaths(join(repo, "src"), home)).toEqual([
+			join(repo, ".git/hooks"),
+			join(repo, "tools/hooks"),
+			join(repo, ".gitmodules"),
+		]);
 		expect((await readGitConfigFacts(join(repo, "src"), home)).config).toBe("unsafe");
 	});
 
