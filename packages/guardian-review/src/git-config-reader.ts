@@ -658,9 +658,10 @@ const MAX_SUBMODULE_GIT_FOLDERS = 32;
 /**
  * At most this many folders are looked at under `modules/` (the folders between, for names like `a/b`, included),
  * and at most this many linked worktrees' git folders: no git runs, only reads (a seventy-fifth review: a dotfiles
- * repository with 30 vim plugins as submodules under `pack/plugins/start/` passed 32).
+ * repository with 30 vim plugins as submodules under `pack/plugins/start/` passed 32; boost's 170 submodules, checked
+ * out in a linked worktree too, passed 256).
  */
-const MAX_MODULES_FOLDERS = 256;
+const MAX_MODULES_FOLDERS = 1024;
 
 /**
  * The program verdict of one submodule's git folder, judged as the repository's own is (git running there reads
@@ -710,11 +711,13 @@ function submoduleGitFolderVerdict(
 function submoduleGitFolders(folder: GitFolder, nested = true): { gitDir: string; name: string }[] | undefined {
 	const found: { gitDir: string; name: string }[] = [];
 	// A linked worktree keeps its own submodules' git folders in its git folder (`worktrees/<name>/modules/`; a
-	// seventy-sixth review).
-	const queue = [...new Set([join(folder.gitDir, "modules"), join(folder.commonDir, "modules")])].map((modules) => ({
-		modules,
-		prefix: "",
-	}));
+	// seventy-sixth review). Without `nested` (the family walk, which reaches the main worktree's folder itself) only
+	// the folder's own: every linked worktree listing the shared `modules/` again cost a superproject with 200
+	// submodules and 20 worktrees half a second per read (a seventy-eighth review).
+	const roots = nested
+		? [join(folder.gitDir, "modules"), join(folder.commonDir, "modules")]
+		: [join(folder.gitDir, "modules")];
+	const queue = [...new Set(roots)].map((modules) => ({ modules, prefix: "" }));
 	const seen = new Set<string>();
 	let folders = 0;
 	while (queue.length > 0) {
@@ -1015,6 +1018,12 @@ interface HookedGitFolder {
 	 * seventy-seventh review): the path `.gitmodules` gives its name, else its name, below the superproject's top.
 	 */
 	readonly fallbackTop?: string;
+	/**
+	 * A submodule git folder with no working tree named and none `.gitmodules` gives its name: where its next
+	 * checkout puts it is not known (a seventy-eighth review: `lib` at `vendor/lib`, gone from `.gitmodules` but
+	 * back after `git checkout old`), so a relative `core.hooksPath` makes the armed paths unknown.
+	 */
+	readonly unplaced?: boolean;
 }
 
 /** At most this many repositories around the workspace's are walked for armed paths; one more makes them unknown. */
@@ -1043,7 +1052,7 @@ function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undef
 		if (known !== undefined) {
 			let merged = known;
 			if (merged.fallbackTop === undefined && folder.fallbackTop !== undefined)
-				merged = { ...merged, fallbackTop: folder.fallbackTop };
+				merged = { ...merged, fallbackTop: folder.fallbackTop, unplaced: false };
 			if (folder.top !== undefined && folder.guessedTop !== true) {
 				if (merged.top === undefined || merged.guessedTop === true)
 					merged = { ...merged, top: folder.top, guessedTop: false };
@@ -1074,7 +1083,9 @@ function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undef
 	}
 	while (queue.length > 0) {
 		const repository = queue.shift() as HookedGitFolder;
-		const top = found.get(realPathOf(repository.gitDir) ?? "")?.top ?? repository.top;
+		const known = found.get(realPathOf(repository.gitDir) ?? "");
+		// A submodule put away keeps its own submodules' git folders: they are placed below where it would be.
+		const top = known?.top ?? repository.top ?? known?.fallbackTop ?? repository.fallbackTop;
 		const gitmodules =
 			top === undefined ? { checkedOut: [], pathsByName: new Map<string, string>() } : readGitmodules(top);
 		if (gitmodules === undefined) return undefined;
@@ -1083,9 +1094,10 @@ function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undef
 		for (const { gitDir, name } of submodules) {
 			const subCommonDir = commonDirOf(gitDir);
 			if (subCommonDir === undefined) return undefined;
-			const fallbackTop = top === undefined ? undefined : joinAsText(top, gitmodules.pathsByName.get(name) ?? name);
-			if (!add({ gitDir, commonDir: subCommonDir, ...(fallbackTop === undefined ? {} : { fallbackTop }) }))
-				return undefined;
+			const path = gitmodules.pathsByName.get(name);
+			const placement =
+				top === undefined || path === undefined ? { unplaced: true } : { fallbackTop: joinAsText(top, path) };
+			if (!add({ gitDir, commonDir: subCommonDir, ...placement })) return undefined;
 		}
 		for (const folder of gitmodules.checkedOut) if (!add(folder)) return undefined;
 		const main = realPathOf(repository.gitDir) === realPathOf(repository.commonDir);
@@ -1127,9 +1139,13 @@ const MAX_GITMODULES_PATHS = 1024;
 function readGitmodules(top: string): { checkedOut: HookedGitFolder[]; pathsByName: Map<string, string> } | undefined {
 	const file = join(top, ".gitmodules");
 	const kind = kindOf(file);
-	if (kind === "missing") return { checkedOut: [], pathsByName: new Map() };
-	const text = kind === "file" ? readBoundedOrUndefined(file) : undefined;
-	if (text === undefined) return undefined;
+	// A link that leads nowhere (its folder link removed: a seventy-eighth review) is not an absent file.
+	if (kind === "missing") return entryExists(file) ? undefined : { checkedOut: [], pathsByName: new Map() };
+	const read = kind === "file" ? readBoundedOrUndefined(file) : undefined;
+	// Lines end as git reads them: `\r\n` too (a seventy-eighth review: a `.gitmodules` committed from Windows);
+	// a lone `\r` is not taken.
+	const text = read?.replace(/\r\n/g, "\n");
+	if (text === undefined || text.includes("\r")) return undefined;
 	const paths: string[] = [];
 	const pathsByName = new Map<string, string>();
 	let section: string | undefined;
@@ -1192,7 +1208,7 @@ function otherGitFoldersArmedPaths(
 	const folders = otherHookedGitFolders(location);
 	if (folders === undefined) return undefined;
 	const armed: string[] = [];
-	for (const { gitDir, commonDir, top: knownTop, linked, guessedTop, fallbackTop } of folders) {
+	for (const { gitDir, commonDir, top: knownTop, linked, guessedTop, fallbackTop, unplaced } of folders) {
 		const read = readConfigFiles(repositoryConfigFiles({ gitDir, commonDir }), home, () => false);
 		if (read === undefined) return undefined;
 		const values = read.worktrees
@@ -1205,9 +1221,12 @@ function otherGitFoldersArmedPaths(
 		// Its `.gitmodules` tells this reader where its submodules' git folders are (a seventy-seventh review: `rm
 		// .gitmodules` hid one).
 		if (top !== undefined) armed.push(join(top, ".gitmodules"));
+		const relative = (value: string) => !isAbsolute(value) && !value.startsWith("~");
+		if (top === undefined && unplaced === true && [...read.hooksPaths, ...globalHooksPaths].some(relative))
+			return undefined;
 		const hooksPaths =
 			top === undefined
-				? read.hooksPaths.filter((value) => isAbsolute(value) || value.startsWith("~"))
+				? read.hooksPaths.filter((value) => !relative(value))
 				: [...read.hooksPaths, ...globalHooksPaths];
 		const paths = armedPathsOf(
 			[...new Set([join(gitDir, "hooks"), join(commonDir, "hooks")])],
