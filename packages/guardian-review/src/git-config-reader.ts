@@ -1217,26 +1217,27 @@ function otherGitFoldersArmedPaths(
 		const named = values.length === 0 ? undefined : agreedWorktree(gitDir, values);
 		if (values.length > 0 && (named === undefined || (knownTop !== undefined && !guessedTop && named !== knownTop)))
 			return undefined;
-		const top = (guessedTop === true ? (named ?? knownTop) : (knownTop ?? named)) ?? fallbackTop;
-		// Its `.gitmodules` tells this reader where its submodules' git folders are (a seventy-seventh review: `rm
-		// .gitmodules` hid one).
-		if (top !== undefined) armed.push(join(top, ".gitmodules"));
+		const top = guessedTop === true ? (named ?? knownTop) : (knownTop ?? named);
+		// Where `.gitmodules` puts a submodule counts too when its `core.worktree` names another folder: the next
+		// `git submodule update` checks it out there and runs its hooks (a seventy-ninth review: `git mv vendor/lib
+		// third/party/lib`, then `git checkout HEAD~1`).
+		const tops = [...new Set([top, fallbackTop].filter((place): place is string => place !== undefined))];
 		const relative = (value: string) => !isAbsolute(value) && !value.startsWith("~");
-		if (top === undefined && unplaced === true && [...read.hooksPaths, ...globalHooksPaths].some(relative))
+		if (tops.length === 0 && unplaced === true && [...read.hooksPaths, ...globalHooksPaths].some(relative))
 			return undefined;
-		const hooksPaths =
-			top === undefined
-				? read.hooksPaths.filter((value) => !relative(value))
-				: [...read.hooksPaths, ...globalHooksPaths];
-		const paths = armedPathsOf(
-			[...new Set([join(gitDir, "hooks"), join(commonDir, "hooks")])],
-			hooksPaths,
-			top,
-			read.included,
-			home,
-		);
-		if (paths === undefined) return undefined;
-		armed.push(...paths);
+		const gitHooks = [...new Set([join(gitDir, "hooks"), join(commonDir, "hooks")])];
+		for (const place of tops.length === 0 ? [undefined] : tops) {
+			// Its `.gitmodules` tells this reader where its submodules' git folders are (a seventy-seventh review: `rm
+			// .gitmodules` hid one).
+			if (place !== undefined) armed.push(join(place, ".gitmodules"));
+			const hooksPaths =
+				place === undefined
+					? read.hooksPaths.filter((value) => !relative(value))
+					: [...read.hooksPaths, ...globalHooksPaths];
+			const paths = armedPathsOf(gitHooks, hooksPaths, place, read.included, home);
+			if (paths === undefined) return undefined;
+			armed.push(...paths);
+		}
 	}
 	return armed;
 }
