@@ -377,3 +377,18 @@ export function withFilesystemServer(...more: InlineExtension[]): {
 		before: [createMcpExtension(), filesystemServer, ...more],
 	};
 }
+
+/**
+ * The agent writes `notes.md`, then `path` (with `content`); the reviewer denies what reaches it. Shows the plain
+ * write decided on the floor and the one at `path` reviewed.
+ */
+export async function expectNotesOnFloorAndWriteReviewed(
+	h: GuardianHarness,
+	path: string,
+	content: string,
+): Promise<void> {
+	h.agent(callTool("write", { path: "notes.md", content: "# notes\n" }), callTool("write", { path, content }), "done");
+	h.reviewer(verdict("deny", { risk_level: "high" }));
+	await h.prompt("take notes, then write the file");
+	expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+}

@@ -5,7 +5,15 @@ import { chmodSync, existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } f
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitConfigFacts } from "../src/git-config-reader.ts";
-import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import {
+	callTool,
+	expectNotesOnFloorAndWriteReviewed,
+	guardianSandboxPerTest,
+	initWithFiles,
+	runGit,
+	verdict,
+	verdictSources,
+} from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest();
 const marker = () => join(sandbox.home, "MARKER");
@@ -122,13 +130,6 @@ describe("writes in a superproject with a husky submodule", () => {
 	it("session: a write of a plain file in the superproject is decided on the floor; one into the submodule's `.husky/_` is reviewed", async () => {
 		const h = await sandbox.start({ env: env() });
 		superprojectWithHuskySubmodule(h.cwd);
-		h.agent(
-			callTool("write", { path: "notes.md", content: "# notes\n" }),
-			callTool("write", { path: "sub/.husky/_/post-commit", content: hook() }),
-			"done",
-		);
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("take notes, then add a hook");
-		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+		await expectNotesOnFloorAndWriteReviewed(h, "sub/.husky/_/post-commit", hook());
 	});
 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitArmedPaths } from "../src/git-config-reader.ts";
 import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import { addSubmodule } from "./submodule-hook-sandbox.ts";
 
 const sandbox = guardianSandboxPerTest();
 const marker = () => join(sandbox.home, "MARKER");
@@ -55,20 +56,7 @@ describe("a .gitmodules with CRLF line ends: readGitmodules matches no `path` li
 		const src = `${repo}-libsrc`;
 		initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
 		initWithFiles(sandbox.home, repo, { "README.md": "hello\n" });
-		runGit(
-			sandbox.home,
-			repo,
-			"-c",
-			"protocol.file.allow=always",
-			"submodule",
-			"add",
-			"-q",
-			"--name",
-			"lib",
-			src,
-			"vendor/lib",
-		);
-		runGit(sandbox.home, repo, "commit", "-qm", "sub");
+		addSubmodule(sandbox.home, repo, src, "vendor/lib", "lib");
 		crlfGitmodules(repo);
 		runGit(sandbox.home, join(repo, "vendor/lib"), "config", "core.hooksPath", "scripts/hooks");
 		runGit(sandbox.home, repo, "submodule", "deinit", "-q", "-f", "vendor/lib");
@@ -83,20 +71,7 @@ describe("controls", () => {
 		const src = `${repo}-libsrc`;
 		initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
 		initWithFiles(sandbox.home, repo, { "README.md": "hello\n" });
-		runGit(
-			sandbox.home,
-			repo,
-			"-c",
-			"protocol.file.allow=always",
-			"submodule",
-			"add",
-			"-q",
-			"--name",
-			"lib",
-			src,
-			"vendor/lib",
-		);
-		runGit(sandbox.home, repo, "commit", "-qm", "sub");
+		addSubmodule(sandbox.home, repo, src, "vendor/lib", "lib");
 		runGit(sandbox.home, join(repo, "vendor/lib"), "config", "core.hooksPath", "scripts/hooks");
 		runGit(sandbox.home, repo, "submodule", "deinit", "-q", "-f", "vendor/lib");
 		expect(readGitArmedPaths(repo, sandbox.home)).toContain(join(repo, "vendor/lib/scripts/hooks"));
@@ -232,20 +207,7 @@ function removedSubmodule(repo: string): void {
 	chmodSync(join(repo, "scripts/run.sh"), 0o755);
 	runGit(sandbox.home, repo, "add", ".");
 	runGit(sandbox.home, repo, "commit", "-qm", "x", "--allow-empty");
-	runGit(
-		sandbox.home,
-		repo,
-		"-c",
-		"protocol.file.allow=always",
-		"submodule",
-		"add",
-		"-q",
-		"--name",
-		"lib",
-		src,
-		"vendor/lib",
-	);
-	runGit(sandbox.home, repo, "commit", "-qm", "lib");
+	addSubmodule(sandbox.home, repo, src, "vendor/lib", "lib");
 	runGit(sandbox.home, repo, "tag", "old");
 	runGit(sandbox.home, join(repo, "vendor/lib"), "config", "core.hooksPath", "scripts/hooks");
 	runGit(sandbox.home, repo, "submodule", "deinit", "-q", "-f", "vendor/lib");

@@ -6,7 +6,14 @@ import { chmodSync, linkSync, mkdirSync, renameSync, symlinkSync, writeFileSync 
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitArmedPaths } from "../src/git-config-reader.ts";
-import { callTool, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import {
+	callTool,
+	expectNotesOnFloorAndWriteReviewed,
+	initWithFiles,
+	runGit,
+	verdict,
+	verdictSources,
+} from "./helpers.ts";
 import { submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
 const { sandbox, hook, env, superprojectWithSubmodule, callThenUserCommit, expectToolsHookWriteReviewed } =
@@ -245,14 +252,7 @@ describe("ordinary work beside linked worktrees and includes (controls for the s
 		runGit(sandbox.home, h.cwd, "config", "core.hooksPath", ".husky/_");
 		const wt = join(h.cwd, "trees/feature");
 		runGit(sandbox.home, h.cwd, "worktree", "add", "-q", wt);
-		h.agent(
-			callTool("write", { path: "notes.md", content: "# notes\n" }),
-			callTool("write", { path: "trees/feature/.husky/_/pre-commit", content: hook() }),
-			"done",
-		);
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("take notes, then add a hook");
-		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+		await expectNotesOnFloorAndWriteReviewed(h, "trees/feature/.husky/_/pre-commit", hook());
 	});
 
 	it("control (session): the agent working in a linked worktree writes notes.md on the floor", async () => {
@@ -270,14 +270,7 @@ describe("ordinary work beside linked worktrees and includes (controls for the s
 		const h = await sandbox.start({ env: env() });
 		initWithFiles(sandbox.home, h.cwd, { "README.md": "hello\n" });
 		runGit(sandbox.home, h.cwd, "config", "include.path", "../local.cfg");
-		h.agent(
-			callTool("write", { path: "notes.md", content: "# notes\n" }),
-			callTool("write", { path: "../local.cfg", content: "[core]\n\tfsmonitor = true\n" }),
-			"done",
-		);
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("take notes");
-		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+		await expectNotesOnFloorAndWriteReviewed(h, "../local.cfg", "[core]\n\tfsmonitor = true\n");
 	});
 });
 
@@ -290,13 +283,6 @@ describe("a workspace that is a linked worktree of a bare repository", () => {
 		runGit(sandbox.home, sandbox.home, "clone", "-q", "--bare", origin, bare);
 		runGit(sandbox.home, bare, "config", "core.hooksPath", ".husky/_");
 		runGit(sandbox.home, bare, "worktree", "add", "-q", "--force", h.cwd);
-		h.agent(
-			callTool("write", { path: "notes.md", content: "# notes\n" }),
-			callTool("write", { path: ".husky/_/pre-commit", content: hook() }),
-			"done",
-		);
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("take notes, then add a hook");
-		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+		await expectNotesOnFloorAndWriteReviewed(h, ".husky/_/pre-commit", hook());
 	});
 });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitArmedPaths } from "../src/git-config-reader.ts";
 import { guardianSandboxPerTest, initWithFiles, runGit } from "./helpers.ts";
+import { addSubmodule } from "./submodule-hook-sandbox.ts";
 
 const sandbox = guardianSandboxPerTest();
 const marker = () => join(sandbox.home, "MARKER");
@@ -19,20 +20,7 @@ function movedThenCheckedOutBack(repo: string): void {
 	const src = `${repo}-libsrc`;
 	initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
 	initWithFiles(sandbox.home, repo, { "README.md": "hello\n" });
-	runGit(
-		sandbox.home,
-		repo,
-		"-c",
-		"protocol.file.allow=always",
-		"submodule",
-		"add",
-		"-q",
-		"--name",
-		"lib",
-		src,
-		"vendor/lib",
-	);
-	runGit(sandbox.home, repo, "commit", "-qm", "sub");
+	addSubmodule(sandbox.home, repo, src, "vendor/lib", "lib");
 	runGit(sandbox.home, join(repo, "vendor/lib"), "config", "core.hooksPath", "scripts/hooks");
 	mkdirSync(join(repo, "third/party"), { recursive: true });
 	runGit(sandbox.home, repo, "mv", "vendor/lib", "third/party/lib");

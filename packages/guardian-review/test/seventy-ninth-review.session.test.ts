@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import { addSubmodule } from "./submodule-hook-sandbox.ts";
 
 const sandbox = guardianSandboxPerTest();
 const marker = () => join(sandbox.home, "MARKER");
@@ -18,20 +19,7 @@ function movedThenCheckedOutBack(repo: string, deinitOnly = false): void {
 	initWithFiles(sandbox.home, repo, { "README.md": "hello\n", "run.sh": "#!/bin/sh\nexit 0\n" });
 	chmodSync(join(repo, "run.sh"), 0o755);
 	runGit(sandbox.home, repo, "commit", "-qam", "mode");
-	runGit(
-		sandbox.home,
-		repo,
-		"-c",
-		"protocol.file.allow=always",
-		"submodule",
-		"add",
-		"-q",
-		"--name",
-		"lib",
-		src,
-		"vendor/lib",
-	);
-	runGit(sandbox.home, repo, "commit", "-qm", "sub");
+	addSubmodule(sandbox.home, repo, src, "vendor/lib", "lib");
 	runGit(sandbox.home, join(repo, "vendor/lib"), "config", "core.hooksPath", "scripts/hooks");
 	if (deinitOnly) {
 		runGit(sandbox.home, repo, "submodule", "deinit", "-q", "-f", "vendor/lib");

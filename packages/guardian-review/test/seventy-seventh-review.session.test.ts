@@ -7,7 +7,15 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSy
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitArmedPaths } from "../src/git-config-reader.ts";
-import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import {
+	callTool,
+	expectNotesOnFloorAndWriteReviewed,
+	guardianSandboxPerTest,
+	initWithFiles,
+	runGit,
+	verdict,
+	verdictSources,
+} from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest();
 const marker = () => join(sandbox.home, "MARKER");
@@ -249,13 +257,6 @@ describe("controls for the seventy-seventh review's fixes", () => {
 	it("control (session): a write of .gitmodules is reviewed; a write of notes.md beside it stays on the floor", async () => {
 		const h = await sandbox.start({ env: env() });
 		initWithFiles(sandbox.home, h.cwd, { "README.md": "hello\n" });
-		h.agent(
-			callTool("write", { path: "notes.md", content: "# notes\n" }),
-			callTool("write", { path: ".gitmodules", content: '[submodule "x"]\n\tpath = x\n\turl = ../x\n' }),
-			"done",
-		);
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("take notes, then add a submodule");
-		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+		await expectNotesOnFloorAndWriteReviewed(h, ".gitmodules", '[submodule "x"]\n\tpath = x\n\turl = ../x\n');
 	});
 });

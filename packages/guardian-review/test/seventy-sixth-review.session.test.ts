@@ -6,7 +6,14 @@ import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:f
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitArmedPaths } from "../src/git-config-reader.ts";
-import { callTool, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import {
+	callTool,
+	expectNotesOnFloorAndWriteReviewed,
+	initWithFiles,
+	runGit,
+	verdict,
+	verdictSources,
+} from "./helpers.ts";
 import { submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
 const {
@@ -260,14 +267,7 @@ describe("controls for the seventy-sixth review's fixes", () => {
 		runGit(sandbox.home, superproject, "-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "sub");
 		runGit(sandbox.home, join(superproject, "sub"), "config", "core.hooksPath", ".husky/_");
 		runGit(sandbox.home, join(superproject, "sub"), "worktree", "add", "-q", "--force", h.cwd);
-		h.agent(
-			callTool("write", { path: "notes.md", content: "# notes\n" }),
-			callTool("write", { path: ".husky/_/pre-commit", content: hook() }),
-			"done",
-		);
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("take notes, then add a hook");
-		expect(verdictSources(h)).toEqual(["floor", "reviewer"]);
+		await expectNotesOnFloorAndWriteReviewed(h, ".husky/_/pre-commit", hook());
 	});
 
 	it("control (session): a workspace inside a dotfiles repository at home (`~/.git`) writes notes.md on the floor", async () => {

@@ -5,6 +5,16 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
 
+/**
+ * `git submodule add` of the repository at `src` into `repo` at `path` (named `name`, git's default being the
+ * path), as the user runs it (`protocol.file.allow=always` for a local source), then a commit.
+ */
+export function addSubmodule(home: string, repo: string, src: string, path: string, name?: string): void {
+	const named = name === undefined ? [] : ["--name", name];
+	runGit(home, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", ...named, src, path);
+	runGit(home, repo, "commit", "-qm", `add ${path}`);
+}
+
 /** A per-test guardian sandbox with the helpers the hook reviews use. */
 export function submoduleHookSandbox() {
 	const sandbox = guardianSandboxPerTest();
