@@ -1,10 +1,11 @@
 // Seventy-eighth review (facts): readGitArmedPaths after the seventy-seventh review's walk changes.
 import { execFileSync } from "node:child_process";
-import { chmodSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitArmedPaths } from "../src/git-config-reader.ts";
 import { guardianSandboxPerTest, initWithFiles, runGit } from "./helpers.ts";
+import { addSubmodule, libraryAndSuperprojectWithScript } from "./submodule-hook-sandbox.ts";
 
 const sandbox = guardianSandboxPerTest();
 const env = () => ({ HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" });
@@ -24,13 +25,9 @@ const gitOut = (cwd: string, ...args: string[]) =>
 		.trim();
 
 function submoduleWithGitFolderInside(repo: string): string {
-	const src = `${repo}-libsrc`;
-	initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
-	initWithFiles(sandbox.home, repo, { "README.md": "hello\n", "scripts/pre-commit": "#!/bin/sh\nexit 0\n" });
-	chmodSync(join(repo, "scripts/pre-commit"), 0o755);
+	const src = libraryAndSuperprojectWithScript(sandbox.home, repo, "scripts/pre-commit");
 	runGit(sandbox.home, repo, "clone", "-q", src, "sub");
-	runGit(sandbox.home, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "sub");
-	runGit(sandbox.home, repo, "commit", "-qm", "sub");
+	addSubmodule(sandbox.home, repo, src, "sub");
 	symlinkSync("../../../scripts/pre-commit", join(repo, "sub/.git/hooks/pre-commit"));
 	return join(repo, "sub");
 }

@@ -1,11 +1,11 @@
 // Seventy-eighth review: the seventy-seventh review's fixes (readGitmodules, the outer walk, `.gitmodules` armed).
 // Each "bypass" test failed before its fix; "facts (git)" tests and controls passed then too.
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitArmedPaths } from "../src/git-config-reader.ts";
 import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
-import { addSubmodule } from "./submodule-hook-sandbox.ts";
+import { addSubmodule, libraryAndSuperprojectWithScript } from "./submodule-hook-sandbox.ts";
 
 const sandbox = guardianSandboxPerTest();
 const marker = () => join(sandbox.home, "MARKER");
@@ -14,13 +14,9 @@ const env = () => ({ HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" });
 
 /** `git clone src sub`, then `git submodule add src sub` (sub's git folder at sub/.git), and its pre-commit linked to scripts/pre-commit. */
 function submoduleWithGitFolderInside(repo: string): void {
-	const src = `${repo}-libsrc`;
-	initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
-	initWithFiles(sandbox.home, repo, { "README.md": "hello\n", "scripts/pre-commit": "#!/bin/sh\nexit 0\n" });
-	chmodSync(join(repo, "scripts/pre-commit"), 0o755);
+	const src = libraryAndSuperprojectWithScript(sandbox.home, repo, "scripts/pre-commit");
 	runGit(sandbox.home, repo, "clone", "-q", src, "sub");
-	runGit(sandbox.home, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "sub");
-	runGit(sandbox.home, repo, "commit", "-qm", "sub");
+	addSubmodule(sandbox.home, repo, src, "sub");
 	symlinkSync("../../../scripts/pre-commit", join(repo, "sub/.git/hooks/pre-commit"));
 }
 
@@ -201,12 +197,7 @@ describe("two-level deinit (session)", () => {
 
 /** `lib` at `vendor/lib` (core.hooksPath scripts/hooks), tagged `old`; then `git submodule deinit -f` and `git rm`: `.gitmodules` no longer lists it, `.git/modules/lib` stays. */
 function removedSubmodule(repo: string): void {
-	const src = `${repo}-libsrc`;
-	initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
-	initWithFiles(sandbox.home, repo, { "README.md": "hello\n", "scripts/run.sh": "#!/bin/sh\nexit 0\n" });
-	chmodSync(join(repo, "scripts/run.sh"), 0o755);
-	runGit(sandbox.home, repo, "add", ".");
-	runGit(sandbox.home, repo, "commit", "-qm", "x", "--allow-empty");
+	const src = libraryAndSuperprojectWithScript(sandbox.home, repo, "scripts/run.sh");
 	addSubmodule(sandbox.home, repo, src, "vendor/lib", "lib");
 	runGit(sandbox.home, repo, "tag", "old");
 	runGit(sandbox.home, join(repo, "vendor/lib"), "config", "core.hooksPath", "scripts/hooks");

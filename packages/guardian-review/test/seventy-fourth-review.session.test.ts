@@ -23,6 +23,7 @@ import {
 	verdict,
 	verdictSources,
 } from "./helpers.ts";
+import { addSubmodule } from "./submodule-hook-sandbox.ts";
 
 const sandbox = guardianSandboxPerTest();
 const marker = () => join(sandbox.home, "MARKER");
@@ -34,8 +35,7 @@ function superprojectWithSubmodule(repo: string, files: Record<string, string> =
 	const src = join(sandbox.home, "libsrc");
 	initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
 	initWithFiles(sandbox.home, repo, { "README.md": "hello\n", ...files });
-	runGit(sandbox.home, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "sub");
-	runGit(sandbox.home, repo, "commit", "-qm", "sub");
+	addSubmodule(sandbox.home, repo, src, "sub");
 }
 
 /** The user commits a change in the submodule; answers whether the agent's hook ran. */

@@ -1,11 +1,11 @@
 // Seventy-ninth review (session): the seventy-eighth review's fixes.
 // The "bypass" tests failed before their fix (a stale `core.worktree` no longer hides where `.gitmodules` puts the
 // submodule); the control passed then too.
-import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
-import { addSubmodule } from "./submodule-hook-sandbox.ts";
+import { callTool, guardianSandboxPerTest, runGit, verdict, verdictSources } from "./helpers.ts";
+import { addSubmodule, libraryAndSuperprojectWithScript } from "./submodule-hook-sandbox.ts";
 
 const sandbox = guardianSandboxPerTest();
 const marker = () => join(sandbox.home, "MARKER");
@@ -14,11 +14,7 @@ const env = () => ({ HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" });
 
 /** lib (name `lib`, core.hooksPath scripts/hooks) at vendor/lib, `git mv` to third/party/lib, then the commit before the move checked out. */
 function movedThenCheckedOutBack(repo: string, deinitOnly = false): void {
-	const src = `${repo}-libsrc`;
-	initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
-	initWithFiles(sandbox.home, repo, { "README.md": "hello\n", "run.sh": "#!/bin/sh\nexit 0\n" });
-	chmodSync(join(repo, "run.sh"), 0o755);
-	runGit(sandbox.home, repo, "commit", "-qam", "mode");
+	const src = libraryAndSuperprojectWithScript(sandbox.home, repo, "run.sh");
 	addSubmodule(sandbox.home, repo, src, "vendor/lib", "lib");
 	runGit(sandbox.home, join(repo, "vendor/lib"), "config", "core.hooksPath", "scripts/hooks");
 	if (deinitOnly) {

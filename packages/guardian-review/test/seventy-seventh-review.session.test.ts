@@ -16,6 +16,7 @@ import {
 	verdict,
 	verdictSources,
 } from "./helpers.ts";
+import { addSubmodule, libraryAndSuperprojectWithScript } from "./submodule-hook-sandbox.ts";
 
 const sandbox = guardianSandboxPerTest();
 const marker = () => join(sandbox.home, "MARKER");
@@ -38,13 +39,9 @@ const gitOut = (cwd: string, ...args: string[]) =>
 
 /** `git clone src sub`, then `git submodule add src sub`: git keeps sub's git folder at sub/.git (76th review's setup). */
 function submoduleWithGitFolderInside(repo: string): string {
-	const src = `${repo}-libsrc`;
-	initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
-	initWithFiles(sandbox.home, repo, { "README.md": "hello\n", "scripts/pre-commit": "#!/bin/sh\nexit 0\n" });
-	chmodSync(join(repo, "scripts/pre-commit"), 0o755);
+	const src = libraryAndSuperprojectWithScript(sandbox.home, repo, "scripts/pre-commit");
 	runGit(sandbox.home, repo, "clone", "-q", src, "sub");
-	runGit(sandbox.home, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "sub");
-	runGit(sandbox.home, repo, "commit", "-qm", "sub");
+	addSubmodule(sandbox.home, repo, src, "sub");
 	symlinkSync("../../../scripts/pre-commit", join(repo, "sub/.git/hooks/pre-commit"));
 	return join(repo, "sub");
 }
@@ -108,14 +105,8 @@ describe("`.gitmodules` is a workspace file the agent may rewrite on the floor; 
 
 /** A superproject at `repo` with the library `sub` (git folder `.git/modules/sub`), sub's hooks path `scripts/hooks`, then `git submodule deinit -f sub`. */
 function deinitedSubmoduleWithHooksPath(repo: string): void {
-	const src = `${repo}-libsrc`;
-	initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
-	initWithFiles(sandbox.home, repo, { "README.md": "hello\n", "scripts/run.sh": "#!/bin/sh\nexit 0\n" });
-	chmodSync(join(repo, "scripts/run.sh"), 0o755);
-	runGit(sandbox.home, repo, "add", ".");
-	runGit(sandbox.home, repo, "commit", "-qm", "x", "--allow-empty");
-	runGit(sandbox.home, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "sub");
-	runGit(sandbox.home, repo, "commit", "-qm", "sub");
+	const src = libraryAndSuperprojectWithScript(sandbox.home, repo, "scripts/run.sh");
+	addSubmodule(sandbox.home, repo, src, "sub");
 	runGit(sandbox.home, join(repo, "sub"), "config", "core.hooksPath", "scripts/hooks");
 	runGit(sandbox.home, repo, "submodule", "deinit", "-q", "-f", "sub");
 }

@@ -14,7 +14,7 @@ import {
 	verdict,
 	verdictSources,
 } from "./helpers.ts";
-import { submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
+import { addSubmodule, libraryAndSuperprojectWithScript, submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
 const {
 	sandbox,
@@ -188,13 +188,9 @@ describe("a linked worktree removed without `git worktree prune`, made through a
 describe("a checked-out submodule whose git folder is inside it (`git submodule add` of an existing clone: sub/.git is a folder)", () => {
 	/** `git clone src sub`, then `git submodule add src sub`: git keeps sub's git folder at sub/.git (not under .git/modules). */
 	function submoduleWithGitFolderInside(repo: string): string {
-		const src = `${repo}-libsrc`;
-		initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
-		initWithFiles(sandbox.home, repo, { "README.md": "hello\n", "scripts/pre-commit": "#!/bin/sh\nexit 0\n" });
-		chmodSync(join(repo, "scripts/pre-commit"), 0o755);
+		const src = libraryAndSuperprojectWithScript(sandbox.home, repo, "scripts/pre-commit");
 		runGit(sandbox.home, repo, "clone", "-q", src, "sub");
-		runGit(sandbox.home, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "sub");
-		runGit(sandbox.home, repo, "commit", "-qm", "sub");
+		addSubmodule(sandbox.home, repo, src, "sub");
 		return join(repo, "sub");
 	}
 

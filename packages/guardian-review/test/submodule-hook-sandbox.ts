@@ -1,6 +1,6 @@
 // The set-up the submodule and worktree hook reviews (seventy-fourth onwards) share: a sandbox whose hooks leave a
 // marker when they run, a superproject with a submodule, and the user's commit after the agent's call.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
@@ -13,6 +13,19 @@ export function addSubmodule(home: string, repo: string, src: string, path: stri
 	const named = name === undefined ? [] : ["--name", name];
 	runGit(home, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", ...named, src, path);
 	runGit(home, repo, "commit", "-qm", `add ${path}`);
+}
+
+/**
+ * A library repository at `${repo}-libsrc` and a superproject at `repo` tracking an executable, harmless `script`
+ * (one the project already has, which `cp` copies with its mode); answers the library's path.
+ */
+export function libraryAndSuperprojectWithScript(home: string, repo: string, script: string): string {
+	const src = `${repo}-libsrc`;
+	initWithFiles(home, src, { "lib.txt": "x\n" });
+	initWithFiles(home, repo, { "README.md": "hello\n", [script]: "#!/bin/sh\nexit 0\n" });
+	chmodSync(join(repo, script), 0o755);
+	runGit(home, repo, "commit", "-qam", "mode");
+	return src;
 }
 
 /** A per-test guardian sandbox with the helpers the hook reviews use. */
