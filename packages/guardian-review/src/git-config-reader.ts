@@ -39,7 +39,9 @@ import {
 	gitCommonDirFileTarget,
 	gitDirFileTarget,
 	gitHooksFolderPaths,
+	gitmodulesPaths,
 	isInWorkspace,
+	isRelativeHooksPath,
 	judgeGitConfigFile,
 	judgeGitHead,
 	judgeGitHookNames,
@@ -1126,41 +1128,24 @@ function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undef
 	return conflict ? undefined : [...found.values()];
 }
 
-/** At most this many `path` entries of a `.gitmodules` file are taken (boost lists about 170). */
-const MAX_GITMODULES_PATHS = 1024;
-
 /**
  * What the `.gitmodules` file at `top` says: the checked-out submodules it lists (`path = …`), each with the git
  * folder its `.git` folder or `gitdir:` file names and its top, and each submodule's path by its name
- * (`[submodule "name"]`). Empty without the file; undefined when it cannot be read, lists more than
- * {@link MAX_GITMODULES_PATHS} paths or one this reader does not take as written (quotes, escapes, comments, a `..`
- * part), or a `.git` there is neither a folder nor a file read as git reads it. Throws on I/O errors.
+ * (`[submodule "name"]`). Empty without the file; undefined when it cannot be read or `gitmodulesPaths` does not
+ * take it, or a `.git` there is neither a folder nor a file read as git reads it. Throws on I/O errors.
  */
-function readGitmodules(top: string): { checkedOut: HookedGitFolder[]; pathsByName: Map<string, string> } | undefined {
+function readGitmodules(
+	top: string,
+): { checkedOut: HookedGitFolder[]; pathsByName: ReadonlyMap<string, string> } | undefined {
 	const file = join(top, ".gitmodules");
 	const kind = kindOf(file);
 	// A link that leads nowhere (its folder link removed: a seventy-eighth review) is not an absent file.
 	if (kind === "missing") return entryExists(file) ? undefined : { checkedOut: [], pathsByName: new Map() };
-	const read = kind === "file" ? readBoundedOrUndefined(file) : undefined;
-	// Lines end as git reads them: `\r\n` too (a seventy-eighth review: a `.gitmodules` committed from Windows);
-	// a lone `\r` is not taken.
-	const text = read?.replace(/\r\n/g, "\n");
-	if (text === undefined || text.includes("\r")) return undefined;
-	const paths: string[] = [];
-	const pathsByName = new Map<string, string>();
-	let section: string | undefined;
-	for (const line of text.split("\n")) {
-		// A key may follow its section header on one line (`[submodule "a"] path = sub`).
-		const header = /^\s*\[([^\]\n]*)\](.*)$/.exec(line);
-		if (header !== null) section = /^\s*submodule\s+"([^"\\]*)"\s*$/i.exec(header[1] ?? "")?.[1];
-		const match = /^\s*path\s*=(.*)$/i.exec(header === null ? line : (header[2] ?? ""));
-		if (match === null) continue;
-		const value = (match[1] ?? "").trim();
-		if (value === "" || /["\\;#]/.test(value) || value.split("/").includes("..")) return undefined;
-		paths.push(value);
-		if (section !== undefined) pathsByName.set(section, value);
-	}
-	if (paths.length > MAX_GITMODULES_PATHS) return undefined;
+	const text = kind === "file" ? readBoundedOrUndefined(file) : undefined;
+	// A `.gitmodules` committed from Windows too (a seventy-eighth review); see `gitmodulesPaths`.
+	const listed = text === undefined ? undefined : gitmodulesPaths(text);
+	if (listed === undefined) return undefined;
+	const { paths, pathsByName } = listed;
 	const checkedOut: HookedGitFolder[] = [];
 	for (const path of paths) {
 		const tree = join(top, path);
@@ -1222,8 +1207,7 @@ function otherGitFoldersArmedPaths(
 		// `git submodule update` checks it out there and runs its hooks (a seventy-ninth review: `git mv vendor/lib
 		// third/party/lib`, then `git checkout HEAD~1`).
 		const tops = [...new Set([top, fallbackTop].filter((place): place is string => place !== undefined))];
-		const relative = (value: string) => !isAbsolute(value) && !value.startsWith("~");
-		if (tops.length === 0 && unplaced === true && [...read.hooksPaths, ...globalHooksPaths].some(relative))
+		if (tops.length === 0 && unplaced === true && [...read.hooksPaths, ...globalHooksPaths].some(isRelativeHooksPath))
 			return undefined;
 		const gitHooks = [...new Set([join(gitDir, "hooks"), join(commonDir, "hooks")])];
 		for (const place of tops.length === 0 ? [undefined] : tops) {
@@ -1232,7 +1216,7 @@ function otherGitFoldersArmedPaths(
 			if (place !== undefined) armed.push(join(place, ".gitmodules"));
 			const hooksPaths =
 				place === undefined
-					? read.hooksPaths.filter((value) => !relative(value))
+					? read.hooksPaths.filter((value) => !isRelativeHooksPath(value))
 					: [...read.hooksPaths, ...globalHooksPaths];
 			const paths = armedPathsOf(gitHooks, hooksPaths, place, read.included, home);
 			if (paths === undefined) return undefined;

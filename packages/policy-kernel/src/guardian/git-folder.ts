@@ -430,6 +430,46 @@ export function judgeGitHead(head: { readonly link: string } | { readonly text: 
 }
 
 /**
+ * True for a `core.hooksPath` value git places below the working tree's top (neither absolute nor starting with
+ * `~`), as {@link gitHooksFolderPaths} places it. Pure; never throws.
+ */
+export function isRelativeHooksPath(value: string): boolean {
+	return !value.startsWith("/") && !value.startsWith("~");
+}
+
+/** At most this many `path` entries of a `.gitmodules` file are taken (boost lists about 170). */
+export const MAX_GITMODULES_PATHS = 1024;
+
+/**
+ * The submodule paths a `.gitmodules` text lists (`path = …`), in file order, and each path by its submodule's name
+ * (`[submodule "name"]`; a key may follow its header on one line). Lines end as git reads them (`\r\n` too).
+ * Undefined for what this does not take as written, so that the caller errs toward review: a lone `\r`, a value
+ * with quotes, escapes or comment characters, an empty value or one with a `..` part, or more than
+ * {@link MAX_GITMODULES_PATHS} paths. Pure; never throws.
+ */
+export function gitmodulesPaths(
+	text: string,
+): { readonly paths: readonly string[]; readonly pathsByName: ReadonlyMap<string, string> } | undefined {
+	if (typeof text !== "string") return undefined;
+	const lines = text.replace(/\r\n/g, "\n");
+	if (lines.includes("\r")) return undefined;
+	const paths: string[] = [];
+	const pathsByName = new Map<string, string>();
+	let section: string | undefined;
+	for (const line of lines.split("\n")) {
+		const header = /^\s*\[([^\]\n]*)\](.*)$/.exec(line);
+		if (header !== null) section = /^\s*submodule\s+"([^"\\]*)"\s*$/i.exec(header[1] ?? "")?.[1];
+		const match = /^\s*path\s*=(.*)$/i.exec(header === null ? line : (header[2] ?? ""));
+		if (match === null) continue;
+		const value = (match[1] ?? "").trim();
+		if (value === "" || /["\\;#]/.test(value) || value.split("/").includes("..")) return undefined;
+		paths.push(value);
+		if (section !== undefined) pathsByName.set(section, value);
+	}
+	return paths.length > MAX_GITMODULES_PATHS ? undefined : { paths, pathsByName };
+}
+
+/**
  * The folders `core.hooksPath` values name (from {@link GitConfigFileJudgement.hooksPaths}), absolute and normalized:
  * `~/x` below `home`, an absolute path as it is, anything else relative to the repository's top folder `top`, where
  * git runs hooks from (left out when `top` is undefined: the user's own config read outside a repository). A value this cannot place (`~user/x`) is left out. Pure; never throws.
@@ -440,7 +480,7 @@ export function gitHooksFolderPaths(values: readonly string[], top: string | und
 		if (typeof value !== "string" || value === "") continue;
 		if (value.startsWith("~") && value !== "~" && !value.startsWith("~/")) continue;
 		// A relative value is relative to each repository's top: outside one (the user's own config) it names none.
-		if (top === undefined && !value.startsWith("/") && !value.startsWith("~")) continue;
+		if (top === undefined && isRelativeHooksPath(value)) continue;
 		const absolute =
 			value === "~" || value.startsWith("~/")
 				? `${home}/${value.slice(1)}`
