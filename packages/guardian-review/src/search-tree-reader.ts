@@ -27,7 +27,8 @@ import {
 	treeEntryTest,
 	treeProtectionKey,
 } from "@pi-policy/policy-kernel/guardian";
-import { namesRelativeLocation, userGitConfigFolder, userGitConfigPaths } from "./git-config-reader.js";
+import { userGitConfigFolder, userGitConfigPaths } from "./git-config-files.js";
+import { namesRelativeLocation } from "./git-folder-reader.js";
 
 /** At most this many entries are listed in one tree; a larger tree is `unknown` (its read goes to review). */
 export const MAX_SEARCH_TREE_ENTRIES = 20_000;

@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createGitConfigFacts, readGitArmedPaths, readGitConfigFacts } from "../src/git-config-reader.ts";
+import { readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
+import { createGitConfigFacts, readGitConfigFacts } from "../src/git-config-reader.ts";
 
 let root = "";
 let home = "";

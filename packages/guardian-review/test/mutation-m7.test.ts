@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyGuardianDefaults, floorContextFor, treeEntryTest } from "@pi-policy/policy-kernel/guardian";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { readGitArmedPaths, readGitConfigFacts, readGitHooksVerdict } from "../src/git-config-reader.ts";
+import { readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
+import { readGitConfigFacts, readGitHooksVerdict } from "../src/git-config-reader.ts";
 import { readSearchTreeVerdict } from "../src/search-tree-reader.ts";
 import { guardianSandboxPerTest, initWithFiles, runGit } from "./helpers.ts";
 

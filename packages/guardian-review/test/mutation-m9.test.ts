@@ -15,7 +15,8 @@ import {
 import { join } from "node:path";
 import { callTools } from "@pi-policy/pi-harness";
 import { describe, expect, it } from "vitest";
-import { readGitArmedPaths, readGitConfigFacts } from "../src/git-config-reader.ts";
+import { readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
+import { readGitConfigFacts } from "../src/git-config-reader.ts";
 import {
 	callTool,
 	guardianSandboxPerTest,

@@ -4,7 +4,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
-import { readGitArmedPaths, readGitConfigFacts } from "../src/git-config-reader.ts";
+import { readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
+import { readGitConfigFacts } from "../src/git-config-reader.ts";
 import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest();

@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readGitArmedPaths } from "../src/git-config-reader.ts";
+import { readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
 import { guardianSandboxPerTest, initWithFiles, runGit } from "./helpers.ts";
 import { addSubmodule, libraryAndSuperprojectWithScript } from "./submodule-hook-sandbox.ts";
 

@@ -4,7 +4,7 @@
 // tests never assert wall-clock times.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readGitArmedPaths } from "../src/git-config-reader.ts";
+import { readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
 import { guardianSandboxPerTest, initWithFiles, runGit } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest();

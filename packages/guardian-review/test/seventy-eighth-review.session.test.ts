@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readGitArmedPaths } from "../src/git-config-reader.ts";
+import { readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
 import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
 import { addSubmodule, libraryAndSuperprojectWithScript } from "./submodule-hook-sandbox.ts";
 

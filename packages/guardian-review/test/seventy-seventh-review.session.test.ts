@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readGitArmedPaths } from "../src/git-config-reader.ts";
+import { readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
 import {
 	callTool,
 	expectNotesOnFloorAndWriteReviewed,

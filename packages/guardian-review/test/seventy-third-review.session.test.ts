@@ -3,7 +3,7 @@
 import { chmodSync, mkdirSync, realpathSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readGitArmedPaths } from "../src/git-config-reader.ts";
+import { readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
 import {
 	callTool,
 	expectReviewedAndNoHookAtCommit,

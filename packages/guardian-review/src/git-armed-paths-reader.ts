@@ -1,0 +1,373 @@
+// The paths a write must not reach on the floor because git runs or reads what is put there: hooks folders, the
+// folders `core.hooksPath` names, the files hooks link to, included config files and `.gitmodules`, of the
+// repository around a folder and of every git folder of its family (repositories around it, submodules, linked
+// worktrees). Found without running git; anything this reader cannot place makes the answer `unknown`.
+import { lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import {
+	gitHooksFolderPaths,
+	gitmodulesPaths,
+	isRelativeHooksPath,
+	MAX_GIT_HOOK_ENTRIES,
+} from "@pi-policy/policy-kernel/guardian";
+import { globalConfigFiles, readConfigFiles, repositoryConfigFiles } from "./git-config-files.js";
+import {
+	commonDirOf,
+	entryExists,
+	type GitLocation,
+	gitConfigRedirected,
+	gitDirOfFile,
+	joinAsText,
+	kindOf,
+	locateRepository,
+	placedByNearestEntry,
+	readBoundedOrUndefined,
+	realPathOf,
+} from "./git-folder-reader.js";
+import { MAX_MODULES_FOLDERS, submoduleGitFolders, unplacedHooksPath } from "./git-hooks-reader.js";
+
+/**
+ * The paths git runs programs from for the repository at `cwd`: the folders `core.hooksPath` names (see
+ * `gitHooksFolderPaths`) and the config files its config and the user's include, from every config file git reads
+ * for it, placed through the path asked about (`namedTop`) so that the floor compares them with the workspace's names,
+ * and by their real paths too: `[]` with none; `unknown` when a file could not be judged or the top cannot be named.
+ * Outside a repository, the user's own absolute or home values and includes. Never throws.
+ */
+export function readGitArmedPaths(cwd: string, home: string): readonly string[] | "unknown" {
+	try {
+		if (gitConfigRedirected()) return "unknown";
+		const location = locateRepository(cwd);
+		if (location === "unknown") return "unknown";
+		const globalFiles = globalConfigFiles(home);
+		// Outside a repository the user's own `core.hooksPath` still names a folder every repository uses, when it is
+		// absolute or under home (a forty-first review).
+		const files = location === "none" ? globalFiles : [...repositoryConfigFiles(location), ...globalFiles];
+		const read = readConfigFiles(files, home, () => false);
+		if (read === undefined || read.unreadGlobal) return "unknown";
+		// Placed through the path asked about when it names the top, else by the top's real path: a folder reached
+		// through a link (`docs -> packages/app/docs`) is judged by where its links lead (a forty-fifth review).
+		const top = location === "none" ? undefined : (location.namedTop ?? location.top);
+		// The git folder's own `hooks` too: harmless by its name (the git folder is protected), but by its real path it
+		// may be a workspace folder (`.git/hooks -> ../githooks`, a seventy-third review).
+		const gitHooks = location === "none" ? [] : [join(location.commonDir, "hooks")];
+		const armed = armedPathsOf(gitHooks, read.hooksPaths, top, read.included, home);
+		if (armed === undefined) return "unknown";
+		// The submodules' own git folders may lead into this tree too (a seventy-fourth review:
+		// `.git/modules/sub/hooks -> ../../../githooks`, a hook link to `scripts/`, an absolute `core.hooksPath` or an
+		// include naming a file here), and so may the linked worktrees' `config.worktree` (a seventy-fifth review): the
+		// user's next commit there runs what a write here puts.
+		if (location !== "none") {
+			if (top !== undefined) armed.push(join(top, ".gitmodules"));
+			const others = otherGitFoldersArmedPaths(location, home, read.globalHooksPaths);
+			if (others === undefined) return "unknown";
+			armed.push(...others);
+		}
+		// By where links lead too (`githooks -> tools/hooks`; a forty-first review).
+		const real = armed.map((path) => realPathOf(path));
+		return [...new Set([...armed, ...real.filter((path): path is string => path !== undefined)])];
+	} catch {
+		return "unknown";
+	}
+}
+
+/**
+ * The armed paths of one repository or submodule: its git folders' `hooks` (`gitHooks`), the folders its
+ * `core.hooksPath` values name (relative ones placed below `top`; see `gitHooksFolderPaths`), the files hooks in
+ * them link to (see {@link linkedHookTargets}), and the config files an include names. Undefined when a value or
+ * folder cannot be placed (see {@link unplacedHooksPath}, {@link placedByNearestEntry}) or a hooks folder cannot be
+ * judged. Throws on I/O errors.
+ */
+function armedPathsOf(
+	gitHooks: readonly string[],
+	hooksPaths: readonly string[],
+	top: string | undefined,
+	included: readonly string[],
+	home: string,
+): string[] | undefined {
+	// git expands `~user/` too, into a home this reader does not look up: not placed, so not known.
+	if (hooksPaths.some(unplacedHooksPath)) return undefined;
+	const folders = [...gitHooks, ...gitHooksFolderPaths(hooksPaths, top, home)];
+	// A folder behind a link that leads nowhere yet is made where the link leads (`hk -> tools/hooks`, then
+	// `mv tpl tools/hooks`; a seventy-second review): not placed, so not known.
+	if (folders.some((folder) => placedByNearestEntry(folder) === undefined)) return undefined;
+	// A hook that is a link runs the file it leads to (`.git/hooks/pre-commit -> ../../scripts/pre-commit`): that
+	// file is armed too (a seventy-second review).
+	const hookTargets = linkedHookTargets(folders);
+	if (hookTargets === undefined) return undefined;
+	// The files the config includes: a line there can name a program too (a forty-third review). By where the system
+	// takes the path too: a `..` after a link climbs from where the link leads (`tools/lnk/../git.cfg` with
+	// `lnk -> deep/a` is `tools/deep/git.cfg`; a seventy-fifth review), which `resolve` drops as text.
+	const placedIncludes = included.map((path) => placedByNearestEntry(path));
+	if (placedIncludes.some((path) => path === undefined)) return undefined;
+	return [...folders, ...hookTargets, ...included.map((path) => resolve(path)), ...(placedIncludes as string[])];
+}
+
+/** A git folder git may run hooks for, with its common folder and the working tree it runs them in. */
+interface HookedGitFolder {
+	readonly gitDir: string;
+	readonly commonDir: string;
+	/**
+	 * The working tree's top, where relative `core.hooksPath` values are placed, when known from outside its config:
+	 * the folder around a `.git` folder or file, or a linked worktree's `gitdir` file. Else from its `core.worktree`
+	 * values (see {@link agreedWorktree}).
+	 */
+	readonly top?: string;
+	/** A linked worktree: the shared `config`'s `core.worktree` is not its own. */
+	readonly linked?: boolean;
+	/** `top` is a guess from the git folder's name (a main worktree's, seen from a linked one): any other way wins. */
+	readonly guessedTop?: boolean;
+	/**
+	 * Where a submodule's working tree would be checked out when nothing else names it (`git submodule deinit`
+	 * removes `core.worktree`; the next `git submodule update --init` checks it out there and runs its hooks; a
+	 * seventy-seventh review): the path `.gitmodules` gives its name, else its name, below the superproject's top.
+	 */
+	readonly fallbackTop?: string;
+	/**
+	 * A submodule git folder with no working tree named and none `.gitmodules` gives its name: where its next
+	 * checkout puts it is not known (a seventy-eighth review: `lib` at `vendor/lib`, gone from `.gitmodules` but
+	 * back after `git checkout old`), so a relative `core.hooksPath` makes the armed paths unknown.
+	 */
+	readonly unplaced?: boolean;
+}
+
+/** At most this many repositories around the workspace's are walked for armed paths; one more makes them unknown. */
+const MAX_OUTER_REPOSITORIES = 4;
+
+/**
+ * The other git folders whose hooks a write in the repository at `location` may arm, found without running git:
+ * the repositories around its top (a superproject whose `core.hooksPath`, or whose other submodule's, names a folder
+ * of the submodule that is the workspace: seventy-sixth and seventy-seventh reviews), then from each repository
+ * reached, its submodules' git folders under `modules/` (see {@link submoduleGitFolders}), the checked-out
+ * submodules `.gitmodules` lists (a `.git` folder inside one is not under `modules/`; see
+ * {@link readGitmodules}), its linked worktrees (`worktrees/<name>/`, their top from the `gitdir` file) or its main
+ * worktree. Undefined past {@link MAX_MODULES_FOLDERS} or {@link MAX_OUTER_REPOSITORIES}, when one cannot be
+ * placed, or when two ways to one git folder give it different tops. Throws on I/O errors.
+ */
+function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undefined {
+	const own = realPathOf(location.gitDir);
+	const found = new Map<string, HookedGitFolder>();
+	const queue: HookedGitFolder[] = [{ gitDir: location.gitDir, commonDir: location.commonDir, top: location.top }];
+	let conflict = false;
+	const add = (folder: HookedGitFolder): boolean => {
+		const real = realPathOf(folder.gitDir);
+		if (real === undefined) return false;
+		if (real === own) return true;
+		const known = found.get(real);
+		if (known !== undefined) {
+			let merged = known;
+			if (merged.fallbackTop === undefined && folder.fallbackTop !== undefined)
+				merged = { ...merged, fallbackTop: folder.fallbackTop, unplaced: false };
+			if (folder.top !== undefined && folder.guessedTop !== true) {
+				if (merged.top === undefined || merged.guessedTop === true)
+					merged = { ...merged, top: folder.top, guessedTop: false };
+				else if (folder.top !== merged.top) conflict = true;
+			}
+			found.set(real, merged);
+			return true;
+		}
+		if (found.size >= MAX_MODULES_FOLDERS) return false;
+		found.set(real, folder);
+		queue.push(folder);
+		return true;
+	};
+	// The repositories around the top, each walked as this one is. A bare repository holding its worktrees
+	// (`proj.git/main`) is this one's own common folder: the search goes on above it.
+	const commonDir = realPathOf(location.commonDir);
+	let outer = dirname(location.top);
+	for (let level = 0; ; level++) {
+		const real = realPathOf(outer);
+		if (commonDir !== undefined && real !== undefined && (real === commonDir || real.startsWith(`${commonDir}/`)))
+			outer = dirname(commonDir);
+		const around = locateRepository(outer);
+		if (around === "none") break;
+		if (around === "unknown" || level >= MAX_OUTER_REPOSITORIES) return undefined;
+		if (!add({ gitDir: around.gitDir, commonDir: around.commonDir, top: around.top })) return undefined;
+		if (dirname(around.top) === around.top) break;
+		outer = dirname(around.top);
+	}
+	while (queue.length > 0) {
+		const repository = queue.shift() as HookedGitFolder;
+		const known = found.get(realPathOf(repository.gitDir) ?? "");
+		// A submodule put away keeps its own submodules' git folders: they are placed below where it would be.
+		const top = known?.top ?? repository.top ?? known?.fallbackTop ?? repository.fallbackTop;
+		const gitmodules =
+			top === undefined ? { checkedOut: [], pathsByName: new Map<string, string>() } : readGitmodules(top);
+		if (gitmodules === undefined) return undefined;
+		const submodules = submoduleGitFolders(repository, false);
+		if (submodules === undefined) return undefined;
+		for (const { gitDir, name } of submodules) {
+			const subCommonDir = commonDirOf(gitDir);
+			if (subCommonDir === undefined) return undefined;
+			const path = gitmodules.pathsByName.get(name);
+			const placement =
+				top === undefined || path === undefined ? { unplaced: true } : { fallbackTop: joinAsText(top, path) };
+			if (!add({ gitDir, commonDir: subCommonDir, ...placement })) return undefined;
+		}
+		for (const folder of gitmodules.checkedOut) if (!add(folder)) return undefined;
+		const main = realPathOf(repository.gitDir) === realPathOf(repository.commonDir);
+		if (!main) {
+			// The main worktree's folder (its own `config.worktree`): the folder around a `.git` folder, or a bare
+			// repository's git folder itself, where git places a relative value.
+			const mainDir = repository.commonDir;
+			const mainTop = basename(mainDir) === ".git" ? dirname(mainDir) : mainDir;
+			if (!add({ gitDir: mainDir, commonDir: mainDir, top: mainTop, guessedTop: true })) return undefined;
+			continue;
+		}
+		const worktrees = join(repository.commonDir, "worktrees");
+		if (kindOf(worktrees) !== "dir") continue;
+		for (const name of readdirSync(worktrees)) {
+			const gitDir = join(worktrees, name);
+			if (kindOf(gitDir) !== "dir") continue;
+			// `gitdir` names the worktree's `.git` file (relative to this folder under `worktree.useRelativePaths`).
+			const text = readBoundedOrUndefined(join(gitDir, "gitdir"));
+			const dotGit = text?.replace(/\n$/, "");
+			if (dotGit === undefined || dotGit === "" || dotGit.includes("\n")) return undefined;
+			const worktreeTop = placedByNearestEntry(dirname(joinAsText(gitDir, dotGit)));
+			if (worktreeTop === undefined) return undefined;
+			if (!add({ gitDir, commonDir: repository.commonDir, top: worktreeTop, linked: true })) return undefined;
+		}
+	}
+	return conflict ? undefined : [...found.values()];
+}
+
+/**
+ * What the `.gitmodules` file at `top` says: the checked-out submodules it lists (`path = …`), each with the git
+ * folder its `.git` folder or `gitdir:` file names and its top, and each submodule's path by its name
+ * (`[submodule "name"]`). Empty without the file; undefined when it cannot be read or `gitmodulesPaths` does not
+ * take it, or a `.git` there is neither a folder nor a file read as git reads it. Throws on I/O errors.
+ */
+function readGitmodules(
+	top: string,
+): { checkedOut: HookedGitFolder[]; pathsByName: ReadonlyMap<string, string> } | undefined {
+	const file = join(top, ".gitmodules");
+	const kind = kindOf(file);
+	// A link that leads nowhere (its folder link removed: a seventy-eighth review) is not an absent file.
+	if (kind === "missing") return entryExists(file) ? undefined : { checkedOut: [], pathsByName: new Map() };
+	const text = kind === "file" ? readBoundedOrUndefined(file) : undefined;
+	// A `.gitmodules` committed from Windows too (a seventy-eighth review); see `gitmodulesPaths`.
+	const listed = text === undefined ? undefined : gitmodulesPaths(text);
+	if (listed === undefined) return undefined;
+	const { paths, pathsByName } = listed;
+	const checkedOut: HookedGitFolder[] = [];
+	for (const path of paths) {
+		const tree = join(top, path);
+		const dotGit = join(tree, ".git");
+		const dotGitKind = kindOf(dotGit);
+		if (dotGitKind === "missing") continue;
+		const gitDir = dotGitKind === "dir" ? dotGit : dotGitKind === "file" ? gitDirOfFile(dotGit, tree) : undefined;
+		const commonDir = gitDir === undefined ? undefined : commonDirOf(gitDir);
+		const treeTop = realPathOf(tree);
+		if (gitDir === undefined || commonDir === undefined || treeTop === undefined) return undefined;
+		checkedOut.push({ gitDir, commonDir, top: treeTop });
+	}
+	return { checkedOut, pathsByName };
+}
+
+/**
+ * The one working tree the `core.worktree` values read for a git folder name (relative to `gitDir`), placed by the
+ * system (a folder not made yet by where it would be made: a submodule removed with `git rm` keeps its git folder);
+ * undefined with values that name different folders, or one that cannot be placed.
+ */
+function agreedWorktree(gitDir: string, values: readonly string[]): string | undefined {
+	const placed = new Set(
+		values.map((value) => (value === "" ? undefined : placedByNearestEntry(joinAsText(gitDir, value)))),
+	);
+	if (placed.size !== 1) return undefined;
+	return [...placed][0];
+}
+
+/**
+ * The armed paths (see {@link armedPathsOf}) of the other git folders whose hooks a write may arm (see
+ * {@link otherHookedGitFolders}): each one's `hooks` (and its common folder's), and what its own config files name,
+ * relative `core.hooksPath` values (its own, and the user's and the system's `globalHooksPaths`) placed below its
+ * working tree. git takes `core.worktree` from `config` (for a linked worktree only from its `config.worktree`) or
+ * `config.worktree`, never from an include (a seventy-fifth review). Undefined when one cannot be judged, or its
+ * `core.worktree` values do not agree with each other or with the tree it is known to have. A submodule with no
+ * working tree named (put away with `git submodule deinit`) is placed where its next checkout would put it (see
+ * `fallbackTop`); a git folder with none at all has its relative values left out. Each top's `.gitmodules` is armed
+ * too. Throws on I/O errors.
+ */
+function otherGitFoldersArmedPaths(
+	location: GitLocation,
+	home: string,
+	globalHooksPaths: readonly string[],
+): string[] | undefined {
+	const folders = otherHookedGitFolders(location);
+	if (folders === undefined) return undefined;
+	const armed: string[] = [];
+	for (const { gitDir, commonDir, top: knownTop, linked, guessedTop, fallbackTop, unplaced } of folders) {
+		const read = readConfigFiles(repositoryConfigFiles({ gitDir, commonDir }), home, () => false);
+		if (read === undefined) return undefined;
+		const values = read.worktrees
+			.filter((worktree) => !linked || worktree.file === join(gitDir, "config.worktree"))
+			.map((worktree) => worktree.value);
+		const named = values.length === 0 ? undefined : agreedWorktree(gitDir, values);
+		if (values.length > 0 && (named === undefined || (knownTop !== undefined && !guessedTop && named !== knownTop)))
+			return undefined;
+		const top = guessedTop === true ? (named ?? knownTop) : (knownTop ?? named);
+		// Where `.gitmodules` puts a submodule counts too when its `core.worktree` names another folder: the next
+		// `git submodule update` checks it out there and runs its hooks (a seventy-ninth review: `git mv vendor/lib
+		// third/party/lib`, then `git checkout HEAD~1`).
+		const tops = [...new Set([top, fallbackTop].filter((place): place is string => place !== undefined))];
+		if (tops.length === 0 && unplaced === true && [...read.hooksPaths, ...globalHooksPaths].some(isRelativeHooksPath))
+			return undefined;
+		const gitHooks = [...new Set([join(gitDir, "hooks"), join(commonDir, "hooks")])];
+		for (const place of tops.length === 0 ? [undefined] : tops) {
+			// Its `.gitmodules` tells this reader where its submodules' git folders are (a seventy-seventh review: `rm
+			// .gitmodules` hid one).
+			if (place !== undefined) armed.push(join(place, ".gitmodules"));
+			const hooksPaths =
+				place === undefined
+					? read.hooksPaths.filter((value) => !isRelativeHooksPath(value))
+					: [...read.hooksPaths, ...globalHooksPaths];
+			const paths = armedPathsOf(gitHooks, hooksPaths, place, read.included, home);
+			if (paths === undefined) return undefined;
+			armed.push(...paths);
+		}
+	}
+	return armed;
+}
+
+/**
+ * Where a link in `folder` whose target `text` does not exist yet would lead: from the folder's real path (a `..`
+ * climbs from there), placed by {@link placedByNearestEntry}; undefined when a `..` follows a name in it (the system
+ * takes it from where a link of that name leads).
+ */
+function placedLinkTarget(folder: string, text: string): string | undefined {
+	const parts = text.split("/").filter((part) => part !== "" && part !== ".");
+	const firstName = parts.findIndex((part) => part !== "..");
+	if (firstName >= 0 && parts.slice(firstName).includes("..")) return undefined;
+	const base = realPathOf(folder);
+	return base === undefined ? undefined : placedByNearestEntry(resolve(base, text));
+}
+
+/**
+ * The real paths of the hooks that are links in `folders` (missing folders have none), a link that leads nowhere
+ * yet by where its target would be made (`pre-commit -> ../../node_modules/.bin/lint-hook` before `npm install`, a
+ * seventy-third review); undefined when a folder cannot be listed, holds more entries than the kernel judges, a
+ * target cannot be placed, or a hook other than a sample is a file with more than one name (a hard link). Throws on I/O errors.
+ */
+function linkedHookTargets(folders: readonly string[]): string[] | undefined {
+	const targets: string[] = [];
+	for (const folder of folders) {
+		const kind = kindOf(folder);
+		if (kind === "missing") continue;
+		if (kind !== "dir") return undefined;
+		const entries = readdirSync(folder, { withFileTypes: true });
+		if (entries.length > MAX_GIT_HOOK_ENTRIES) return undefined;
+		for (const entry of entries) {
+			// A hook hard-linked to another file (`ln scripts/pre-commit .git/hooks/`) runs whatever a write to that
+			// other name puts in it, and no path names it (a seventy-fourth review): not known. Samples never run.
+			if (entry.isFile() && !entry.name.endsWith(".sample") && lstatSync(join(folder, entry.name)).nlink > 1)
+				return undefined;
+			if (!entry.isSymbolicLink()) continue;
+			const hook = join(folder, entry.name);
+			const target = realPathOf(hook) ?? placedLinkTarget(folder, readlinkSync(hook));
+			if (target === undefined) return undefined;
+			// The file a hook link leads to may have another name too (a seventy-fifth review): as for a hook itself.
+			if (kindOf(target) === "file" && lstatSync(target).nlink > 1) return undefined;
+			targets.push(target);
+		}
+	}
+	return targets;
+}
