@@ -15,6 +15,7 @@ import {
 	judgeShellSetup,
 	type LoadedPiResources,
 	normalizeAbsolutePath,
+	pathThroughRoots,
 	resolveAdditionalDirectories,
 	resolveToolScope,
 	type ShellSetupFacts,
@@ -205,9 +206,14 @@ export function createFloorFactsReader(sources: FloorFactsSources): FloorFactsRe
 					folders,
 					requests?.movedPaths,
 				);
+				// Named through the workspace's and the additional directories' names too, as the kernel names a write's
+				// real path (an eightieth review: `~/lib -> ~/data/lib` with a hook linked to `scripts/pre-commit`, whose
+				// target is armed only by its real path).
+				const linkRoots = linkReader.roots(contextOf(facts));
+				const armed = await gitFacts.armedPathsAround(ctx.cwd, folders, roots);
 				facts = {
 					...facts,
-					gitArmedPaths: gitFacts.armedPathsAround(ctx.cwd, folders, roots),
+					gitArmedPaths: [...new Set([...armed, ...armed.map((path) => pathThroughRoots(path, linkRoots))])],
 					...(mirrored.length === 0
 						? {}
 						: { homeConfigLinkTargets: [...(facts.homeConfigLinkTargets ?? []), ...mirrored] }),

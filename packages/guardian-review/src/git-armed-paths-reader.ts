@@ -24,7 +24,13 @@ import {
 	readBoundedOrUndefined,
 	realPathOf,
 } from "./git-folder-reader.js";
-import { MAX_MODULES_FOLDERS, submoduleGitFolders, unplacedHooksPath } from "./git-hooks-reader.js";
+import {
+	gitlinksOf,
+	MAX_MODULES_FOLDERS,
+	MAX_SUBMODULE_GIT_FOLDERS,
+	submoduleGitFolders,
+	unplacedHooksPath,
+} from "./git-hooks-reader.js";
 
 /**
  * The paths git runs programs from for the repository at `cwd`: the folders `core.hooksPath` names (see
@@ -65,6 +71,45 @@ export function readGitArmedPaths(cwd: string, home: string): readonly string[] 
 		// By where links lead too (`githooks -> tools/hooks`; a forty-first review).
 		const real = armed.map((path) => realPathOf(path));
 		return [...new Set([...armed, ...real.filter((path): path is string => path !== undefined)])];
+	} catch {
+		return "unknown";
+	}
+}
+
+/**
+ * The armed paths of the repositories embedded in the one around `folder` with `git add` (a gitlink `.gitmodules`
+ * does not list, checked out with a `.git` of its own), each as {@link readGitArmedPaths} reads the repository
+ * around it: git in the superproject enters them as it enters submodules, but the family walk finds them only
+ * through `.gitmodules` or `modules/` (an eightieth review: an embedded library's `include.path` named a workspace
+ * file, and the user's next `git status` at the top ran what a write there put). git lists the gitlinks (once per
+ * index; see `gitlinksOf`), so ask only where the repository's own armed paths are known: its config files were
+ * judged, and none would make git wait. `[]` outside a repository; `unknown` when git fails, more than
+ * `MAX_SUBMODULE_GIT_FOLDERS` are embedded, or one cannot be judged. Embedded repositories' own gitlinks are not
+ * listed. Never throws.
+ */
+export async function readEmbeddedRepositoriesArmedPaths(
+	folder: string,
+	home: string,
+): Promise<readonly string[] | "unknown"> {
+	try {
+		if (gitConfigRedirected()) return "unknown";
+		const location = locateRepository(folder);
+		if (location === "none") return [];
+		if (location === "unknown") return "unknown";
+		const gitmodules = readGitmodules(location.top);
+		if (gitmodules === undefined) return "unknown";
+		const listed = new Set(gitmodules.pathsByName.values());
+		const embedded = (await gitlinksOf(location.top, location.gitDir)).filter(
+			(path) => !listed.has(path) && entryExists(join(location.top, path, ".git")),
+		);
+		if (embedded.length > MAX_SUBMODULE_GIT_FOLDERS) return "unknown";
+		const armed: string[] = [];
+		for (const path of embedded) {
+			const read = readGitArmedPaths(join(location.top, path), home);
+			if (read === "unknown") return "unknown";
+			armed.push(...read);
+		}
+		return armed;
 	} catch {
 		return "unknown";
 	}

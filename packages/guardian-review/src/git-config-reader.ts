@@ -28,13 +28,14 @@ import {
 	treeEntryTest,
 	treeProtectionKey,
 } from "@pi-policy/policy-kernel/guardian";
-import { readGitArmedPaths } from "./git-armed-paths-reader.js";
+import { readEmbeddedRepositoriesArmedPaths, readGitArmedPaths } from "./git-armed-paths-reader.js";
 import { type ConfigFilesRead, globalConfigFiles, readConfigFiles, repositoryConfigFiles } from "./git-config-files.js";
 import {
 	type GitLocation,
 	gitConfigRedirected,
 	joinAsText,
 	kindOf,
+	linkHoldingFolders,
 	locateRepository,
 	nearestExistingFolder,
 	readBounded,
@@ -256,7 +257,7 @@ export function createGitConfigFacts(home: string): {
 	 * be judged counts as one itself, and more than `MAX_WRITE_FOLDERS` folders make `cwd` and every one of `roots`
 	 * (the additional directories) one: every write there is reviewed.
 	 */
-	armedPathsAround(cwd: string, folders: readonly string[], roots?: readonly string[]): readonly string[];
+	armedPathsAround(cwd: string, folders: readonly string[], roots?: readonly string[]): Promise<readonly string[]>;
 	invalidate(): void;
 } {
 	const cached = new Map<string, { config: Promise<GitConfigFacts>; hooks: GitHooksVerdict }>();
@@ -350,17 +351,25 @@ export function createGitConfigFacts(home: string): {
 				...(atCwd === undefined ? {} : { gitHistoryProtected: atCwd.protectedPaths, gitHistoryCommits: atCwd.commits }),
 			};
 		},
-		armedPathsAround(cwd, folders, roots = []) {
+		async armedPathsAround(cwd, folders, roots = []) {
 			// Past the bound every root the agent may write in counts as one (a forty-third review: the additional
 			// directories too).
 			if (folders.length > MAX_WRITE_FOLDERS) return [resolve(cwd), ...roots];
 			const found = new Set<string>();
-			for (const folder of new Set([resolve(cwd), ...folders])) {
+			// The repositories around the links that lead to the workspace and the additional directories, too (an
+			// eightieth review: `outer/work -> ../data/ws` with outer's `core.hooksPath` `work/tools/hooks`).
+			const linkHolders = [resolve(cwd), ...roots].flatMap(linkHoldingFolders);
+			for (const folder of new Set([resolve(cwd), ...folders, ...linkHolders])) {
 				const existing = nearestExistingFolder(folder);
 				let read = hooksFolders.get(existing);
 				if (read === undefined) {
 					if (hooksFolders.size >= MAX_CACHED_DIRECTORIES) hooksFolders.clear();
 					read = readGitArmedPaths(existing, home);
+					// The repositories embedded there with `git add` too (listed by git, so only once the rest is known).
+					if (read !== "unknown") {
+						const embedded = await readEmbeddedRepositoriesArmedPaths(existing, home);
+						read = embedded === "unknown" ? "unknown" : [...read, ...embedded];
+					}
 					hooksFolders.set(existing, read);
 				}
 				for (const hooks of read === "unknown" ? [folder] : read) found.add(hooks);

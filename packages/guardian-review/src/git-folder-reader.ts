@@ -308,6 +308,37 @@ export function placedByNearestEntry(path: string): string | undefined {
 	return undefined;
 }
 
+/** At most this many links are followed on a root's path (see {@link linkHoldingFolders}). */
+const MAX_ROOT_LINK_HOPS = 8;
+
+/**
+ * The folders that hold the links on the way from `path` to its real path, by their real paths (`work -> outer/work`
+ * and `outer/work -> ../data/ws`: the folder around `work`, and `outer`): git in a repository around one of them
+ * follows its link into `path`'s tree, so a `core.hooksPath` there may name a folder of it (an eightieth review).
+ * At most {@link MAX_ROOT_LINK_HOPS} links; the walk stops at a part that cannot be looked up. Never throws.
+ */
+export function linkHoldingFolders(path: string): string[] {
+	const folders: string[] = [];
+	let pending = resolve(path);
+	try {
+		for (let hop = 0; hop < MAX_ROOT_LINK_HOPS; hop++) {
+			const parts = pending.split("/").filter((part) => part !== "");
+			const linkAt = parts.findIndex((_, index) =>
+				lstatSync(`/${parts.slice(0, index + 1).join("/")}`).isSymbolicLink(),
+			);
+			if (linkAt < 0) break;
+			const link = `/${parts.slice(0, linkAt + 1).join("/")}`;
+			// Every part before the link is no link: its folder is named by its real path.
+			const holder = dirname(link);
+			folders.push(holder);
+			pending = resolve(holder, readlinkSync(link), ...parts.slice(linkAt + 1));
+		}
+	} catch {
+		// A part that cannot be looked up (missing): no link beyond it leads anywhere.
+	}
+	return folders;
+}
+
 /** At most this many folders up are tried to find an existing one (see {@link nearestExistingFolder}). */
 const MAX_MISSING_FOLDER_DEPTH = 64;
 

@@ -65,7 +65,7 @@ export function hooksPathFoldersVerdict(values: readonly string[], top: string, 
 }
 
 /** At most this many checked-out submodules are entered (git runs once in each); more makes the config verdict `unknown`. */
-const MAX_SUBMODULE_GIT_FOLDERS = 32;
+export const MAX_SUBMODULE_GIT_FOLDERS = 32;
 /**
  * At most this many folders are looked at under `modules/` (the folders between, for names like `a/b`, included),
  * and at most this many linked worktrees' git folders: no git runs, only reads (a seventy-fifth review: a dotfiles
@@ -230,7 +230,7 @@ const gitlinkLists = new Map<string, { index: string; paths: readonly string[] }
  * identity keys the list, and a repository's config read again after each write costs one `stat` while the index
  * stays as it was. No index file: none. Throws when git fails.
  */
-async function gitlinksOf(tree: string, gitDir: string): Promise<readonly string[]> {
+export async function gitlinksOf(tree: string, gitDir: string): Promise<readonly string[]> {
 	let info: BigIntStats;
 	try {
 		info = statSync(join(gitDir, "index"), { bigint: true });

@@ -201,17 +201,23 @@ export function createPathLinkReader(): {
 		context: Pick<FloorContext, "cwd" | "home" | "additionalDirectories">,
 		missingUnknown?: boolean,
 	): PathLinkTargets;
+	/** The roots' real paths (see {@link readLinkRoots}), as `read` takes them. */
+	roots(context: Pick<FloorContext, "cwd" | "home" | "additionalDirectories">): readonly LinkRoot[];
 	invalidate(): void;
 } {
 	let cached: { key: string; roots: readonly LinkRoot[] } | undefined;
+	const rootsOf = (context: Pick<FloorContext, "cwd" | "home" | "additionalDirectories">, look: PathEntryLookup) => {
+		const key = [context.cwd, context.home, ...(context.additionalDirectories ?? [])].join("\u0000");
+		if (cached?.key !== key) cached = { key, roots: readLinkRoots(context, look) };
+		return cached.roots;
+	};
 	return {
 		read(paths, context, missingUnknown = false) {
 			if (paths.length === 0) return new Map();
 			const look = createPathEntryLookup();
-			const key = [context.cwd, context.home, ...(context.additionalDirectories ?? [])].join("\u0000");
-			if (cached?.key !== key) cached = { key, roots: readLinkRoots(context, look) };
-			return readPathLinks(paths, context, look, cached.roots, missingUnknown);
+			return readPathLinks(paths, context, look, rootsOf(context, look), missingUnknown);
 		},
+		roots: (context) => rootsOf(context, createPathEntryLookup()),
 		invalidate() {
 			cached = undefined;
 		},

@@ -50,7 +50,7 @@ describe("a file that would block a read", () => {
 		appendConfig("[include]\n\tpath = ../shared.cfg\n");
 		expect(readGitArmedPaths(join(repo, "src"), home)).toBe("unknown");
 		expect((await readGitConfigFacts(join(repo, "src"), home)).config).toBe("unknown");
-		expect(createGitConfigFacts(home).armedPathsAround(join(repo, "src"), [])).toEqual([join(repo, "src")]);
+		expect(await createGitConfigFacts(home).armedPathsAround(join(repo, "src"), [])).toEqual([join(repo, "src")]);
 	});
 
 	it("takes an include that is a character device as unknown", async () => {

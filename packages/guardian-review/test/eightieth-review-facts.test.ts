@@ -1,0 +1,89 @@
+// Eightieth review (facts): the readers behind its fixes. Repositories embedded with `git add` are read for armed
+// paths (bounded, `.gitmodules` entries left to the family walk), and the folders holding the links on the way to a
+// root are found (their repositories are read too).
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readEmbeddedRepositoriesArmedPaths, readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
+import { linkHoldingFolders } from "../src/git-folder-reader.ts";
+import { guardianSandboxPerTest, initWithFiles, runGit } from "./helpers.ts";
+import { addSubmodule } from "./submodule-hook-sandbox.ts";
+
+const sandbox = guardianSandboxPerTest();
+
+/** A repository at `repo` with `count` clones embedded with `git add` under `vendor/`, each including `shared.cfg`. */
+function withEmbedded(repo: string, count: number): void {
+	initWithFiles(sandbox.home, repo, { "README.md": "x\n", "shared.cfg": "[core]\n\tautocrlf = input\n" });
+	for (let index = 0; index < count; index++) {
+		const lib = join(repo, `vendor/lib${index}`);
+		initWithFiles(sandbox.home, lib, { "lib.txt": "x\n" });
+		runGit(sandbox.home, lib, "config", "include.path", "../../../shared.cfg");
+	}
+	runGit(sandbox.home, repo, "add", "vendor");
+	runGit(sandbox.home, repo, "commit", "-qm", "embedded");
+}
+
+describe("readEmbeddedRepositoriesArmedPaths", () => {
+	it("arms what an embedded repository's config includes; the repository's own read does not", async () => {
+		const repo = join(sandbox.home, "repo");
+		withEmbedded(repo, 1);
+		const own = readGitArmedPaths(repo, sandbox.home);
+		expect(own).not.toBe("unknown");
+		expect(own).not.toContain(join(repo, "shared.cfg"));
+		expect(await readEmbeddedRepositoriesArmedPaths(repo, sandbox.home)).toContain(join(repo, "shared.cfg"));
+	});
+
+	it("is empty outside a repository and for a repository without gitlinks", async () => {
+		const plain = join(sandbox.home, "plain");
+		mkdirSync(plain, { recursive: true });
+		expect(await readEmbeddedRepositoriesArmedPaths(plain, sandbox.home)).toEqual([]);
+		const repo = join(sandbox.home, "repo");
+		initWithFiles(sandbox.home, repo, { "README.md": "x\n" });
+		expect(await readEmbeddedRepositoriesArmedPaths(repo, sandbox.home)).toEqual([]);
+	});
+
+	it("leaves a submodule .gitmodules lists to the family walk (not read twice)", async () => {
+		const repo = join(sandbox.home, "repo");
+		const src = join(sandbox.home, "src");
+		initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
+		initWithFiles(sandbox.home, repo, { "README.md": "x\n" });
+		addSubmodule(sandbox.home, repo, src, "vendor/lib");
+		runGit(sandbox.home, join(repo, "vendor/lib"), "config", "include.path", join(repo, "lib.cfg"));
+		expect(await readEmbeddedRepositoriesArmedPaths(repo, sandbox.home)).toEqual([]);
+		expect(readGitArmedPaths(repo, sandbox.home)).toContain(join(repo, "lib.cfg"));
+	});
+
+	it("is unknown past 32 embedded repositories", async () => {
+		const repo = join(sandbox.home, "repo");
+		withEmbedded(repo, 33);
+		expect(await readEmbeddedRepositoriesArmedPaths(repo, sandbox.home)).toBe("unknown");
+	});
+
+	it("is unknown when an embedded repository cannot be judged (an include of another user's home)", async () => {
+		const repo = join(sandbox.home, "repo");
+		withEmbedded(repo, 1);
+		writeFileSync(join(repo, "vendor/lib0/.git/config"), "[include]\n\tpath = ~other/x.cfg\n", { flag: "a" });
+		expect(await readEmbeddedRepositoriesArmedPaths(repo, sandbox.home)).toBe("unknown");
+	});
+});
+
+describe("linkHoldingFolders", () => {
+	it("names the folder of each link on the way, following a chain of links", () => {
+		const base = join(sandbox.home, "base");
+		mkdirSync(join(base, "data/ws"), { recursive: true });
+		mkdirSync(join(base, "outer"), { recursive: true });
+		symlinkSync(join(base, "data/ws"), join(base, "outer/work"));
+		symlinkSync("outer/work", join(base, "work"));
+		expect(linkHoldingFolders(join(base, "work"))).toEqual([base, join(base, "outer")]);
+		expect(linkHoldingFolders(join(base, "data/ws"))).toEqual([]);
+	});
+
+	it("stops at a missing part and at a loop", () => {
+		const base = join(sandbox.home, "base");
+		mkdirSync(base, { recursive: true });
+		expect(linkHoldingFolders(join(base, "missing/deeper"))).toEqual([]);
+		symlinkSync("b", join(base, "a"));
+		symlinkSync("a", join(base, "b"));
+		expect(linkHoldingFolders(join(base, "a")).length).toBe(8);
+	});
+});
