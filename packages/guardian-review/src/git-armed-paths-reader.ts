@@ -2,9 +2,10 @@
 // folders `core.hooksPath` names, the files hooks link to, included config files and `.gitmodules`, of the
 // repository around a folder and of every git folder of its family (repositories around it, submodules, linked
 // worktrees). Found without running git; anything this reader cannot place makes the answer `unknown`.
-import { lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import {
+	dotDotFollowsName,
 	gitHooksFolderPaths,
 	gitmodulesPaths,
 	isRelativeHooksPath,
@@ -37,9 +38,10 @@ import {
  * `gitHooksFolderPaths`) and the config files its config and the user's include, from every config file git reads
  * for it, placed through the path asked about (`namedTop`) so that the floor compares them with the workspace's names,
  * and by their real paths too: `[]` with none; `unknown` when a file could not be judged or the top cannot be named.
- * Outside a repository, the user's own absolute or home values and includes. Never throws.
+ * Outside a repository, the user's own absolute or home values and includes. Without `family`, the repository's own
+ * git folder only (its submodules, linked worktrees and the repositories around it are left out). Never throws.
  */
-export function readGitArmedPaths(cwd: string, home: string): readonly string[] | "unknown" {
+export function readGitArmedPaths(cwd: string, home: string, family = true): readonly string[] | "unknown" {
 	try {
 		if (gitConfigRedirected()) return "unknown";
 		const location = locateRepository(cwd);
@@ -58,11 +60,18 @@ export function readGitArmedPaths(cwd: string, home: string): readonly string[] 
 		const gitHooks = location === "none" ? [] : [join(location.commonDir, "hooks")];
 		const armed = armedPathsOf(gitHooks, read.hooksPaths, top, read.included, home);
 		if (armed === undefined) return "unknown";
+		// A leading `..` climbs from the top's real path, as git does; through the path asked about it may name another
+		// folder (`lnk/sub` with `lnk -> .`), so a relative value is placed from both.
+		if (location !== "none" && top !== location.top) {
+			const fromRealTop = armedPathsOf([], read.hooksPaths, location.top, [], home);
+			if (fromRealTop === undefined) return "unknown";
+			armed.push(...fromRealTop);
+		}
 		// The submodules' own git folders may lead into this tree too (a seventy-fourth review:
 		// `.git/modules/sub/hooks -> ../../../githooks`, a hook link to `scripts/`, an absolute `core.hooksPath` or an
 		// include naming a file here), and so may the linked worktrees' `config.worktree` (a seventy-fifth review): the
 		// user's next commit there runs what a write here puts.
-		if (location !== "none") {
+		if (location !== "none" && family) {
 			if (top !== undefined) armed.push(join(top, ".gitmodules"));
 			const others = otherGitFoldersArmedPaths(location, home, read.globalHooksPaths);
 			if (others === undefined) return "unknown";
@@ -74,6 +83,83 @@ export function readGitArmedPaths(cwd: string, home: string): readonly string[] 
 	} catch {
 		return "unknown";
 	}
+}
+
+/** How deep below a root nested repositories are looked for (`services/api/.git` is two folders down). */
+export const MAX_NESTED_REPOSITORY_DEPTH = 4;
+/** At most this many folders below a root are listed looking for nested repositories; the rest are not looked at. */
+export const MAX_NESTED_LISTED_FOLDERS = 2_048;
+/** At most this many folder listings are kept between calls. */
+const MAX_KEPT_LISTINGS = 16_384;
+/**
+ * A listing is trusted again only when its folder last changed this long before it was made: a change within the
+ * same timestamp tick as an earlier one leaves the folder's time as it was (git's "racy" entries).
+ */
+const RACY_LISTING_MS = 2_000;
+
+/** What one folder held when it was listed. */
+interface FolderListing {
+	/** The folder's identity and times then: another stamp means it changed. */
+	readonly stamp: string;
+	/** Its folders (not links), but `.git` and `node_modules`. */
+	readonly folders: readonly string[];
+	/** It holds a `.git` entry (a folder, a `gitdir:` file or a link): a repository's top. */
+	readonly holdsGit: boolean;
+	/** It changed too close to the listing to trust the stamp next time. */
+	readonly racy: boolean;
+}
+
+/**
+ * Finds the nested repositories below a root (the workspace, an additional directory): the folders down to
+ * {@link MAX_NESTED_REPOSITORY_DEPTH} below it that hold a `.git` entry, whether or not the repository around them
+ * tracks, ignores or lists them (an untracked clone whose `core.hooksPath = ../../shared-hooks` names a workspace
+ * folder, a Google `repo` checkout's projects whose hooks link into `.repo/repo/hooks/`; an eightieth review). Folders
+ * are listed breadth first, at most {@link MAX_NESTED_LISTED_FOLDERS} per root, links and `node_modules` not
+ * entered. Each listing is kept with its folder's stamp and reused while the folder has not changed since, so a
+ * call costs one `stat` per folder once the tree has been listed. Never throws (a folder that cannot be listed is
+ * skipped).
+ */
+export function createNestedRepositoryFinder(): { topsBelow(root: string): readonly string[] } {
+	const listings = new Map<string, FolderListing>();
+	const listingOf = (dir: string): FolderListing | undefined => {
+		try {
+			const info = statSync(dir, { bigint: true });
+			if (!info.isDirectory()) return undefined;
+			const stamp = `${info.dev}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}`;
+			const kept = listings.get(dir);
+			if (kept !== undefined && kept.stamp === stamp && !kept.racy) return kept;
+			const listedAt = Date.now();
+			const entries = readdirSync(dir, { withFileTypes: true });
+			const listing: FolderListing = {
+				stamp,
+				folders: entries
+					.filter((entry) => entry.isDirectory() && entry.name !== ".git" && entry.name !== "node_modules")
+					.map((entry) => join(dir, entry.name)),
+				holdsGit: entries.some((entry) => entry.name === ".git"),
+				racy: Number(info.mtimeNs / 1_000_000n) > listedAt - RACY_LISTING_MS,
+			};
+			if (listings.size >= MAX_KEPT_LISTINGS) listings.clear();
+			listings.set(dir, listing);
+			return listing;
+		} catch {
+			return undefined;
+		}
+	};
+	return {
+		topsBelow(root) {
+			const tops: string[] = [];
+			const queue = [{ dir: resolve(root), depth: 0 }];
+			for (let listed = 0; queue.length > 0 && listed < MAX_NESTED_LISTED_FOLDERS; listed++) {
+				const { dir, depth } = queue.shift() as { dir: string; depth: number };
+				const listing = listingOf(dir);
+				if (listing === undefined) continue;
+				if (depth > 0 && listing.holdsGit) tops.push(dir);
+				if (depth < MAX_NESTED_REPOSITORY_DEPTH)
+					for (const folder of listing.folders) queue.push({ dir: folder, depth: depth + 1 });
+			}
+			return tops;
+		},
+	};
 }
 
 /**
@@ -379,9 +465,7 @@ function otherGitFoldersArmedPaths(
  * takes it from where a link of that name leads).
  */
 function placedLinkTarget(folder: string, text: string): string | undefined {
-	const parts = text.split("/").filter((part) => part !== "" && part !== ".");
-	const firstName = parts.findIndex((part) => part !== "..");
-	if (firstName >= 0 && parts.slice(firstName).includes("..")) return undefined;
+	if (dotDotFollowsName(text)) return undefined;
 	const base = realPathOf(folder);
 	return base === undefined ? undefined : placedByNearestEntry(resolve(base, text));
 }

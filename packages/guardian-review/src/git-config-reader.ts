@@ -28,7 +28,11 @@ import {
 	treeEntryTest,
 	treeProtectionKey,
 } from "@pi-policy/policy-kernel/guardian";
-import { readEmbeddedRepositoriesArmedPaths, readGitArmedPaths } from "./git-armed-paths-reader.js";
+import {
+	createNestedRepositoryFinder,
+	readEmbeddedRepositoriesArmedPaths,
+	readGitArmedPaths,
+} from "./git-armed-paths-reader.js";
 import { type ConfigFilesRead, globalConfigFiles, readConfigFiles, repositoryConfigFiles } from "./git-config-files.js";
 import {
 	type GitLocation,
@@ -233,6 +237,9 @@ export function mayRunGit(command: string): boolean {
 	return command.includes("git");
 }
 
+/** At most this many nested repositories below one root are read for armed paths (the shallowest first). */
+const MAX_NESTED_REPOSITORIES = 64;
+
 /** At most this many directories' facts are kept between calls. */
 const MAX_CACHED_DIRECTORIES = 16;
 
@@ -262,6 +269,9 @@ export function createGitConfigFacts(home: string): {
 } {
 	const cached = new Map<string, { config: Promise<GitConfigFacts>; hooks: GitHooksVerdict }>();
 	const hooksFolders = new Map<string, readonly string[] | "unknown">();
+	const nested = createNestedRepositoryFinder();
+	/** The nested repositories' own armed paths, by their top, until `invalidate()`. */
+	const nestedReads = new Map<string, readonly string[] | "unknown">();
 	const history = createGitHistoryFacts();
 	/** `writable`: where the agent may write without review (the workspace and additional directories), by `key`. */
 	const current = (dir: string, writable?: { test: (path: string) => boolean; key: string }) => {
@@ -374,11 +384,25 @@ export function createGitConfigFacts(home: string): {
 				}
 				for (const hooks of read === "unknown" ? [folder] : read) found.add(hooks);
 			}
+			// The nested repositories below the workspace and the additional directories, tracked or not: their own
+			// hooks, `core.hooksPath` and includes may name a file here too (an eightieth review: an ignored clone's
+			// `core.hooksPath = ../../shared-hooks`). One that cannot be judged makes its root one.
+			for (const root of new Set([resolve(cwd), ...roots])) {
+				for (const top of nested.topsBelow(root).slice(0, MAX_NESTED_REPOSITORIES)) {
+					let read = nestedReads.get(top);
+					if (read === undefined) {
+						read = readGitArmedPaths(top, home, false);
+						nestedReads.set(top, read);
+					}
+					for (const path of read === "unknown" ? [root] : read) found.add(path);
+				}
+			}
 			return [...found];
 		},
 		invalidate() {
 			cached.clear();
 			hooksFolders.clear();
+			nestedReads.clear();
 		},
 	};
 }

@@ -5,6 +5,7 @@ import { type BigIntStats, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
 	combineGitConfigVerdicts,
+	dotDotFollowsName,
 	GIT_HOOKS_RUN_BY_READS,
 	type GitConfigVerdict,
 	gitHooksFolderPaths,
@@ -38,12 +39,14 @@ function namesOtherUsersHome(value: string): boolean {
 
 /**
  * True for a `core.hooksPath` value this reader cannot place: another user's home, git's install folder
- * (`%(prefix)/…`, a seventy-second review), or a `..` part, which the system
- * takes from where a link before it leads (`lnk/../hk` with `lnk -> sub/deep` is `sub/hk`; a seventy-first review),
- * while `gitHooksFolderPaths` drops it as text.
+ * (`%(prefix)/…`, a seventy-second review), or a `..` part after a name, which the system takes from where a link
+ * before it leads (`lnk/../hk` with `lnk -> sub/deep` is `sub/hk`; a seventy-first review), while
+ * `gitHooksFolderPaths` drops it as text (see `dotDotFollowsName`). Leading `..` parts are placed: git runs hooks from
+ * the top's real path, and the readers place relative values on it (an eightieth review: `../../shared-hooks` of a
+ * clone in `services/api` made every write around it reviewed).
  */
 export function unplacedHooksPath(value: string): boolean {
-	return namesOtherUsersHome(value) || value.startsWith("%(prefix)/") || value.split("/").includes("..");
+	return namesOtherUsersHome(value) || value.startsWith("%(prefix)/") || dotDotFollowsName(value);
 }
 
 /**

@@ -1,10 +1,14 @@
 // Eightieth review (facts): the readers behind its fixes. Repositories embedded with `git add` are read for armed
 // paths (bounded, `.gitmodules` entries left to the family walk), and the folders holding the links on the way to a
 // root are found (their repositories are read too).
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readEmbeddedRepositoriesArmedPaths, readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
+import {
+	createNestedRepositoryFinder,
+	readEmbeddedRepositoriesArmedPaths,
+	readGitArmedPaths,
+} from "../src/git-armed-paths-reader.ts";
 import { linkHoldingFolders } from "../src/git-folder-reader.ts";
 import { guardianSandboxPerTest, initWithFiles, runGit } from "./helpers.ts";
 import { addSubmodule } from "./submodule-hook-sandbox.ts";
@@ -85,5 +89,37 @@ describe("linkHoldingFolders", () => {
 		symlinkSync("b", join(base, "a"));
 		symlinkSync("a", join(base, "b"));
 		expect(linkHoldingFolders(join(base, "a")).length).toBe(8);
+	});
+});
+
+describe("createNestedRepositoryFinder", () => {
+	it("finds folders holding a .git down to four levels, not below node_modules, a link or a git folder", () => {
+		const root = join(sandbox.home, "ws");
+		for (const folder of ["a/.git", "b/c/d/e/.git", "b/c/d/e/f/.git", "node_modules/x/.git", "real/y/.git"])
+			mkdirSync(join(root, folder), { recursive: true });
+		writeFileSync(join(root, "b/c/.git"), "gitdir: ../../elsewhere\n");
+		mkdirSync(join(root, "a/.git/inner/.git"), { recursive: true });
+		symlinkSync(join(root, "real"), join(root, "lnk"));
+		const tops = createNestedRepositoryFinder().topsBelow(root);
+		expect([...tops].sort()).toEqual([join(root, "a"), join(root, "b/c"), join(root, "b/c/d/e"), join(root, "real/y")]);
+	});
+
+	it("sees a repository made or removed after an earlier listing (the folder's stamp changed)", () => {
+		const root = join(sandbox.home, "ws");
+		mkdirSync(join(root, "services/api"), { recursive: true });
+		const finder = createNestedRepositoryFinder();
+		expect(finder.topsBelow(root)).toEqual([]);
+		mkdirSync(join(root, "services/api/.git"));
+		expect(finder.topsBelow(root)).toEqual([join(root, "services/api")]);
+		mkdirSync(join(root, "services/web/.git"), { recursive: true });
+		expect([...finder.topsBelow(root)].sort()).toEqual([join(root, "services/api"), join(root, "services/web")]);
+		rmSync(join(root, "services/api/.git"), { recursive: true });
+		expect(finder.topsBelow(root)).toEqual([join(root, "services/web")]);
+	});
+
+	it("leaves the root's own .git out", () => {
+		const root = join(sandbox.home, "ws");
+		mkdirSync(join(root, ".git"), { recursive: true });
+		expect(createNestedRepositoryFinder().topsBelow(root)).toEqual([]);
 	});
 });

@@ -49,7 +49,9 @@ describe("the core.hooksPath folders for every writing tool and every config", (
 		expect(existsSync(join(h.cwd, "tools", "hooks", "pre-push"))).toBe(false);
 	});
 
-	it("reviews a write in a nested repository whose config cannot be judged", async () => {
+	// Since the eightieth review nested repositories are read for the files outside them that they arm: one whose
+	// config cannot be judged may name any file of the workspace, so every write there is reviewed.
+	it("reviews a write in a nested repository whose config cannot be judged, and every write beside it", async () => {
 		const h = await startInGitRepo(sandbox);
 		const lib = join(h.cwd, "lib");
 		initWithFiles(sandbox.home, lib, { "README.md": "lib\n" });
@@ -64,7 +66,7 @@ describe("the core.hooksPath folders for every writing tool and every config", (
 			callTool("bash", { command: "echo notes > notes.md" }),
 			"done",
 		);
-		expect(await promptsWithDenials(h, 1, "write in lib", "and notes")).toEqual(["reviewer", "floor"]);
+		expect(await promptsWithDenials(h, 2, "write in lib", "and notes")).toEqual(["reviewer", "reviewer"]);
 		expect(existsSync(join(lib, "pre-commit"))).toBe(false);
 	});
 

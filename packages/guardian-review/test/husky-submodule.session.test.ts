@@ -92,11 +92,21 @@ describe("a submodule that uses husky", () => {
 		expect((await readGitConfigFacts(repo, sandbox.home)).config).toBe("unsafe");
 	});
 
-	it("facts: a value with a `..` part in the submodule's config is not placed: `unknown`", async () => {
+	it("facts: a `..` after a name in the submodule's value is not placed: `unknown`", async () => {
+		const repo = join(sandbox.home, "repo");
+		superprojectWithHuskySubmodule(repo);
+		runGit(sandbox.home, join(repo, "sub"), "config", "core.hooksPath", "tools/../hooks");
+		expect((await readGitConfigFacts(repo, sandbox.home)).config).toBe("unknown");
+	});
+
+	it("facts: a leading `..` in the submodule's value is placed from its real top (an eightieth review)", async () => {
 		const repo = join(sandbox.home, "repo");
 		superprojectWithHuskySubmodule(repo);
 		runGit(sandbox.home, join(repo, "sub"), "config", "core.hooksPath", "../hooks");
-		expect((await readGitConfigFacts(repo, sandbox.home)).config).toBe("unknown");
+		expect((await readGitConfigFacts(repo, sandbox.home)).config).toBe("safe");
+		mkdirSync(join(repo, "hooks"), { recursive: true });
+		writeFileSync(join(repo, "hooks/post-index-change"), hook(), { mode: 0o755 });
+		expect((await readGitConfigFacts(repo, sandbox.home)).config).toBe("unsafe");
 	});
 
 	it("facts: a submodule config whose `core.worktree` names another folder is `unknown` (git would place the hooks there)", async () => {

@@ -1,6 +1,11 @@
 // The `.gitmodules` text reading the armed-path walk uses (moved from guardian-review's reader into the kernel).
 import { describe, expect, it } from "vitest";
-import { gitmodulesPaths, isRelativeHooksPath, MAX_GITMODULES_PATHS } from "../src/guardian/index.js";
+import {
+	dotDotFollowsName,
+	gitmodulesPaths,
+	isRelativeHooksPath,
+	MAX_GITMODULES_PATHS,
+} from "../src/guardian/index.js";
 
 describe("gitmodulesPaths", () => {
 	it("lists paths by submodule name, with a key beside its header and CRLF endings", () => {
@@ -34,5 +39,23 @@ describe("gitmodulesPaths", () => {
 			false,
 			false,
 		]);
+	});
+});
+
+describe("dotDotFollowsName", () => {
+	it.each([
+		["lnk/../hk", true],
+		["/a/../b", true],
+		["~/../x", true],
+		["./lnk/./../hk", true],
+		["../../shared-hooks/../x", true],
+		["../../shared-hooks", false],
+		["..", false],
+		["./../hooks", false],
+		["tools/hooks", false],
+		["/abs/hooks", false],
+		["", false],
+	])("%s: %s", (path, follows) => {
+		expect(dotDotFollowsName(path)).toBe(follows);
 	});
 });

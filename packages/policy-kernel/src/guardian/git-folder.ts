@@ -437,6 +437,17 @@ export function isRelativeHooksPath(value: string): boolean {
 	return !value.startsWith("/") && !value.startsWith("~");
 }
 
+/**
+ * True when a `..` part of `path` follows a name (`lnk/../hk`, `/a/../b`, `~/../x`): the system takes it from where a
+ * link of that name leads, which the text does not say. Leading ones (`../../shared-hooks`) climb from the real path
+ * they are placed on, as the text says. Pure; never throws.
+ */
+export function dotDotFollowsName(path: string): boolean {
+	const parts = path.split("/").filter((part) => part !== "" && part !== ".");
+	const firstName = parts.findIndex((part) => part !== "..");
+	return firstName >= 0 && parts.slice(firstName).includes("..");
+}
+
 /** At most this many `path` entries of a `.gitmodules` file are taken (boost lists about 170). */
 export const MAX_GITMODULES_PATHS = 1024;
 
