@@ -391,7 +391,13 @@ export function createGitConfigFacts(home: string): {
 				for (const top of nested.topsBelow(root).slice(0, MAX_NESTED_REPOSITORIES)) {
 					let read = nestedReads.get(top);
 					if (read === undefined) {
-						read = readGitArmedPaths(top, home, false);
+						// A `.git` git would not take (a test fixture's, a worktree's whose folder is gone) makes no
+						// repository there: git runs nothing of it.
+						const location = locateRepository(top);
+						read =
+							typeof location === "string" || location.top !== realPathOf(top)
+								? []
+								: readGitArmedPaths(top, home, false);
 						nestedReads.set(top, read);
 					}
 					for (const path of read === "unknown" ? [root] : read) found.add(path);

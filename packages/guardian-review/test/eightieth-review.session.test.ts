@@ -84,6 +84,23 @@ describe("a nested repository the workspace does not track, whose hooks lead int
 	});
 });
 
+describe("a nested `.git` git would not take", () => {
+	it("a test fixture's partial git folder and a worktree's `.git` file whose folder is gone: writes beside them stay on the floor", async () => {
+		const h = await sandbox.start({ env: env() });
+		initWithFiles(sandbox.home, h.cwd, { "README.md": "x\n" });
+		mkdirSync(join(h.cwd, "tests/fixtures/repo/.git/objects"), { recursive: true });
+		mkdirSync(join(h.cwd, "old-checkout"), { recursive: true });
+		writeFileSync(join(h.cwd, "old-checkout/.git"), "gitdir: /nonexistent/worktrees/old\n");
+		h.agent(
+			callTool("write", { path: "src/a.ts", content: "1\n" }),
+			callTool("write", { path: "tests/fixtures/expected.txt", content: "x\n" }),
+			"done",
+		);
+		await h.prompt("work");
+		expect(verdictSources(h)).toEqual(["floor", "floor"]);
+	});
+});
+
 describe("an embedded repository added with `git add` (a gitlink, no .gitmodules)", () => {
 	it("was a bypass (session): its config includes a workspace file: Pi's write of core.fsmonitor there is reviewed; the user's plain `git status` at the top runs nothing", async () => {
 		const h = await sandbox.start({ env: env() });
