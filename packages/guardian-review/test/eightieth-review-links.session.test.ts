@@ -1,21 +1,21 @@
 // Eightieth review (session): the workspace reached through a link, and links inside it to git folders.
 // Each test marked "was a bypass" failed before its fix: the write stayed on the floor and the user's next git
 // command ran what it put there.
-import { chmodSync, existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, renameSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import {
+	callTool,
+	expectDeniedAndUserGitRunsNothing,
+	initWithFiles,
+	runGit,
+	USER_EMPTY_COMMIT,
+	verdict,
+	verdictSources,
+} from "./helpers.ts";
+import { executable, submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
-const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-review80l-home-" });
-const marker = () => join(sandbox.home, "MARKER");
-const hook = () => `#!/bin/sh\necho ran >> ${marker()}\n`;
-const env = () => ({ HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" });
-
-function executable(path: string, text = "#!/bin/sh\nexit 0\n"): void {
-	mkdirSync(dirname(path), { recursive: true });
-	writeFileSync(path, text);
-	chmodSync(path, 0o755);
-}
+const { sandbox, marker, hook, env, fsmonitorConfig } = submoduleHookSandbox();
 
 /** Moves the session's workspace folder to `realPath` and leaves a link to it under the workspace's name. */
 function workspaceThroughLink(cwd: string, realPath: string): void {
@@ -33,10 +33,7 @@ describe("the workspace reached through a link", () => {
 		executable(join(outer, "ws/tools/hooks/pre-commit"));
 		runGit(sandbox.home, outer, "config", "core.hooksPath", "ws/tools/hooks");
 		h.agent(callTool("write", { path: "tools/hooks/pre-commit", content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the hook");
-		runGit(sandbox.home, outer, "commit", "-q", "--allow-empty", "-m", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectDeniedAndUserGitRunsNothing(h, sandbox.home, "update the hook", marker(), outer, ...USER_EMPTY_COMMIT);
 	});
 
 	it("was a bypass (session): outer repository around the workspace's NAMED path (`outer/work -> ../data/ws`), core.hooksPath work/tools/hooks: Pi's write is reviewed; the user's commit in outer runs nothing", async () => {
@@ -53,10 +50,7 @@ describe("the workspace reached through a link", () => {
 		runGit(sandbox.home, outer, "commit", "-qm", "work link");
 		runGit(sandbox.home, outer, "config", "core.hooksPath", "work/tools/hooks");
 		h.agent(callTool("write", { path: "tools/hooks/pre-commit", content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the hook");
-		runGit(sandbox.home, outer, "commit", "-q", "--allow-empty", "-m", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectDeniedAndUserGitRunsNothing(h, sandbox.home, "update the hook", marker(), outer, ...USER_EMPTY_COMMIT);
 	});
 
 	it("workspace repository through a link, its own core.hooksPath scripts/hooks: Pi's write is reviewed", async () => {
@@ -66,10 +60,7 @@ describe("the workspace reached through a link", () => {
 		executable(join(h.cwd, "scripts/hooks/pre-commit"));
 		runGit(sandbox.home, h.cwd, "config", "core.hooksPath", "scripts/hooks");
 		h.agent(callTool("write", { path: "scripts/hooks/pre-commit", content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the hook");
-		runGit(sandbox.home, h.cwd, "commit", "-q", "--allow-empty", "-m", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectDeniedAndUserGitRunsNothing(h, sandbox.home, "update the hook", marker(), h.cwd, ...USER_EMPTY_COMMIT);
 	});
 
 	it("workspace repository through a link: `git status` and a source write stay on the floor", async () => {
@@ -87,18 +78,28 @@ describe("the workspace reached through a link", () => {
 });
 
 describe("the workspace repository reached through a link: armed paths only by their real path", () => {
-	it("was a bypass (session): hook link `.git/hooks/pre-commit -> ../../scripts/pre-commit`: Pi's write of scripts/pre-commit is reviewed; the user's commit runs nothing", async () => {
-		const h = await sandbox.start({ env: env() });
-		workspaceThroughLink(h.cwd, join(dirname(h.cwd), "real", "ws"));
-		initWithFiles(sandbox.home, h.cwd, { "README.md": "x\n" });
-		executable(join(h.cwd, "scripts/pre-commit"));
-		symlinkSync("../../scripts/pre-commit", join(h.cwd, ".git/hooks/pre-commit"));
-		h.agent(callTool("write", { path: "scripts/pre-commit", content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the hook script");
-		runGit(sandbox.home, h.cwd, "commit", "-q", "--allow-empty", "-m", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
-	});
+	it.each([
+		["was a bypass (session): the workspace through a link", true],
+		["control (session): the workspace by its real path", false],
+	])(
+		"%s, hook link `.git/hooks/pre-commit -> ../../scripts/pre-commit`: Pi's write of scripts/pre-commit is reviewed; the user's commit runs nothing",
+		async (_, linked) => {
+			const h = await sandbox.start({ env: env() });
+			if (linked) workspaceThroughLink(h.cwd, join(dirname(h.cwd), "real", "ws"));
+			initWithFiles(sandbox.home, h.cwd, { "README.md": "x\n" });
+			executable(join(h.cwd, "scripts/pre-commit"));
+			symlinkSync("../../scripts/pre-commit", join(h.cwd, ".git/hooks/pre-commit"));
+			h.agent(callTool("write", { path: "scripts/pre-commit", content: hook() }), "done");
+			await expectDeniedAndUserGitRunsNothing(
+				h,
+				sandbox.home,
+				"update the hook script",
+				marker(),
+				h.cwd,
+				...USER_EMPTY_COMMIT,
+			);
+		},
+	);
 
 	it("was a bypass (session): `include.path = ../tools/git.cfg`: Pi's write of core.fsmonitor into tools/git.cfg is reviewed; the user's `git status` runs nothing", async () => {
 		const h = await sandbox.start({ env: env() });
@@ -108,14 +109,19 @@ describe("the workspace repository reached through a link: armed paths only by t
 		h.agent(
 			callTool("write", {
 				path: "tools/git.cfg",
-				content: `[core]\n\tautocrlf = input\n\tfsmonitor = "echo ran >> ${marker()}; false"\n`,
+				content: fsmonitorConfig(),
 			}),
 			"done",
 		);
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the git config");
-		runGit(sandbox.home, h.cwd, "status", "--short");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectDeniedAndUserGitRunsNothing(
+			h,
+			sandbox.home,
+			"update the git config",
+			marker(),
+			h.cwd,
+			"status",
+			"--short",
+		);
 	});
 
 	it("was a bypass (session): an additional directory `~/lib` reached through a link (`~/lib -> ~/data/lib`), hook link to scripts/pre-commit: Pi's write of ~/lib/scripts/pre-commit is reviewed; the user's commit there runs nothing", async () => {
@@ -126,10 +132,14 @@ describe("the workspace repository reached through a link: armed paths only by t
 		symlinkSync(lib, join(sandbox.home, "lib"));
 		const h = await sandbox.start({ env: env(), guardian: { additionalDirectories: ["~/lib"] } });
 		h.agent(callTool("write", { path: join(sandbox.home, "lib/scripts/pre-commit"), content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the library's hook script");
-		runGit(sandbox.home, lib, "commit", "-q", "--allow-empty", "-m", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectDeniedAndUserGitRunsNothing(
+			h,
+			sandbox.home,
+			"update the library's hook script",
+			marker(),
+			lib,
+			...USER_EMPTY_COMMIT,
+		);
 	});
 
 	it("control (session): the same additional directory by its real path (`~/data/lib`) is reviewed", async () => {
@@ -139,22 +149,14 @@ describe("the workspace repository reached through a link: armed paths only by t
 		symlinkSync("../../scripts/pre-commit", join(lib, ".git/hooks/pre-commit"));
 		const h = await sandbox.start({ env: env(), guardian: { additionalDirectories: ["~/data/lib"] } });
 		h.agent(callTool("write", { path: join(lib, "scripts/pre-commit"), content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the library's hook script");
-		runGit(sandbox.home, lib, "commit", "-q", "--allow-empty", "-m", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
-	});
-
-	it("control (session): the same hook link with the workspace by its real path is reviewed", async () => {
-		const h = await sandbox.start({ env: env() });
-		initWithFiles(sandbox.home, h.cwd, { "README.md": "x\n" });
-		executable(join(h.cwd, "scripts/pre-commit"));
-		symlinkSync("../../scripts/pre-commit", join(h.cwd, ".git/hooks/pre-commit"));
-		h.agent(callTool("write", { path: "scripts/pre-commit", content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the hook script");
-		runGit(sandbox.home, h.cwd, "commit", "-q", "--allow-empty", "-m", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectDeniedAndUserGitRunsNothing(
+			h,
+			sandbox.home,
+			"update the library's hook script",
+			marker(),
+			lib,
+			...USER_EMPTY_COMMIT,
+		);
 	});
 
 	it("control (session): workspace a subfolder of an outer repository by its real path, core.hooksPath into it: reviewed", async () => {
@@ -164,10 +166,7 @@ describe("the workspace repository reached through a link: armed paths only by t
 		executable(join(h.cwd, "tools/hooks/pre-commit"));
 		runGit(sandbox.home, outer, "config", "core.hooksPath", "work/tools/hooks");
 		h.agent(callTool("write", { path: "tools/hooks/pre-commit", content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the hook");
-		runGit(sandbox.home, outer, "commit", "-q", "--allow-empty", "-m", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectDeniedAndUserGitRunsNothing(h, sandbox.home, "update the hook", marker(), outer, ...USER_EMPTY_COMMIT);
 	});
 });
 
@@ -177,10 +176,7 @@ describe("links inside the workspace to git folders", () => {
 		initWithFiles(sandbox.home, h.cwd, { "README.md": "x\n" });
 		symlinkSync(".git", join(h.cwd, "gitmeta"));
 		h.agent(callTool("write", { path: "gitmeta/hooks/pre-commit", content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("add a hook");
-		runGit(sandbox.home, h.cwd, "commit", "-q", "--allow-empty", "-m", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectDeniedAndUserGitRunsNothing(h, sandbox.home, "add a hook", marker(), h.cwd, ...USER_EMPTY_COMMIT);
 	});
 
 	it("a link made earlier in the session (`ln -s .git/hooks hk`), then Pi's write hk/pre-commit: not both on the floor", async () => {
@@ -195,7 +191,7 @@ describe("links inside the workspace to git folders", () => {
 		await h.prompt("add a hook");
 		chmodSync(join(h.cwd, ".git/hooks"), 0o755);
 		if (existsSync(join(h.cwd, ".git/hooks/pre-commit"))) chmodSync(join(h.cwd, ".git/hooks/pre-commit"), 0o755);
-		runGit(sandbox.home, h.cwd, "commit", "-q", "--allow-empty", "-m", "the user's commit");
+		runGit(sandbox.home, h.cwd, ...USER_EMPTY_COMMIT);
 		expect({ floorBoth: verdictSources(h).every((s) => s === "floor"), ran: existsSync(marker()) }).toEqual({
 			floorBoth: false,
 			ran: false,

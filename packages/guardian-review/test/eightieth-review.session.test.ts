@@ -1,19 +1,35 @@
 // Eightieth review (session): git hooks and program-running config reached through the shapes of repositories
 // that real users have. The tests marked "was a bypass" failed before their fix.
-import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
+import {
+	callTool,
+	expectDeniedAndUserGitRunsNothing,
+	initWithFiles,
+	runGit,
+	USER_EMPTY_COMMIT,
+	verdictSources,
+} from "./helpers.ts";
+import { executable, submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
-const sandbox = guardianSandboxPerTest({ homePrefix: "guardian-review80-home-" });
-const marker = () => join(sandbox.home, "MARKER");
-const hook = () => `#!/bin/sh\necho ran >> ${marker()}\n`;
-const env = () => ({ HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" });
+const { sandbox, marker, hook, env, fsmonitorConfig } = submoduleHookSandbox();
 
-function executable(path: string, text = "#!/bin/sh\nexit 0\n"): void {
-	mkdirSync(join(path, ".."), { recursive: true });
-	writeFileSync(path, text);
-	chmodSync(path, 0o755);
+/**
+ * Pi's write of a `core.fsmonitor` line into `config/lib.gitconfig`, which the reviewer denies; then the user's
+ * `git status` at the top runs nothing.
+ */
+async function expectLibConfigWriteReviewed(h: Awaited<ReturnType<typeof sandbox.start>>): Promise<void> {
+	h.agent(callTool("write", { path: "config/lib.gitconfig", content: fsmonitorConfig() }), "done");
+	await expectDeniedAndUserGitRunsNothing(
+		h,
+		sandbox.home,
+		"tidy the library's git config",
+		marker(),
+		h.cwd,
+		"status",
+		"--short",
+	);
 }
 
 describe("a nested repository the workspace does not track, whose hooks lead into the workspace", () => {
@@ -25,10 +41,14 @@ describe("a nested repository the workspace does not track, whose hooks lead int
 		initWithFiles(sandbox.home, project, { "README.md": "app\n" });
 		symlinkSync("../../../../.repo/repo/hooks/commit-msg", join(project, ".git/hooks/commit-msg"));
 		h.agent(callTool("write", { path: ".repo/repo/hooks/commit-msg", content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("tidy the commit-msg hook");
-		runGit(sandbox.home, project, "commit", "-q", "--allow-empty", "-m", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectDeniedAndUserGitRunsNothing(
+			h,
+			sandbox.home,
+			"tidy the commit-msg hook",
+			marker(),
+			project,
+			...USER_EMPTY_COMMIT,
+		);
 	});
 
 	it("was a bypass (session): workspace repository with an ignored clone whose core.hooksPath is ../../shared-hooks: Pi's write there is reviewed; the user's commit in the clone runs nothing", async () => {
@@ -41,10 +61,14 @@ describe("a nested repository the workspace does not track, whose hooks lead int
 		initWithFiles(sandbox.home, service, { "README.md": "api\n" });
 		runGit(sandbox.home, service, "config", "core.hooksPath", "../../shared-hooks");
 		h.agent(callTool("write", { path: "shared-hooks/pre-commit", content: hook() }), "done");
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the shared hook");
-		runGit(sandbox.home, service, "commit", "-q", "--allow-empty", "-m", "the user's commit");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectDeniedAndUserGitRunsNothing(
+			h,
+			sandbox.home,
+			"update the shared hook",
+			marker(),
+			service,
+			...USER_EMPTY_COMMIT,
+		);
 	});
 
 	it("was a bypass (session): an untracked clone includes a workspace config file (include.path): Pi's write of core.fsmonitor there is reviewed; the user's `git status` in the clone runs nothing", async () => {
@@ -56,14 +80,19 @@ describe("a nested repository the workspace does not track, whose hooks lead int
 		h.agent(
 			callTool("write", {
 				path: "shared.gitconfig",
-				content: `[core]\n\tautocrlf = input\n\tfsmonitor = "echo ran >> ${marker()}; false"\n`,
+				content: fsmonitorConfig(),
 			}),
 			"done",
 		);
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("update the shared git config");
-		runGit(sandbox.home, service, "status", "--short");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectDeniedAndUserGitRunsNothing(
+			h,
+			sandbox.home,
+			"update the shared git config",
+			marker(),
+			service,
+			"status",
+			"--short",
+		);
 	});
 
 	it("the same layouts: a plain write beside the shared hooks and `git status` in the clone stay on the floor", async () => {
@@ -110,17 +139,7 @@ describe("an embedded repository added with `git add` (a gitlink, no .gitmodules
 		runGit(sandbox.home, lib, "config", "include.path", "../../../config/lib.gitconfig");
 		runGit(sandbox.home, h.cwd, "add", "vendor/lib");
 		runGit(sandbox.home, h.cwd, "commit", "-qm", "embed lib");
-		h.agent(
-			callTool("write", {
-				path: "config/lib.gitconfig",
-				content: `[core]\n\tautocrlf = input\n\tfsmonitor = "echo ran >> ${marker()}; false"\n`,
-			}),
-			"done",
-		);
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("tidy the library's git config");
-		runGit(sandbox.home, h.cwd, "status", "--short");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectLibConfigWriteReviewed(h);
 	});
 });
 
@@ -133,17 +152,7 @@ describe("control: the same include from a submodule added with `git submodule a
 		runGit(sandbox.home, h.cwd, "-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "vendor/lib");
 		runGit(sandbox.home, h.cwd, "commit", "-qm", "lib");
 		runGit(sandbox.home, join(h.cwd, "vendor/lib"), "config", "include.path", join(h.cwd, "config/lib.gitconfig"));
-		h.agent(
-			callTool("write", {
-				path: "config/lib.gitconfig",
-				content: `[core]\n\tautocrlf = input\n\tfsmonitor = "echo ran >> ${marker()}; false"\n`,
-			}),
-			"done",
-		);
-		h.reviewer(verdict("deny", { risk_level: "high" }));
-		await h.prompt("tidy the library's git config");
-		runGit(sandbox.home, h.cwd, "status", "--short");
-		expect({ sources: verdictSources(h), ran: existsSync(marker()) }).toEqual({ sources: ["reviewer"], ran: false });
+		await expectLibConfigWriteReviewed(h);
 	});
 });
 

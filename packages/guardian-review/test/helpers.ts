@@ -334,6 +334,27 @@ export async function expectReviewedAndNoHookAtCommit(
 	expect({ sources: verdictSources(h), ran: existsSync(marker) }).toEqual({ sources: ["reviewer"], ran: false });
 }
 
+/** git's arguments for the user's own commit with nothing staged: the commit hooks run. */
+export const USER_EMPTY_COMMIT = ["commit", "-q", "--allow-empty", "-m", "the user's commit"] as const;
+
+/**
+ * The reviewer denies the agent's one call made on `prompt`, then the user runs `git ...gitArgs` in `repo` (HOME
+ * `home`): expects the call went to the reviewer and the program that would write `marker` never ran.
+ */
+export async function expectDeniedAndUserGitRunsNothing(
+	h: GuardianHarness,
+	home: string,
+	prompt: string,
+	marker: string,
+	repo: string,
+	...gitArgs: string[]
+): Promise<void> {
+	h.reviewer(verdict("deny", { risk_level: "high" }));
+	await h.prompt(prompt);
+	runGit(home, repo, ...gitArgs);
+	expect({ sources: verdictSources(h), ran: existsSync(marker) }).toEqual({ sources: ["reviewer"], ran: false });
+}
+
 /** The agent runs `command`, the reviewer denies it, and the user runs `/guardian allow-once` (needs a UI). */
 export async function deniedAndGranted(h: GuardianHarness, command: string): Promise<void> {
 	h.agent(callTool("bash", { command }), "denied");

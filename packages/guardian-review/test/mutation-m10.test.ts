@@ -8,7 +8,7 @@ import { callTools } from "@pi-policy/pi-harness";
 import { describe, expect, it } from "vitest";
 import { readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
 import { callTool, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
-import { submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
+import { addSubmodule, deinitAndRemove, submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
 const { sandbox, marker, hook, env } = submoduleHookSandbox();
 
@@ -17,31 +17,7 @@ function superprojectWithVendorLib(repo: string): void {
 	const src = `${repo}-libsrc`;
 	initWithFiles(sandbox.home, src, { "lib.txt": "x\n" });
 	initWithFiles(sandbox.home, repo, { "README.md": "hello\n" });
-	runGit(
-		sandbox.home,
-		repo,
-		"-c",
-		"protocol.file.allow=always",
-		"submodule",
-		"add",
-		"-q",
-		"--name",
-		"lib",
-		src,
-		"vendor/lib",
-	);
-	runGit(sandbox.home, repo, "commit", "-qm", "lib");
-}
-
-/**
- * The user puts `vendor/lib` away (`git submodule deinit -f`) and removes it (`git rm`, which drops its
- * `.gitmodules` entry): `.git/modules/lib` stays with no working tree named and no path (`unplaced`); `git checkout`
- * of an older commit brings both back, and `git submodule update` checks it out at `vendor/lib` again.
- */
-function deinitAndRemove(repo: string): void {
-	runGit(sandbox.home, repo, "submodule", "deinit", "-q", "-f", "vendor/lib");
-	runGit(sandbox.home, repo, "rm", "-q", "vendor/lib");
-	runGit(sandbox.home, repo, "commit", "-qm", "drop lib");
+	addSubmodule(sandbox.home, repo, src, "vendor/lib", "lib");
 }
 
 describe("the armed paths of a submodule git folder no tree places (m10)", () => {
@@ -49,14 +25,14 @@ describe("the armed paths of a submodule git folder no tree places (m10)", () =>
 		const repo = join(sandbox.home, "repo");
 		superprojectWithVendorLib(repo);
 		runGit(sandbox.home, join(repo, "vendor/lib"), "config", "core.hooksPath", join(repo, "tools/hooks"));
-		deinitAndRemove(repo);
+		deinitAndRemove(sandbox.home, repo, "vendor/lib");
 		expect(readGitArmedPaths(repo, sandbox.home)).toContain(join(repo, "tools/hooks"));
 	});
 
 	it("facts: with the user's relative core.hooksPath (`ci/hooks` in ~/.gitconfig) a removed submodule's armed paths are unknown (mutant: `[...read.hooksPaths, ...globalHooksPaths].some(isRelativeHooksPath)` -> `[...read.hooksPaths]`)", () => {
 		const repo = join(sandbox.home, "repo");
 		superprojectWithVendorLib(repo);
-		deinitAndRemove(repo);
+		deinitAndRemove(sandbox.home, repo, "vendor/lib");
 		writeFileSync(join(sandbox.home, ".gitconfig"), "[core]\n\thooksPath = ci/hooks\n");
 		expect(readGitArmedPaths(repo, sandbox.home)).toBe("unknown");
 	});
@@ -64,7 +40,7 @@ describe("the armed paths of a submodule git folder no tree places (m10)", () =>
 	it("bypass (session): same; Pi's write of vendor/lib/ci/hooks/pre-commit is reviewed (the next checkout of lib there runs it)", async () => {
 		const h = await sandbox.start({ env: env() });
 		superprojectWithVendorLib(h.cwd);
-		deinitAndRemove(h.cwd);
+		deinitAndRemove(sandbox.home, h.cwd, "vendor/lib");
 		writeFileSync(join(sandbox.home, ".gitconfig"), "[core]\n\thooksPath = ci/hooks\n");
 		// Every write in the workspace is reviewed here (its armed paths are unknown); the mutant allows this one.
 		h.agent(callTool("write", { path: "vendor/lib/ci/hooks/pre-commit", content: hook() }), "done");

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
 import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
-import { addSubmodule, libraryAndSuperprojectWithScript } from "./submodule-hook-sandbox.ts";
+import { addSubmodule, deinitAndRemove, libraryAndSuperprojectWithScript } from "./submodule-hook-sandbox.ts";
 
 const sandbox = guardianSandboxPerTest();
 const marker = () => join(sandbox.home, "MARKER");
@@ -201,9 +201,7 @@ function removedSubmodule(repo: string): void {
 	addSubmodule(sandbox.home, repo, src, "vendor/lib", "lib");
 	runGit(sandbox.home, repo, "tag", "old");
 	runGit(sandbox.home, join(repo, "vendor/lib"), "config", "core.hooksPath", "scripts/hooks");
-	runGit(sandbox.home, repo, "submodule", "deinit", "-q", "-f", "vendor/lib");
-	runGit(sandbox.home, repo, "rm", "-q", "vendor/lib");
-	runGit(sandbox.home, repo, "commit", "-qm", "drop lib");
+	deinitAndRemove(sandbox.home, repo, "vendor/lib");
 }
 
 describe("a deinit-ed, removed submodule whose name (`lib`) differs from its path (`vendor/lib`): `.gitmodules` no longer lists it; checking out an older commit brings it back", () => {

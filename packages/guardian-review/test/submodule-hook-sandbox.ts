@@ -1,7 +1,7 @@
 // The set-up the submodule and worktree hook reviews (seventy-fourth onwards) share: a sandbox whose hooks leave a
 // marker when they run, a superproject with a submodule, and the user's commit after the agent's call.
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { expect } from "vitest";
 import { callTool, guardianSandboxPerTest, initWithFiles, runGit, verdict, verdictSources } from "./helpers.ts";
 
@@ -13,6 +13,16 @@ export function addSubmodule(home: string, repo: string, src: string, path: stri
 	const named = name === undefined ? [] : ["--name", name];
 	runGit(home, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", ...named, src, path);
 	runGit(home, repo, "commit", "-qm", `add ${path}`);
+}
+
+/**
+ * The user puts the submodule at `path` away (`git submodule deinit -f`) and removes it (`git rm`, which drops its
+ * `.gitmodules` entry), then commits: its git folder stays under `.git/modules/` with no working tree named.
+ */
+export function deinitAndRemove(home: string, repo: string, path: string): void {
+	runGit(home, repo, "submodule", "deinit", "-q", "-f", path);
+	runGit(home, repo, "rm", "-q", path);
+	runGit(home, repo, "commit", "-qm", `drop ${path}`);
 }
 
 /**
@@ -28,6 +38,13 @@ export function libraryAndSuperprojectWithScript(home: string, repo: string, scr
 	return src;
 }
 
+/** A harmless executable at `path` (its folders made), as a hook or a script the project already has. */
+export function executable(path: string, text = "#!/bin/sh\nexit 0\n"): void {
+	mkdirSync(dirname(path), { recursive: true });
+	writeFileSync(path, text);
+	chmodSync(path, 0o755);
+}
+
 /** A per-test guardian sandbox with the helpers the hook reviews use. */
 export function submoduleHookSandbox() {
 	const sandbox = guardianSandboxPerTest();
@@ -37,6 +54,8 @@ export function submoduleHookSandbox() {
 	const hook = () => `#!/bin/sh\necho ran >> ${marker()}\n`;
 	/** The session's environment: the sandbox home, no system git config. */
 	const env = () => ({ HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" });
+	/** A config file's text whose `core.fsmonitor` leaves the marker at the next `git status`. */
+	const fsmonitorConfig = () => `[core]\n\tautocrlf = input\n\tfsmonitor = "echo ran >> ${marker()}; false"\n`;
 
 	/** A superproject at `repo` with the library `sub` checked out as a submodule (git folder in `.git/modules/sub`). */
 	function superprojectWithSubmodule(repo: string): void {
@@ -82,6 +101,7 @@ export function submoduleHookSandbox() {
 		marker,
 		hook,
 		env,
+		fsmonitorConfig,
 		superprojectWithSubmodule,
 		hooksPathIntoWorkspaceTools,
 		callThenUserCommit,
