@@ -272,6 +272,8 @@ export function createGitConfigFacts(home: string): {
 	const nested = createNestedRepositoryFinder();
 	/** The nested repositories' own armed paths, by their top, until `invalidate()`. */
 	const nestedReads = new Map<string, readonly string[] | "unknown">();
+	/** Counts `invalidate()` calls: a read that began before one is not kept (it may predate the change). */
+	let generation = 0;
 	const history = createGitHistoryFacts();
 	/** `writable`: where the agent may write without review (the workspace and additional directories), by `key`. */
 	const current = (dir: string, writable?: { test: (path: string) => boolean; key: string }) => {
@@ -366,6 +368,7 @@ export function createGitConfigFacts(home: string): {
 			// directories too).
 			if (folders.length > MAX_WRITE_FOLDERS) return [resolve(cwd), ...roots];
 			const found = new Set<string>();
+			const started = generation;
 			// The repositories around the links that lead to the workspace and the additional directories, too (an
 			// eightieth review: `outer/work -> ../data/ws` with outer's `core.hooksPath` `work/tools/hooks`).
 			const linkHolders = [resolve(cwd), ...roots].flatMap(linkHoldingFolders);
@@ -380,7 +383,8 @@ export function createGitConfigFacts(home: string): {
 						const embedded = await readEmbeddedRepositoriesArmedPaths(existing, home);
 						read = embedded === "unknown" ? "unknown" : [...read, ...embedded];
 					}
-					hooksFolders.set(existing, read);
+					// A call that ended while git listed the gitlinks may have changed what was read before.
+					if (generation === started) hooksFolders.set(existing, read);
 				}
 				for (const hooks of read === "unknown" ? [folder] : read) found.add(hooks);
 			}
@@ -398,7 +402,7 @@ export function createGitConfigFacts(home: string): {
 							typeof location === "string" || location.top !== realPathOf(top)
 								? []
 								: readGitArmedPaths(top, home, false);
-						nestedReads.set(top, read);
+						if (generation === started) nestedReads.set(top, read);
 					}
 					for (const path of read === "unknown" ? [root] : read) found.add(path);
 				}
@@ -406,6 +410,7 @@ export function createGitConfigFacts(home: string): {
 			return [...found];
 		},
 		invalidate() {
+			generation++;
 			cached.clear();
 			hooksFolders.clear();
 			nestedReads.clear();

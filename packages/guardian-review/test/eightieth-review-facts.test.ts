@@ -9,6 +9,7 @@ import {
 	readEmbeddedRepositoriesArmedPaths,
 	readGitArmedPaths,
 } from "../src/git-armed-paths-reader.ts";
+import { createGitConfigFacts } from "../src/git-config-reader.ts";
 import { linkHoldingFolders } from "../src/git-folder-reader.ts";
 import { guardianSandboxPerTest, initWithFiles, runGit } from "./helpers.ts";
 import { addSubmodule } from "./submodule-hook-sandbox.ts";
@@ -121,5 +122,19 @@ describe("createNestedRepositoryFinder", () => {
 		const root = join(sandbox.home, "ws");
 		mkdirSync(join(root, ".git"), { recursive: true });
 		expect(createNestedRepositoryFinder().topsBelow(root)).toEqual([]);
+	});
+});
+
+describe("armedPathsAround while the session's facts are read again", () => {
+	it("does not keep a read that began before `invalidate()` (the embedded-repository listing awaits git)", async () => {
+		const repo = join(sandbox.home, "repo");
+		initWithFiles(sandbox.home, repo, { "README.md": "x\n" });
+		const facts = createGitConfigFacts(sandbox.home);
+		const before = facts.armedPathsAround(repo, []);
+		// A call that may change files ends while the read above waits for git: it set `core.hooksPath`.
+		runGit(sandbox.home, repo, "config", "core.hooksPath", "tools/hooks");
+		facts.invalidate();
+		await before;
+		expect(await facts.armedPathsAround(repo, [])).toContain(join(repo, "tools/hooks"));
 	});
 });
