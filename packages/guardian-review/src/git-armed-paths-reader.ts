@@ -169,7 +169,7 @@ export function createNestedRepositoryFinder(): { topsBelow(root: string): reado
  * through `.gitmodules` or `modules/` (an eightieth review: an embedded library's `include.path` named a workspace
  * file, and the user's next `git status` at the top ran what a write there put). git lists the gitlinks (once per
  * index; see `gitlinksOf`), so ask only where the repository's own armed paths are known: its config files were
- * judged, and none would make git wait. `[]` outside a repository; `unknown` when git fails, more than
+ * judged, and none would make git wait. `[]` outside a repository and without git; `unknown` when git fails, more than
  * `MAX_SUBMODULE_GIT_FOLDERS` are embedded, or one cannot be judged. Embedded repositories' own gitlinks are not
  * listed. Never throws.
  */
@@ -185,9 +185,15 @@ export async function readEmbeddedRepositoriesArmedPaths(
 		const gitmodules = readGitmodules(location.top);
 		if (gitmodules === undefined) return "unknown";
 		const listed = new Set(gitmodules.pathsByName.values());
-		const embedded = (await gitlinksOf(location.top, location.gitDir)).filter(
-			(path) => !listed.has(path) && entryExists(join(location.top, path, ".git")),
-		);
+		let gitlinks: readonly string[];
+		try {
+			gitlinks = await gitlinksOf(location.top, location.gitDir);
+		} catch (error) {
+			// No git to run (not installed, or not on Pi's PATH): nothing enters an embedded repository from here.
+			if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+			return "unknown";
+		}
+		const embedded = gitlinks.filter((path) => !listed.has(path) && entryExists(join(location.top, path, ".git")));
 		if (embedded.length > MAX_SUBMODULE_GIT_FOLDERS) return "unknown";
 		const armed: string[] = [];
 		for (const path of embedded) {

@@ -138,3 +138,21 @@ describe("armedPathsAround while the session's facts are read again", () => {
 		expect(await facts.armedPathsAround(repo, [])).toContain(join(repo, "tools/hooks"));
 	});
 });
+
+describe("readEmbeddedRepositoriesArmedPaths without git", () => {
+	it("is empty when git cannot be found (nothing enters an embedded repository), unknown when git fails", async () => {
+		const repo = join(sandbox.home, "repo");
+		withEmbedded(repo, 1);
+		writeFileSync(join(repo, "README.md"), "changed\n");
+		runGit(sandbox.home, repo, "commit", "-qam", "a new index");
+		const path = process.env.PATH;
+		try {
+			process.env.PATH = join(sandbox.home, "no-such-bin");
+			expect(await readEmbeddedRepositoriesArmedPaths(repo, sandbox.home)).toEqual([]);
+		} finally {
+			process.env.PATH = path;
+		}
+		writeFileSync(join(repo, ".git/index"), "not an index");
+		expect(await readEmbeddedRepositoriesArmedPaths(repo, sandbox.home)).toBe("unknown");
+	});
+});
