@@ -25,13 +25,7 @@ import {
 	readBoundedOrUndefined,
 	realPathOf,
 } from "./git-folder-reader.js";
-import {
-	gitlinksOf,
-	MAX_MODULES_FOLDERS,
-	MAX_SUBMODULE_GIT_FOLDERS,
-	submoduleGitFolders,
-	unplacedHooksPath,
-} from "./git-hooks-reader.js";
+import { gitlinksOf, MAX_MODULES_FOLDERS, submoduleGitFolders, unplacedHooksPath } from "./git-hooks-reader.js";
 
 /**
  * The paths git runs programs from for the repository at `cwd`: the folders `core.hooksPath` names (see
@@ -39,9 +33,16 @@ import {
  * for it, placed through the path asked about (`namedTop`) so that the floor compares them with the workspace's names,
  * and by their real paths too: `[]` with none; `unknown` when a file could not be judged or the top cannot be named.
  * Outside a repository, the user's own absolute or home values and includes. Without `family`, the repository's own
- * git folder only (its submodules, linked worktrees and the repositories around it are left out). Never throws.
+ * git folder only (its submodules, linked worktrees and the repositories around it are left out). With `family`,
+ * `workingTrees` receives the family's other working trees whose index git reads (see `HookedGitFolder.listsGitlinks`).
+ * Never throws.
  */
-export function readGitArmedPaths(cwd: string, home: string, family = true): readonly string[] | "unknown" {
+export function readGitArmedPaths(
+	cwd: string,
+	home: string,
+	family = true,
+	workingTrees: WorkingTree[] = [],
+): readonly string[] | "unknown" {
 	try {
 		if (gitConfigRedirected()) return "unknown";
 		const location = locateRepository(cwd);
@@ -73,7 +74,7 @@ export function readGitArmedPaths(cwd: string, home: string, family = true): rea
 		// user's next commit there runs what a write here puts.
 		if (location !== "none" && family) {
 			if (top !== undefined) armed.push(join(top, ".gitmodules"));
-			const others = otherGitFoldersArmedPaths(location, home, read.globalHooksPaths);
+			const others = otherGitFoldersArmedPaths(location, home, read.globalHooksPaths, workingTrees);
 			if (others === undefined) return "unknown";
 			armed.push(...others);
 		}
@@ -163,43 +164,63 @@ export function createNestedRepositoryFinder(): { topsBelow(root: string): reado
 }
 
 /**
+ * At most this many embedded repositories are read for one repository and its family's working trees; more make the
+ * armed paths `unknown` (a dotfiles repository with 33 vim plugins added with `git add` passed 32; an eighty-first
+ * review).
+ */
+const MAX_EMBEDDED_REPOSITORIES = 256;
+
+/**
  * The armed paths of the repositories embedded in the one around `folder` with `git add` (a gitlink `.gitmodules`
  * does not list, checked out with a `.git` of its own), each as {@link readGitArmedPaths} reads the repository
  * around it: git in the superproject enters them as it enters submodules, but the family walk finds them only
  * through `.gitmodules` or `modules/` (an eightieth review: an embedded library's `include.path` named a workspace
  * file, and the user's next `git status` at the top ran what a write there put). git lists the gitlinks (once per
  * index; see `gitlinksOf`), so ask only where the repository's own armed paths are known: its config files were
- * judged, and none would make git wait. `[]` outside a repository and without git; `unknown` when git fails, more than
- * `MAX_SUBMODULE_GIT_FOLDERS` are embedded, or one cannot be judged. Embedded repositories' own gitlinks are not
- * listed. Never throws.
+ * judged, and none would make git wait. The family's other working trees git reads an index in (`family`: the
+ * repositories around it, its linked worktrees and main worktree; an eighty-first review) are listed too; a
+ * submodule's embedded repositories are found by the nested-repository walk. `[]` outside a repository and without
+ * git; `unknown` when git fails, more than `bound` are embedded, or one cannot be judged.
+ * Embedded repositories' own gitlinks are not listed. Never throws.
  */
 export async function readEmbeddedRepositoriesArmedPaths(
 	folder: string,
 	home: string,
+	family: readonly WorkingTree[] = [],
+	bound = MAX_EMBEDDED_REPOSITORIES,
 ): Promise<readonly string[] | "unknown"> {
 	try {
 		if (gitConfigRedirected()) return "unknown";
 		const location = locateRepository(folder);
 		if (location === "none") return [];
 		if (location === "unknown") return "unknown";
-		const gitmodules = readGitmodules(location.top);
-		if (gitmodules === undefined) return "unknown";
-		const listed = new Set(gitmodules.pathsByName.values());
-		let gitlinks: readonly string[];
-		try {
-			gitlinks = await gitlinksOf(location.top, location.gitDir);
-		} catch (error) {
-			// No git to run (not installed, or not on Pi's PATH): nothing enters an embedded repository from here.
-			if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-			return "unknown";
-		}
-		const embedded = gitlinks.filter((path) => !listed.has(path) && entryExists(join(location.top, path, ".git")));
-		if (embedded.length > MAX_SUBMODULE_GIT_FOLDERS) return "unknown";
 		const armed: string[] = [];
-		for (const path of embedded) {
-			const read = readGitArmedPaths(join(location.top, path), home);
-			if (read === "unknown") return "unknown";
-			armed.push(...read);
+		let read = 0;
+		for (const { tree, gitDir } of [{ tree: location.top, gitDir: location.gitDir }, ...family]) {
+			const gitmodules = readGitmodules(tree);
+			if (gitmodules === undefined) return "unknown";
+			const listed = new Set(gitmodules.pathsByName.values());
+			let gitlinks: readonly string[];
+			try {
+				gitlinks = await gitlinksOf(tree, gitDir);
+			} catch (error) {
+				// No git to run (not installed, or not on Pi's PATH): nothing enters an embedded repository from here.
+				if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+				return "unknown";
+			}
+			for (const path of gitlinks) {
+				if (listed.has(path) || !entryExists(join(tree, path, ".git"))) continue;
+				if (++read > bound) return "unknown";
+				const top = join(tree, path);
+				// A `.git` git would not take (a copied checkout whose `gitdir:` names no folder) is no repository: git
+				// enters nothing there (an eighty-first review).
+				const inner = locateRepository(top);
+				if (typeof inner === "string" || inner.top !== realPathOf(top)) continue;
+				// Its own git folder: the repositories around it are this one's family, read with it.
+				const paths = readGitArmedPaths(top, home, false);
+				if (paths === "unknown") return "unknown";
+				armed.push(...paths);
+			}
 		}
 		return armed;
 	} catch {
@@ -265,6 +286,18 @@ interface HookedGitFolder {
 	 * back after `git checkout old`), so a relative `core.hooksPath` makes the armed paths unknown.
 	 */
 	readonly unplaced?: boolean;
+	/**
+	 * A working tree git may run in that is no submodule of this family: a repository around the workspace's, a
+	 * linked worktree or the main one. Its index may hold repositories embedded with `git add` (see
+	 * {@link readEmbeddedRepositoriesArmedPaths}).
+	 */
+	readonly listsGitlinks?: boolean;
+}
+
+/** A working tree and its git folder, where `git ls-files` lists the gitlinks. */
+export interface WorkingTree {
+	readonly tree: string;
+	readonly gitDir: string;
 }
 
 /** At most this many repositories around the workspace's are walked for armed paths; one more makes them unknown. */
@@ -292,6 +325,7 @@ function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undef
 		const known = found.get(real);
 		if (known !== undefined) {
 			let merged = known;
+			if (folder.listsGitlinks === true && merged.listsGitlinks !== true) merged = { ...merged, listsGitlinks: true };
 			if (merged.fallbackTop === undefined && folder.fallbackTop !== undefined)
 				merged = { ...merged, fallbackTop: folder.fallbackTop, unplaced: false };
 			if (folder.top !== undefined && folder.guessedTop !== true) {
@@ -318,7 +352,8 @@ function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undef
 		const around = locateRepository(outer);
 		if (around === "none") break;
 		if (around === "unknown" || level >= MAX_OUTER_REPOSITORIES) return undefined;
-		if (!add({ gitDir: around.gitDir, commonDir: around.commonDir, top: around.top })) return undefined;
+		if (!add({ gitDir: around.gitDir, commonDir: around.commonDir, top: around.top, listsGitlinks: true }))
+			return undefined;
 		if (dirname(around.top) === around.top) break;
 		outer = dirname(around.top);
 	}
@@ -347,7 +382,8 @@ function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undef
 			// repository's git folder itself, where git places a relative value.
 			const mainDir = repository.commonDir;
 			const mainTop = basename(mainDir) === ".git" ? dirname(mainDir) : mainDir;
-			if (!add({ gitDir: mainDir, commonDir: mainDir, top: mainTop, guessedTop: true })) return undefined;
+			if (!add({ gitDir: mainDir, commonDir: mainDir, top: mainTop, guessedTop: true, listsGitlinks: true }))
+				return undefined;
 			continue;
 		}
 		const worktrees = join(repository.commonDir, "worktrees");
@@ -361,7 +397,8 @@ function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undef
 			if (dotGit === undefined || dotGit === "" || dotGit.includes("\n")) return undefined;
 			const worktreeTop = placedByNearestEntry(dirname(joinAsText(gitDir, dotGit)));
 			if (worktreeTop === undefined) return undefined;
-			if (!add({ gitDir, commonDir: repository.commonDir, top: worktreeTop, linked: true })) return undefined;
+			if (!add({ gitDir, commonDir: repository.commonDir, top: worktreeTop, linked: true, listsGitlinks: true }))
+				return undefined;
 		}
 	}
 	return conflict ? undefined : [...found.values()];
@@ -428,11 +465,21 @@ function otherGitFoldersArmedPaths(
 	location: GitLocation,
 	home: string,
 	globalHooksPaths: readonly string[],
+	workingTrees: WorkingTree[] = [],
 ): string[] | undefined {
 	const folders = otherHookedGitFolders(location);
 	if (folders === undefined) return undefined;
 	const armed: string[] = [];
-	for (const { gitDir, commonDir, top: knownTop, linked, guessedTop, fallbackTop, unplaced } of folders) {
+	for (const {
+		gitDir,
+		commonDir,
+		top: knownTop,
+		linked,
+		guessedTop,
+		fallbackTop,
+		unplaced,
+		listsGitlinks,
+	} of folders) {
 		const read = readConfigFiles(repositoryConfigFiles({ gitDir, commonDir }), home, () => false);
 		if (read === undefined) return undefined;
 		const values = read.worktrees
@@ -442,6 +489,7 @@ function otherGitFoldersArmedPaths(
 		if (values.length > 0 && (named === undefined || (knownTop !== undefined && !guessedTop && named !== knownTop)))
 			return undefined;
 		const top = guessedTop === true ? (named ?? knownTop) : (knownTop ?? named);
+		if (listsGitlinks === true && top !== undefined) workingTrees.push({ tree: top, gitDir });
 		// Where `.gitmodules` puts a submodule counts too when its `core.worktree` names another folder: the next
 		// `git submodule update` checks it out there and runs its hooks (a seventy-ninth review: `git mv vendor/lib
 		// third/party/lib`, then `git checkout HEAD~1`).

@@ -32,6 +32,7 @@ import {
 	createNestedRepositoryFinder,
 	readEmbeddedRepositoriesArmedPaths,
 	readGitArmedPaths,
+	type WorkingTree,
 } from "./git-armed-paths-reader.js";
 import { type ConfigFilesRead, globalConfigFiles, readConfigFiles, repositoryConfigFiles } from "./git-config-files.js";
 import {
@@ -371,16 +372,23 @@ export function createGitConfigFacts(home: string): {
 			const started = generation;
 			// The repositories around the links that lead to the workspace and the additional directories, too (an
 			// eightieth review: `outer/work -> ../data/ws` with outer's `core.hooksPath` `work/tools/hooks`).
-			const linkHolders = [resolve(cwd), ...roots].flatMap(linkHoldingFolders);
+			// A root whose links cannot be followed counts as one itself (every write there is reviewed).
+			const linkHolders: string[] = [];
+			for (const root of [resolve(cwd), ...roots]) {
+				const holders = linkHoldingFolders(root);
+				if (holders === undefined) found.add(root);
+				else linkHolders.push(...holders);
+			}
 			for (const folder of new Set([resolve(cwd), ...folders, ...linkHolders])) {
 				const existing = nearestExistingFolder(folder);
 				let read = hooksFolders.get(existing);
 				if (read === undefined) {
 					if (hooksFolders.size >= MAX_CACHED_DIRECTORIES) hooksFolders.clear();
-					read = readGitArmedPaths(existing, home);
+					const workingTrees: WorkingTree[] = [];
+					read = readGitArmedPaths(existing, home, true, workingTrees);
 					// The repositories embedded there with `git add` too (listed by git, so only once the rest is known).
 					if (read !== "unknown") {
-						const embedded = await readEmbeddedRepositoriesArmedPaths(existing, home);
+						const embedded = await readEmbeddedRepositoriesArmedPaths(existing, home, workingTrees);
 						read = embedded === "unknown" ? "unknown" : [...read, ...embedded];
 					}
 					// A call that ended while git listed the gitlinks may have changed what was read before.
@@ -392,6 +400,10 @@ export function createGitConfigFacts(home: string): {
 			// hooks, `core.hooksPath` and includes may name a file here too (an eightieth review: an ignored clone's
 			// `core.hooksPath = ../../shared-hooks`). One that cannot be judged makes its root one.
 			for (const root of new Set([resolve(cwd), ...roots])) {
+				// The workspace repository's submodules and linked worktrees were read with it above (its family): their git
+				// folders lie in its common folder.
+				const around = root === resolve(cwd) ? locateRepository(root) : "none";
+				const family = typeof around === "string" ? undefined : `${around.commonDir}/`;
 				for (const top of nested.topsBelow(root).slice(0, MAX_NESTED_REPOSITORIES)) {
 					let read = nestedReads.get(top);
 					if (read === undefined) {
@@ -399,7 +411,9 @@ export function createGitConfigFacts(home: string): {
 						// repository there: git runs nothing of it.
 						const location = locateRepository(top);
 						read =
-							typeof location === "string" || location.top !== realPathOf(top)
+							typeof location === "string" ||
+							location.top !== realPathOf(top) ||
+							(family !== undefined && location.gitDir.startsWith(family))
 								? []
 								: readGitArmedPaths(top, home, false);
 						if (generation === started) nestedReads.set(top, read);

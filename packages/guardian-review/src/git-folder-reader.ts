@@ -308,35 +308,48 @@ export function placedByNearestEntry(path: string): string | undefined {
 	return undefined;
 }
 
-/** At most this many links are followed on a root's path (see {@link linkHoldingFolders}). */
-const MAX_ROOT_LINK_HOPS = 8;
+/** At most this many links are followed on a root's path, as the system does (Linux's `MAXSYMLINKS`). */
+const MAX_ROOT_LINK_HOPS = 40;
 
 /**
  * The folders that hold the links on the way from `path` to its real path, by their real paths (`work -> outer/work`
  * and `outer/work -> ../data/ws`: the folder around `work`, and `outer`): git in a repository around one of them
  * follows its link into `path`'s tree, so a `core.hooksPath` there may name a folder of it (an eightieth review).
- * At most {@link MAX_ROOT_LINK_HOPS} links; the walk stops at a part that cannot be looked up. Never throws.
+ * Walked part by part as the system walks it, so a `..` climbs from where the links before it led (`work ->
+ * via/../proj` with `via -> outer/sub` passes `outer`; an eighty-first review). The walk ends at a missing part
+ * (nothing below it leads anywhere yet); undefined past {@link MAX_ROOT_LINK_HOPS} links (a loop) or when a part
+ * cannot be looked up. Never throws.
  */
-export function linkHoldingFolders(path: string): string[] {
-	const folders: string[] = [];
-	let pending = resolve(path);
+export function linkHoldingFolders(path: string): string[] | undefined {
+	const folders = new Set<string>();
+	// The parts still to walk, last first; `done` is the real path walked so far ("" for the root).
+	const pending = resolve(path).split("/").reverse();
+	let done = "";
+	let hops = 0;
 	try {
-		for (let hop = 0; hop < MAX_ROOT_LINK_HOPS; hop++) {
-			const parts = pending.split("/").filter((part) => part !== "");
-			const linkAt = parts.findIndex((_, index) =>
-				lstatSync(`/${parts.slice(0, index + 1).join("/")}`).isSymbolicLink(),
-			);
-			if (linkAt < 0) break;
-			const link = `/${parts.slice(0, linkAt + 1).join("/")}`;
-			// Every part before the link is no link: its folder is named by its real path.
-			const holder = dirname(link);
-			folders.push(holder);
-			pending = resolve(holder, readlinkSync(link), ...parts.slice(linkAt + 1));
+		while (pending.length > 0) {
+			const part = pending.pop() as string;
+			if (part === "" || part === ".") continue;
+			if (part === "..") {
+				done = done.slice(0, done.lastIndexOf("/"));
+				continue;
+			}
+			const next = `${done}/${part}`;
+			if (!lstatSync(next).isSymbolicLink()) {
+				done = next;
+				continue;
+			}
+			if (++hops > MAX_ROOT_LINK_HOPS) return undefined;
+			folders.add(done === "" ? "/" : done);
+			const target = readlinkSync(next);
+			if (target.startsWith("/")) done = "";
+			pending.push(...target.split("/").reverse());
 		}
-	} catch {
-		// A part that cannot be looked up (missing): no link beyond it leads anywhere.
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code !== "ENOENT" && code !== "ENOTDIR") return undefined;
 	}
-	return folders;
+	return [...folders];
 }
 
 /** At most this many folders up are tried to find an existing one (see {@link nearestExistingFolder}). */

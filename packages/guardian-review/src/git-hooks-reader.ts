@@ -68,7 +68,7 @@ export function hooksPathFoldersVerdict(values: readonly string[], top: string, 
 }
 
 /** At most this many checked-out submodules are entered (git runs once in each); more makes the config verdict `unknown`. */
-export const MAX_SUBMODULE_GIT_FOLDERS = 32;
+const MAX_SUBMODULE_GIT_FOLDERS = 32;
 /**
  * At most this many folders are looked at under `modules/` (the folders between, for names like `a/b`, included),
  * and at most this many linked worktrees' git folders: no git runs, only reads (a seventy-fifth review: a dotfiles
@@ -223,7 +223,7 @@ export async function gitlinksVerdict(
 }
 
 /** At most this many indexes' gitlink lists are kept. */
-const MAX_CACHED_GITLINK_LISTS = 16;
+const MAX_CACHED_GITLINK_LISTS = 64;
 /** The gitlinks last listed per working tree, with the identity of the index they were read from. */
 const gitlinkLists = new Map<string, { index: string; paths: readonly string[] }>();
 

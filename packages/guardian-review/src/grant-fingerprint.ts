@@ -195,10 +195,10 @@ function isFolder(path: string): boolean {
 /** Where a path really is, through links; for a missing file, through its folder's links. */
 function realPathOf(path: string): string {
 	try {
-		return realpathSync(path);
+		return realpathSync.native(path);
 	} catch {
 		try {
-			return join(realpathSync(dirname(path)), basename(path));
+			return join(realpathSync.native(dirname(path)), basename(path));
 		} catch {
 			return path;
 		}

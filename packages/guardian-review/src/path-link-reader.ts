@@ -278,7 +278,7 @@ export function homeNamedLikeWorkspace(home: string, cwd: string): string {
 		const named = normalizeAbsolutePath(home);
 		const workspace = normalizeAbsolutePath(cwd);
 		if (isWithin(named, workspace) || isWithin(workspace, named)) return named;
-		const real = normalizeAbsolutePath(realpathSync(named));
+		const real = normalizeAbsolutePath(realpathSync.native(named));
 		return real !== named && (isWithin(real, workspace) || isWithin(workspace, real)) ? real : named;
 	} catch {
 		return home;
@@ -340,7 +340,7 @@ export function readHomeConfigLinkTargets(
 		const base = named === "/" ? "" : named;
 		const rootsReal = roots.map((root) => {
 			try {
-				return normalizeAbsolutePath(realpathSync(root));
+				return normalizeAbsolutePath(realpathSync.native(root));
 			} catch {
 				return normalizeAbsolutePath(root);
 			}
@@ -364,7 +364,7 @@ export function readHomeConfigLinkTargets(
 				}
 				if (!entry.isSymbolicLink()) continue;
 				try {
-					const real = normalizeAbsolutePath(realpathSync(path));
+					const real = normalizeAbsolutePath(realpathSync.native(path));
 					rootsReal.forEach((root, index) => {
 						// Named as the workspace names it: through the root it lies in; a link to a folder holding the root
 						// makes all of it home's (`~/.vim -> ~/dotfiles/vim` with the root `~/dotfiles/vim/plugin`).
@@ -427,7 +427,7 @@ function realPathOfMaybeMissing(path: string): string | undefined {
 	let current = path;
 	for (let depth = 0; depth <= MAX_MIRRORED_DEPTH * 2; depth++) {
 		try {
-			const real = normalizeAbsolutePath(realpathSync(current));
+			const real = normalizeAbsolutePath(realpathSync.native(current));
 			return normalizeAbsolutePath([real, ...missing.reverse()].join("/"));
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
