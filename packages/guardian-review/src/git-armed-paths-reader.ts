@@ -33,7 +33,8 @@ import { gitlinksOf, MAX_MODULES_FOLDERS, submoduleGitFolders, unplacedHooksPath
  * for it, placed through the path asked about (`namedTop`) so that the floor compares them with the workspace's names,
  * and by their real paths too: `[]` with none; `unknown` when a file could not be judged or the top cannot be named.
  * Outside a repository, the user's own absolute or home values and includes. Without `family`, the repository's own
- * git folder only (its submodules, linked worktrees and the repositories around it are left out). With `family`,
+ * git folder only (its submodules, linked worktrees and the repositories around it are left out); without `outer`,
+ * the repositories around it only. With `family`,
  * `workingTrees` receives the family's other working trees whose index git reads (see `HookedGitFolder.listsGitlinks`).
  * Never throws.
  */
@@ -42,6 +43,7 @@ export function readGitArmedPaths(
 	home: string,
 	family = true,
 	workingTrees: WorkingTree[] = [],
+	outer = true,
 ): readonly string[] | "unknown" {
 	try {
 		if (gitConfigRedirected()) return "unknown";
@@ -74,7 +76,7 @@ export function readGitArmedPaths(
 		// user's next commit there runs what a write here puts.
 		if (location !== "none" && family) {
 			if (top !== undefined) armed.push(join(top, ".gitmodules"));
-			const others = otherGitFoldersArmedPaths(location, home, read.globalHooksPaths, workingTrees);
+			const others = otherGitFoldersArmedPaths(location, home, read.globalHooksPaths, workingTrees, outer);
 			if (others === undefined) return "unknown";
 			armed.push(...others);
 		}
@@ -216,8 +218,8 @@ export async function readEmbeddedRepositoriesArmedPaths(
 				// enters nothing there (an eighty-first review).
 				const inner = locateRepository(top);
 				if (typeof inner === "string" || inner.top !== realPathOf(top)) continue;
-				// Its own git folder: the repositories around it are this one's family, read with it.
-				const paths = readGitArmedPaths(top, home, false);
+				// With its own submodules and worktrees; the repositories around it are this one's family, read with it.
+				const paths = readGitArmedPaths(top, home, true, [], false);
 				if (paths === "unknown") return "unknown";
 				armed.push(...paths);
 			}
@@ -313,7 +315,7 @@ const MAX_OUTER_REPOSITORIES = 4;
  * worktree. Undefined past {@link MAX_MODULES_FOLDERS} or {@link MAX_OUTER_REPOSITORIES}, when one cannot be
  * placed, or when two ways to one git folder give it different tops. Throws on I/O errors.
  */
-function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undefined {
+function otherHookedGitFolders(location: GitLocation, outer = true): HookedGitFolder[] | undefined {
 	const own = realPathOf(location.gitDir);
 	const found = new Map<string, HookedGitFolder>();
 	const queue: HookedGitFolder[] = [{ gitDir: location.gitDir, commonDir: location.commonDir, top: location.top }];
@@ -344,18 +346,18 @@ function otherHookedGitFolders(location: GitLocation): HookedGitFolder[] | undef
 	// The repositories around the top, each walked as this one is. A bare repository holding its worktrees
 	// (`proj.git/main`) is this one's own common folder: the search goes on above it.
 	const commonDir = realPathOf(location.commonDir);
-	let outer = dirname(location.top);
-	for (let level = 0; ; level++) {
-		const real = realPathOf(outer);
+	let above = dirname(location.top);
+	for (let level = 0; outer; level++) {
+		const real = realPathOf(above);
 		if (commonDir !== undefined && real !== undefined && (real === commonDir || real.startsWith(`${commonDir}/`)))
-			outer = dirname(commonDir);
-		const around = locateRepository(outer);
+			above = dirname(commonDir);
+		const around = locateRepository(above);
 		if (around === "none") break;
 		if (around === "unknown" || level >= MAX_OUTER_REPOSITORIES) return undefined;
 		if (!add({ gitDir: around.gitDir, commonDir: around.commonDir, top: around.top, listsGitlinks: true }))
 			return undefined;
 		if (dirname(around.top) === around.top) break;
-		outer = dirname(around.top);
+		above = dirname(around.top);
 	}
 	while (queue.length > 0) {
 		const repository = queue.shift() as HookedGitFolder;
@@ -466,8 +468,9 @@ function otherGitFoldersArmedPaths(
 	home: string,
 	globalHooksPaths: readonly string[],
 	workingTrees: WorkingTree[] = [],
+	outer = true,
 ): string[] | undefined {
-	const folders = otherHookedGitFolders(location);
+	const folders = otherHookedGitFolders(location, outer);
 	if (folders === undefined) return undefined;
 	const armed: string[] = [];
 	for (const {

@@ -394,7 +394,9 @@ export function createGitConfigFacts(home: string): {
 					// A call that ended while git listed the gitlinks may have changed what was read before.
 					if (generation === started) hooksFolders.set(existing, read);
 				}
-				for (const hooks of read === "unknown" ? [folder] : read) found.add(hooks);
+				// One that cannot be judged may name any folder, in the additional directories too (an m11 audit): every root
+				// counts as one.
+				for (const hooks of read === "unknown" ? [folder, resolve(cwd), ...roots] : read) found.add(hooks);
 			}
 			// The nested repositories below the workspace and the additional directories, tracked or not: their own
 			// hooks, `core.hooksPath` and includes may name a file here too (an eightieth review: an ignored clone's
