@@ -22,6 +22,7 @@ import {
 	judgeGitHead,
 	MAX_GIT_CONFIG_CHARS,
 } from "@pi-policy/policy-kernel/guardian";
+import { createPathEntryLookup, followPathLinks, type PathEntryLookup } from "./path-link-reader.js";
 
 /** At most this many parent folders are searched for `.git`. */
 const MAX_PARENT_DEPTH = 64;
@@ -308,48 +309,23 @@ export function placedByNearestEntry(path: string): string | undefined {
 	return undefined;
 }
 
-/** At most this many links are followed on a root's path, as the system does (Linux's `MAXSYMLINKS`). */
-const MAX_ROOT_LINK_HOPS = 40;
-
 /**
  * The folders that hold the links on the way from `path` to its real path, by their real paths (`work -> outer/work`
  * and `outer/work -> ../data/ws`: the folder around `work`, and `outer`): git in a repository around one of them
  * follows its link into `path`'s tree, so a `core.hooksPath` there may name a folder of it (an eightieth review).
- * Walked part by part as the system walks it, so a `..` climbs from where the links before it led (`work ->
- * via/../proj` with `via -> outer/sub` passes `outer`; an eighty-first review). The walk ends at a missing part
- * (nothing below it leads anywhere yet); undefined past {@link MAX_ROOT_LINK_HOPS} links (a loop) or when a part
- * cannot be looked up. Never throws.
+ * Walked part by part as the system walks it (see `followPathLinks`), so a `..` climbs from where the links before it
+ * led (`work -> via/../proj` with `via -> outer/sub` passes `outer`; an eighty-first review); the walk ends at a
+ * missing part. Undefined past `MAX_LINK_HOPS` links (a loop), or when a part cannot be looked up. Never throws.
  */
 export function linkHoldingFolders(path: string): string[] | undefined {
 	const folders = new Set<string>();
-	// The parts still to walk, last first; `done` is the real path walked so far ("" for the root).
-	const pending = resolve(path).split("/").reverse();
-	let done = "";
-	let hops = 0;
-	try {
-		while (pending.length > 0) {
-			const part = pending.pop() as string;
-			if (part === "" || part === ".") continue;
-			if (part === "..") {
-				done = done.slice(0, done.lastIndexOf("/"));
-				continue;
-			}
-			const next = `${done}/${part}`;
-			if (!lstatSync(next).isSymbolicLink()) {
-				done = next;
-				continue;
-			}
-			if (++hops > MAX_ROOT_LINK_HOPS) return undefined;
-			folders.add(done === "" ? "/" : done);
-			const target = readlinkSync(next);
-			if (target.startsWith("/")) done = "";
-			pending.push(...target.split("/").reverse());
-		}
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code !== "ENOENT" && code !== "ENOTDIR") return undefined;
-	}
-	return [...folders];
+	const look = createPathEntryLookup();
+	const recording: PathEntryLookup = (entry) => {
+		const found = look(entry);
+		if (found.kind === "link") folders.add(dirname(entry));
+		return found;
+	};
+	return followPathLinks(resolve(path), recording) === undefined ? undefined : [...folders];
 }
 
 /** At most this many folders up are tried to find an existing one (see {@link nearestExistingFolder}). */
