@@ -24,6 +24,7 @@ import {
 	placedByNearestEntry,
 	readBoundedOrUndefined,
 	realPathOf,
+	repositoryAt,
 } from "./git-folder-reader.js";
 import { gitlinksOf, MAX_MODULES_FOLDERS, submoduleGitFolders, unplacedHooksPath } from "./git-hooks-reader.js";
 
@@ -214,10 +215,7 @@ export async function readEmbeddedRepositoriesArmedPaths(
 				if (listed.has(path) || !entryExists(join(tree, path, ".git"))) continue;
 				if (++read > bound) return "unknown";
 				const top = join(tree, path);
-				// A `.git` git would not take (a copied checkout whose `gitdir:` names no folder) is no repository: git
-				// enters nothing there (an eighty-first review).
-				const inner = locateRepository(top);
-				if (typeof inner === "string" || inner.top !== realPathOf(top)) continue;
+				if (repositoryAt(top) === undefined) continue;
 				// With its own submodules and worktrees; the repositories around it are this one's family, read with it.
 				const paths = readGitArmedPaths(top, home, true, [], false);
 				if (paths === "unknown") return "unknown";

@@ -45,6 +45,7 @@ import {
 	nearestExistingFolder,
 	readBounded,
 	realPathOf,
+	repositoryAt,
 } from "./git-folder-reader.js";
 import { createGitHistoryFacts, type GitHistoryListing, runQuietGit } from "./git-history-reader.js";
 import {
@@ -409,13 +410,10 @@ export function createGitConfigFacts(home: string): {
 				for (const top of nested.topsBelow(root).slice(0, MAX_NESTED_REPOSITORIES)) {
 					let read = nestedReads.get(top);
 					if (read === undefined) {
-						// A `.git` git would not take (a test fixture's, a worktree's whose folder is gone) makes no
-						// repository there: git runs nothing of it.
-						const location = locateRepository(top);
+						// The workspace repository's family was read above; a `.git` git would not take arms nothing.
+						const location = repositoryAt(top);
 						read =
-							typeof location === "string" ||
-							location.top !== realPathOf(top) ||
-							(family !== undefined && location.gitDir.startsWith(family))
+							location === undefined || (family !== undefined && location.gitDir.startsWith(family))
 								? []
 								: readGitArmedPaths(top, home, false);
 						if (generation === started) nestedReads.set(top, read);

@@ -203,6 +203,16 @@ export function locateRepository(cwd: string): GitLocation | "none" | "unknown" 
 }
 
 /**
+ * The repository whose top is `top` itself, or undefined when git takes none there: a `.git` git would not take (a
+ * test fixture's partial git folder, a copied checkout whose `gitdir:` names no folder) makes no repository, and git
+ * runs nothing of it (eightieth and eighty-first reviews).
+ */
+export function repositoryAt(top: string): GitLocation | undefined {
+	const location = locateRepository(top);
+	return typeof location === "string" || location.top !== realPathOf(top) ? undefined : location;
+}
+
+/**
  * The path asked about (`named`, whose real path is `real`) cut back to the repository's top (`top`, a real path
  * `real` lies in): the same last names dropped, when what is left has `top` as its real path. Undefined when the
  * names differ (`lnk -> ../other/src`, `docs -> repo/docs`): then no name for the top holds the path asked about,
