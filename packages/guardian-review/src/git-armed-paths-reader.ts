@@ -48,8 +48,25 @@ export function readGitArmedPaths(
 ): readonly string[] | "unknown" {
 	try {
 		if (gitConfigRedirected()) return "unknown";
-		const location = locateRepository(cwd);
-		if (location === "unknown") return "unknown";
+		return gitArmedPathsAt(locateRepository(cwd), home, family, workingTrees, outer);
+	} catch {
+		return "unknown";
+	}
+}
+
+/**
+ * {@link readGitArmedPaths} of a repository already located (see `locateRepository`): what it reads depends on the
+ * location alone, so two folders of one repository share one read (see {@link repositoryReadKey}). Never throws.
+ */
+export function gitArmedPathsAt(
+	location: GitLocation | "none" | "unknown",
+	home: string,
+	family = true,
+	workingTrees: WorkingTree[] = [],
+	outer = true,
+): readonly string[] | "unknown" {
+	try {
+		if (location === "unknown" || gitConfigRedirected()) return "unknown";
 		const globalFiles = globalConfigFiles(home);
 		// Outside a repository the user's own `core.hooksPath` still names a folder every repository uses, when it is
 		// absolute or under home (a forty-first review).
@@ -194,9 +211,22 @@ export async function readEmbeddedRepositoriesArmedPaths(
 ): Promise<readonly string[] | "unknown"> {
 	try {
 		if (gitConfigRedirected()) return "unknown";
-		const location = locateRepository(folder);
+		return await embeddedRepositoriesArmedPathsAt(locateRepository(folder), home, family, bound);
+	} catch {
+		return "unknown";
+	}
+}
+
+/** {@link readEmbeddedRepositoriesArmedPaths} of a repository already located (see `locateRepository`). Never throws. */
+export async function embeddedRepositoriesArmedPathsAt(
+	location: GitLocation | "none" | "unknown",
+	home: string,
+	family: readonly WorkingTree[] = [],
+	bound = MAX_EMBEDDED_REPOSITORIES,
+): Promise<readonly string[] | "unknown"> {
+	try {
 		if (location === "none") return [];
-		if (location === "unknown") return "unknown";
+		if (location === "unknown" || gitConfigRedirected()) return "unknown";
 		const armed: string[] = [];
 		let read = 0;
 		for (const { tree, gitDir } of [{ tree: location.top, gitDir: location.gitDir }, ...family]) {
@@ -298,6 +328,15 @@ interface HookedGitFolder {
 export interface WorkingTree {
 	readonly tree: string;
 	readonly gitDir: string;
+}
+
+/**
+ * What the armed-path reads of a located repository depend on (see {@link gitArmedPathsAt}): its git folders, its
+ * real top and its top named through the path asked about. Folders with one key have one answer.
+ */
+export function repositoryReadKey(location: GitLocation | "none" | "unknown"): string {
+	if (typeof location === "string") return location;
+	return ["at", location.gitDir, location.commonDir, location.top, location.namedTop ?? ""].join("\u0000");
 }
 
 /** At most this many repositories around the workspace's are walked for armed paths; one more makes them unknown. */

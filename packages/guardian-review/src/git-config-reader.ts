@@ -30,8 +30,10 @@ import {
 } from "@pi-policy/policy-kernel/guardian";
 import {
 	createNestedRepositoryFinder,
-	readEmbeddedRepositoriesArmedPaths,
+	embeddedRepositoriesArmedPathsAt,
+	gitArmedPathsAt,
 	readGitArmedPaths,
+	repositoryReadKey,
 	type WorkingTree,
 } from "./git-armed-paths-reader.js";
 import { type ConfigFilesRead, globalConfigFiles, readConfigFiles, repositoryConfigFiles } from "./git-config-files.js";
@@ -271,6 +273,8 @@ export function createGitConfigFacts(home: string): {
 } {
 	const cached = new Map<string, { config: Promise<GitConfigFacts>; hooks: GitHooksVerdict }>();
 	const hooksFolders = new Map<string, readonly string[] | "unknown">();
+	/** The same reads by repository (see `repositoryReadKey`), until `invalidate()`. */
+	const repositoryReads = new Map<string, readonly string[] | "unknown">();
 	const nested = createNestedRepositoryFinder();
 	/** The nested repositories' own armed paths, by their top, until `invalidate()`. */
 	const nestedReads = new Map<string, readonly string[] | "unknown">();
@@ -374,6 +378,8 @@ export function createGitConfigFacts(home: string): {
 			// The repositories around the links that lead to the workspace and the additional directories, too (an
 			// eightieth review: `outer/work -> ../data/ws` with outer's `core.hooksPath` `work/tools/hooks`).
 			// A root whose links cannot be followed counts as one itself (every write there is reviewed).
+			/** The repositories this call located, by folder. */
+			const located = new Map<string, ReturnType<typeof locateRepository>>();
 			const linkHolders: string[] = [];
 			for (const root of [resolve(cwd), ...roots]) {
 				const holders = linkHoldingFolders(root);
@@ -385,14 +391,25 @@ export function createGitConfigFacts(home: string): {
 				let read = hooksFolders.get(existing);
 				if (read === undefined) {
 					if (hooksFolders.size >= MAX_CACHED_DIRECTORIES) hooksFolders.clear();
-					const workingTrees: WorkingTree[] = [];
-					read = readGitArmedPaths(existing, home, true, workingTrees);
-					// The repositories embedded there with `git add` too (listed by git, so only once the rest is known).
-					if (read !== "unknown") {
-						const embedded = await readEmbeddedRepositoriesArmedPaths(existing, home, workingTrees);
-						read = embedded === "unknown" ? "unknown" : [...read, ...embedded];
+					// Read once per repository: the working directory and a folder written ten levels below it share one.
+					const location = locateRepository(existing);
+					located.set(existing, location);
+					const key = repositoryReadKey(location);
+					read = repositoryReads.get(key);
+					if (read === undefined) {
+						const workingTrees: WorkingTree[] = [];
+						read = gitArmedPathsAt(location, home, true, workingTrees);
+						// The repositories embedded there with `git add` too (listed by git, so only once the rest is known).
+						if (read !== "unknown") {
+							const embedded = await embeddedRepositoriesArmedPathsAt(location, home, workingTrees);
+							read = embedded === "unknown" ? "unknown" : [...read, ...embedded];
+						}
+						// A call that ended while git listed the gitlinks may have changed what was read before.
+						if (generation === started) {
+							if (repositoryReads.size >= MAX_CACHED_DIRECTORIES) repositoryReads.clear();
+							repositoryReads.set(key, read);
+						}
 					}
-					// A call that ended while git listed the gitlinks may have changed what was read before.
 					if (generation === started) hooksFolders.set(existing, read);
 				}
 				// One that cannot be judged may name any folder, in the additional directories too (an m11 audit): every root
@@ -405,7 +422,7 @@ export function createGitConfigFacts(home: string): {
 			for (const root of new Set([resolve(cwd), ...roots])) {
 				// The workspace repository's submodules and linked worktrees were read with it above (its family): their git
 				// folders lie in its common folder.
-				const around = root === resolve(cwd) ? locateRepository(root) : "none";
+				const around = root === resolve(cwd) ? (located.get(root) ?? locateRepository(root)) : "none";
 				const family = typeof around === "string" ? undefined : `${around.commonDir}/`;
 				for (const top of nested.topsBelow(root).slice(0, MAX_NESTED_REPOSITORIES)) {
 					let read = nestedReads.get(top);
@@ -415,7 +432,7 @@ export function createGitConfigFacts(home: string): {
 						read =
 							location === undefined || (family !== undefined && location.gitDir.startsWith(family))
 								? []
-								: readGitArmedPaths(top, home, false);
+								: gitArmedPathsAt(location, home, false);
 						if (generation === started) nestedReads.set(top, read);
 					}
 					for (const path of read === "unknown" ? [root] : read) found.add(path);
@@ -427,6 +444,7 @@ export function createGitConfigFacts(home: string): {
 			generation++;
 			cached.clear();
 			hooksFolders.clear();
+			repositoryReads.clear();
 			nestedReads.clear();
 		},
 	};
