@@ -56,7 +56,9 @@ export function readGitArmedPaths(
 
 /**
  * {@link readGitArmedPaths} of a repository already located (see `locateRepository`): what it reads depends on the
- * location alone, so two folders of one repository share one read (see {@link repositoryReadKey}). Never throws.
+ * location alone, so two folders of one repository share one read (see {@link repositoryReadKey}). With `family`,
+ * `placed` receives each git folder of the family with each working tree it was read at (see
+ * {@link familyPlacement}). Never throws.
  */
 export function gitArmedPathsAt(
 	location: GitLocation | "none" | "unknown",
@@ -64,6 +66,7 @@ export function gitArmedPathsAt(
 	family = true,
 	workingTrees: WorkingTree[] = [],
 	outer = true,
+	placed: Set<string> = new Set(),
 ): readonly string[] | "unknown" {
 	try {
 		if (location === "unknown" || gitConfigRedirected()) return "unknown";
@@ -94,7 +97,7 @@ export function gitArmedPathsAt(
 		// user's next commit there runs what a write here puts.
 		if (location !== "none" && family) {
 			if (top !== undefined) armed.push(join(top, ".gitmodules"));
-			const others = otherGitFoldersArmedPaths(location, home, read.globalHooksPaths, workingTrees, outer);
+			const others = otherGitFoldersArmedPaths(location, home, read.globalHooksPaths, workingTrees, outer, placed);
 			if (others === undefined) return "unknown";
 			armed.push(...others);
 		}
@@ -126,6 +129,11 @@ interface FolderListing {
 	readonly folders: readonly string[];
 	/** It holds a `.git` entry (a folder, a `gitdir:` file or a link): a repository's top. */
 	readonly holdsGit: boolean;
+	/**
+	 * It holds `HEAD` beside `objects`, `refs` or `commondir`: a bare repository (`remote.git`, a local push target;
+	 * an eighty-second review), whose own folders are not listed.
+	 */
+	readonly gitFolder: boolean;
 	/** It changed too close to the listing to trust the stamp next time. */
 	readonly racy: boolean;
 }
@@ -157,6 +165,9 @@ export function createNestedRepositoryFinder(): { topsBelow(root: string): reado
 					.filter((entry) => entry.isDirectory() && entry.name !== ".git" && entry.name !== "node_modules")
 					.map((entry) => join(dir, entry.name)),
 				holdsGit: entries.some((entry) => entry.name === ".git"),
+				gitFolder:
+					entries.some((entry) => entry.name === "HEAD") &&
+					entries.some((entry) => ["objects", "refs", "commondir"].includes(entry.name)),
 				racy: Number(info.mtimeNs / 1_000_000n) > listedAt - RACY_LISTING_MS,
 			};
 			if (listings.size >= MAX_KEPT_LISTINGS) listings.clear();
@@ -174,8 +185,8 @@ export function createNestedRepositoryFinder(): { topsBelow(root: string): reado
 				const { dir, depth } = queue.shift() as { dir: string; depth: number };
 				const listing = listingOf(dir);
 				if (listing === undefined) continue;
-				if (depth > 0 && listing.holdsGit) tops.push(dir);
-				if (depth < MAX_NESTED_REPOSITORY_DEPTH)
+				if (depth > 0 && (listing.holdsGit || listing.gitFolder)) tops.push(dir);
+				if (depth < MAX_NESTED_REPOSITORY_DEPTH && !listing.gitFolder)
 					for (const folder of listing.folders) queue.push({ dir: folder, depth: depth + 1 });
 			}
 			return tops;
@@ -237,17 +248,21 @@ export async function embeddedRepositoriesArmedPathsAt(
 			try {
 				gitlinks = await gitlinksOf(tree, gitDir);
 			} catch (error) {
-				// No git to run (not installed, or not on Pi's PATH): nothing enters an embedded repository from here.
-				if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+				// No git to run (not installed, or not on Pi's PATH), or no working tree to run it in (a linked worktree
+				// deleted without `git worktree prune`; an eighty-second review): nothing enters an embedded repository
+				// from there.
+				if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
 				return "unknown";
 			}
 			for (const path of gitlinks) {
 				if (listed.has(path) || !entryExists(join(tree, path, ".git"))) continue;
 				if (++read > bound) return "unknown";
 				const top = join(tree, path);
-				if (repositoryAt(top) === undefined) continue;
+				const at = repositoryAt(top);
+				if (at === "none") continue;
+				if (at === "unknown") return "unknown";
 				// With its own submodules and worktrees; the repositories around it are this one's family, read with it.
-				const paths = readGitArmedPaths(top, home, true, [], false);
+				const paths = gitArmedPathsAt(at, home, true, [], false);
 				if (paths === "unknown") return "unknown";
 				armed.push(...paths);
 			}
@@ -328,6 +343,14 @@ interface HookedGitFolder {
 export interface WorkingTree {
 	readonly tree: string;
 	readonly gitDir: string;
+}
+
+/**
+ * A git folder and a working tree the family walk read it at (see `placed` in {@link gitArmedPathsAt}), by their
+ * real paths where they exist: a nested repository with both was read with its family.
+ */
+export function familyPlacement(gitDir: string, top: string): string {
+	return `${realPathOf(gitDir) ?? gitDir}\u0000${realPathOf(top) ?? top}`;
 }
 
 /**
@@ -506,6 +529,7 @@ function otherGitFoldersArmedPaths(
 	globalHooksPaths: readonly string[],
 	workingTrees: WorkingTree[] = [],
 	outer = true,
+	placed: Set<string> = new Set(),
 ): string[] | undefined {
 	const folders = otherHookedGitFolders(location, outer);
 	if (folders === undefined) return undefined;
@@ -537,6 +561,7 @@ function otherGitFoldersArmedPaths(
 		if (tops.length === 0 && unplaced === true && [...read.hooksPaths, ...globalHooksPaths].some(isRelativeHooksPath))
 			return undefined;
 		const gitHooks = [...new Set([join(gitDir, "hooks"), join(commonDir, "hooks")])];
+		for (const place of tops) placed.add(familyPlacement(gitDir, place));
 		for (const place of tops.length === 0 ? [undefined] : tops) {
 			// Its `.gitmodules` tells this reader where its submodules' git folders are (a seventy-seventh review: `rm
 			// .gitmodules` hid one).

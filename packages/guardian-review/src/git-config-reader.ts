@@ -31,6 +31,7 @@ import {
 import {
 	createNestedRepositoryFinder,
 	embeddedRepositoriesArmedPathsAt,
+	familyPlacement,
 	gitArmedPathsAt,
 	readGitArmedPaths,
 	repositoryReadKey,
@@ -275,6 +276,8 @@ export function createGitConfigFacts(home: string): {
 	const hooksFolders = new Map<string, readonly string[] | "unknown">();
 	/** The same reads by repository (see `repositoryReadKey`), until `invalidate()`. */
 	const repositoryReads = new Map<string, readonly string[] | "unknown">();
+	/** The git folders each of those reads placed at a working tree (see `familyPlacement`), until `invalidate()`. */
+	const familyPlacements = new Map<string, ReadonlySet<string>>();
 	const nested = createNestedRepositoryFinder();
 	/** The nested repositories' own armed paths, by their top, until `invalidate()`. */
 	const nestedReads = new Map<string, readonly string[] | "unknown">();
@@ -398,7 +401,8 @@ export function createGitConfigFacts(home: string): {
 					read = repositoryReads.get(key);
 					if (read === undefined) {
 						const workingTrees: WorkingTree[] = [];
-						read = gitArmedPathsAt(location, home, true, workingTrees);
+						const placed = new Set<string>();
+						read = gitArmedPathsAt(location, home, true, workingTrees, true, placed);
 						// The repositories embedded there with `git add` too (listed by git, so only once the rest is known).
 						if (read !== "unknown") {
 							const embedded = await embeddedRepositoriesArmedPathsAt(location, home, workingTrees);
@@ -406,8 +410,12 @@ export function createGitConfigFacts(home: string): {
 						}
 						// A call that ended while git listed the gitlinks may have changed what was read before.
 						if (generation === started) {
-							if (repositoryReads.size >= MAX_CACHED_DIRECTORIES) repositoryReads.clear();
+							if (repositoryReads.size >= MAX_CACHED_DIRECTORIES) {
+								repositoryReads.clear();
+								familyPlacements.clear();
+							}
 							repositoryReads.set(key, read);
+							familyPlacements.set(key, placed);
 						}
 					}
 					if (generation === started) hooksFolders.set(existing, read);
@@ -420,19 +428,24 @@ export function createGitConfigFacts(home: string): {
 			// hooks, `core.hooksPath` and includes may name a file here too (an eightieth review: an ignored clone's
 			// `core.hooksPath = ../../shared-hooks`). One that cannot be judged makes its root one.
 			for (const root of new Set([resolve(cwd), ...roots])) {
-				// The workspace repository's submodules and linked worktrees were read with it above (its family): their git
-				// folders lie in its common folder.
+				// The workspace repository's submodules and linked worktrees were read with it above (its family), each at
+				// the working trees the family walk placed it: one found elsewhere (a worktree moved with `mv`, a clone whose
+				// `.git` names a folder in the workspace's `.git` that is no family folder; an eighty-second review) is read
+				// here too.
 				const around = root === resolve(cwd) ? (located.get(root) ?? locateRepository(root)) : "none";
-				const family = typeof around === "string" ? undefined : `${around.commonDir}/`;
+				const family = typeof around === "string" ? undefined : familyPlacements.get(repositoryReadKey(around));
 				for (const top of nested.topsBelow(root).slice(0, MAX_NESTED_REPOSITORIES)) {
 					let read = nestedReads.get(top);
 					if (read === undefined) {
-						// The workspace repository's family was read above; a `.git` git would not take arms nothing.
+						// A `.git` git surely would not take arms nothing; one this reader cannot judge makes the root one.
 						const location = repositoryAt(top);
 						read =
-							location === undefined || (family !== undefined && location.gitDir.startsWith(family))
+							location === "none" ||
+							(typeof location !== "string" && family?.has(familyPlacement(location.gitDir, location.top)))
 								? []
-								: gitArmedPathsAt(location, home, false);
+								: typeof location === "string"
+									? "unknown"
+									: gitArmedPathsAt(location, home, false);
 						if (generation === started) nestedReads.set(top, read);
 					}
 					for (const path of read === "unknown" ? [root] : read) found.add(path);
@@ -445,6 +458,7 @@ export function createGitConfigFacts(home: string): {
 			cached.clear();
 			hooksFolders.clear();
 			repositoryReads.clear();
+			familyPlacements.clear();
 			nestedReads.clear();
 		},
 	};

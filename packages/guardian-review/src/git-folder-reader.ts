@@ -203,13 +203,48 @@ export function locateRepository(cwd: string): GitLocation | "none" | "unknown" 
 }
 
 /**
- * The repository whose top is `top` itself, or undefined when git takes none there: a `.git` git would not take (a
- * test fixture's partial git folder, a copied checkout whose `gitdir:` names no folder) makes no repository, and git
- * runs nothing of it (eightieth and eighty-first reviews).
+ * The repository whose top is `top` itself (a `.git` there, or `top` a bare repository's git folder); `none` only
+ * where git surely takes none there: no `.git` (or a link that leads nowhere) and no git folder, a `.git` folder
+ * without `HEAD`, `objects` or `refs` (a test fixture's partial git folder), a `.git` file whose `gitdir:` names no
+ * entry (a copied checkout). Anything else this reader cannot judge is `unknown`: git may take it (a `gitdir:` whose
+ * path ends in a blank, `objects` a file git may enter; an eighty-second review). Never throws.
  */
-export function repositoryAt(top: string): GitLocation | undefined {
-	const location = locateRepository(top);
-	return typeof location === "string" || location.top !== realPathOf(top) ? undefined : location;
+export function repositoryAt(top: string): GitLocation | "none" | "unknown" {
+	try {
+		const real = realPathOf(top);
+		if (real === undefined) return "unknown";
+		const dotGit = join(real, ".git");
+		const kind = kindOf(dotGit);
+		// git runs a bare repository's hooks too (a push into `remote.git`; an eighty-second review), placing a relative
+		// `core.hooksPath` in the git folder itself.
+		if (kind === "missing") return looksLikeGitFolder(real) ? bareRepositoryAt(real) : "none";
+		const location = locateRepository(top);
+		if (typeof location !== "string" && location.top === real) return location;
+		if (kind === "dir") return surelyNoGitFolder(dotGit) ? "none" : "unknown";
+		if (kind !== "file") return "unknown";
+		const text = readBoundedOrUndefined(dotGit);
+		const target = text === undefined ? undefined : gitDirFileTarget(text);
+		return target !== undefined && !entryExists(joinAsText(real, target)) ? "none" : "unknown";
+	} catch {
+		return "unknown";
+	}
+}
+
+/** The bare repository whose git folder is `gitDir` (a real path), placed in itself; see {@link repositoryAt}. */
+function bareRepositoryAt(gitDir: string): GitLocation | "none" | "unknown" {
+	const folder = validGitFolder(gitDir);
+	if (folder !== undefined) return { top: gitDir, namedTop: undefined, ...folder };
+	return surelyNoGitFolder(gitDir) ? "none" : "unknown";
+}
+
+/**
+ * True when git surely does not take `gitDir` as a git folder: `HEAD`, or (without a `commondir`) `objects` or
+ * `refs`, is no entry at all. Throws on I/O errors.
+ */
+function surelyNoGitFolder(gitDir: string): boolean {
+	if (!entryExists(join(gitDir, "HEAD"))) return true;
+	if (entryExists(join(gitDir, "commondir"))) return false;
+	return !entryExists(join(gitDir, "objects")) || !entryExists(join(gitDir, "refs"));
 }
 
 /**
@@ -278,7 +313,11 @@ function validHead(path: string): boolean {
 	}
 }
 
-function looksLikeGitFolder(dir: string): boolean {
+/**
+ * True when `dir` holds what git looks for in a git folder (`HEAD` beside `objects`, `refs` or `commondir`), as
+ * entries, whatever they are; a bare repository, or a copy of a git folder.
+ */
+export function looksLikeGitFolder(dir: string): boolean {
 	// Entries as they are: git takes a `HEAD` link to `refs/heads/x` whether or not that ref exists.
 	if (!entryExists(join(dir, "HEAD"))) return false;
 	for (const name of ["objects", "refs", "commondir"]) if (entryExists(join(dir, name))) return true;
