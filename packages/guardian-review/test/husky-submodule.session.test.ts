@@ -8,16 +8,14 @@ import { readGitConfigFacts } from "../src/git-config-reader.ts";
 import {
 	callTool,
 	expectNotesOnFloorAndWriteReviewed,
-	guardianSandboxPerTest,
 	initWithFiles,
 	runGit,
 	verdict,
 	verdictSources,
 } from "./helpers.ts";
+import { submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
-const sandbox = guardianSandboxPerTest();
-const marker = () => join(sandbox.home, "MARKER");
-const hook = () => `#!/bin/sh\necho ran >> ${marker()}\n`;
+const { sandbox, marker, hook, env } = submoduleHookSandbox();
 
 /**
  * A superproject at `repo` with the library `sub` checked out as a submodule, where `npm install` ran husky:
@@ -42,8 +40,6 @@ function addReadTimeHook(repo: string): void {
 	const later = new Date(Date.now() + 5000);
 	utimesSync(join(repo, "sub/lib.txt"), later, later);
 }
-
-const env = () => ({ HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" });
 
 describe("a submodule that uses husky", () => {
 	it("session: superproject `git status` is decided on the floor when the submodule's `.husky/_` holds only husky's shims", async () => {

@@ -17,18 +17,14 @@ import { readGitConfigFacts } from "../src/git-config-reader.ts";
 import {
 	callTool,
 	expectReviewedAndNoHookAtCommit,
-	guardianSandboxPerTest,
 	initWithFiles,
 	runGit,
 	verdict,
 	verdictSources,
 } from "./helpers.ts";
-import { addSubmodule } from "./submodule-hook-sandbox.ts";
+import { addSubmodule, submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
-const sandbox = guardianSandboxPerTest();
-const marker = () => join(sandbox.home, "MARKER");
-const hook = () => `#!/bin/sh\necho ran >> ${marker()}\n`;
-const env = () => ({ HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" });
+const { sandbox, marker, hook, env } = submoduleHookSandbox();
 
 /** A superproject at `repo` (tracking `files`) with the library `sub` checked out as a submodule (git folder in `.git/modules/sub`). */
 function superprojectWithSubmodule(repo: string, files: Record<string, string> = {}): void {

@@ -7,16 +7,14 @@ import { readGitConfigFacts, readGitHooksVerdict } from "../src/git-config-reade
 import {
 	callTool,
 	expectReviewedAndNoHookAtCommit,
-	guardianSandboxPerTest,
 	initWithFiles,
 	runGit,
 	verdict,
 	verdictSources,
 } from "./helpers.ts";
+import { submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
-const sandbox = guardianSandboxPerTest();
-const marker = () => join(sandbox.home, "MARKER");
-const hook = () => `#!/bin/sh\necho ran >> ${marker()}\n`;
+const { sandbox, marker, hook, env } = submoduleHookSandbox();
 
 /**
  * A superproject at `cwd` with a checked-out submodule `sub` (a third-party library) that ships
@@ -39,7 +37,7 @@ function superprojectWithHookedSubmodule(cwd: string): void {
 
 describe("the user's relative core.hooksPath in a submodule (seventy-second review)", () => {
 	it("bypass (session): superproject `git status` allowed on the floor runs sub/.githooks/post-index-change", async () => {
-		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
+		const h = await sandbox.start({ env: env() });
 		superprojectWithHookedSubmodule(h.cwd);
 		expect(existsSync(marker())).toBe(false);
 		h.agent(callTool("bash", { command: "git status" }), "done");
@@ -49,7 +47,7 @@ describe("the user's relative core.hooksPath in a submodule (seventy-second revi
 	});
 
 	it("bypass (session): superproject `git diff` allowed on the floor runs it too", async () => {
-		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
+		const h = await sandbox.start({ env: env() });
 		superprojectWithHookedSubmodule(h.cwd);
 		h.agent(callTool("bash", { command: "git diff" }), "done");
 		h.reviewer(verdict("deny", { risk_level: "high" }));
@@ -58,7 +56,7 @@ describe("the user's relative core.hooksPath in a submodule (seventy-second revi
 	});
 
 	it("bypass (session): superproject `git stash` allowed on the floor (index write, hooks `none`) runs it too", async () => {
-		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
+		const h = await sandbox.start({ env: env() });
 		superprojectWithHookedSubmodule(h.cwd);
 		writeFileSync(join(h.cwd, "README.md"), "changed\n");
 		h.agent(callTool("bash", { command: "git stash" }), "done");
@@ -103,7 +101,7 @@ describe("the user's config that this reader cannot read sets core.hooksPath (se
 		]);
 
 	it("bypass (session): `git status` allowed on the floor runs .githooks/post-index-change under a Latin-1 ~/.gitconfig's `core.hooksPath = .githooks`", async () => {
-		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
+		const h = await sandbox.start({ env: env() });
 		projectWithGithooks(h.cwd);
 		writeFileSync(join(sandbox.home, ".gitconfig"), latin1GitConfig());
 		h.agent(callTool("bash", { command: "git status" }), "done");
@@ -113,7 +111,7 @@ describe("the user's config that this reader cannot read sets core.hooksPath (se
 	});
 
 	it("bypass (session): `git add README.md` allowed on the floor (hooks `none`) runs it too", async () => {
-		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
+		const h = await sandbox.start({ env: env() });
 		projectWithGithooks(h.cwd);
 		writeFileSync(join(sandbox.home, ".gitconfig"), latin1GitConfig());
 		h.agent(callTool("bash", { command: "git add README.md" }), "done");
@@ -123,7 +121,7 @@ describe("the user's config that this reader cannot read sets core.hooksPath (se
 	});
 
 	it("bypass (session): the agent plants and runs its own hook on the floor: `cp` of a project script into `tools/hooks`, Pi's write over it, `git status`", async () => {
-		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
+		const h = await sandbox.start({ env: env() });
 		initWithFiles(sandbox.home, h.cwd, { "README.md": "hello\n", gradlew: "#!/bin/sh\nexit 0\n" });
 		chmodSync(join(h.cwd, "gradlew"), 0o755);
 		writeFileSync(join(h.cwd, "README.md"), "changed\n");
@@ -156,7 +154,7 @@ describe("the user's config that this reader cannot read sets core.hooksPath (se
 
 describe("a core.hooksPath that is a link to a missing folder (seventy-second review)", () => {
 	it("bypass (session): `mv tpl tools/hooks` allowed on the floor fills the hooks folder `hk -> tools/hooks` names; the user's next commit runs it", async () => {
-		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
+		const h = await sandbox.start({ env: env() });
 		initWithFiles(sandbox.home, h.cwd, { "README.md": "hello\n", "tools/README": "x\n" });
 		// The project keeps its hooks behind a link to a folder a setup step generates (not there yet).
 		symlinkSync("tools/hooks", join(h.cwd, "hk"));
@@ -171,7 +169,7 @@ describe("a core.hooksPath that is a link to a missing folder (seventy-second re
 
 describe("a hook that is a link to a project script (seventy-second review)", () => {
 	it("bypass (session): Pi's write of scripts/pre-commit, which `.git/hooks/pre-commit` links to, is allowed on the floor; the user's next commit runs it", async () => {
-		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
+		const h = await sandbox.start({ env: env() });
 		// The project's own hook script (it passes, so the user's commit below goes through).
 		initWithFiles(sandbox.home, h.cwd, { "README.md": "hello\n", "scripts/pre-commit": "#!/bin/sh\nexit 0\n" });
 		chmodSync(join(h.cwd, "scripts/pre-commit"), 0o755);

@@ -10,18 +10,15 @@ import { readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
 import {
 	callTool,
 	expectNotesOnFloorAndWriteReviewed,
-	guardianSandboxPerTest,
 	initWithFiles,
 	runGit,
 	verdict,
 	verdictSources,
 } from "./helpers.ts";
-import { addSubmodule, libraryAndSuperprojectWithScript } from "./submodule-hook-sandbox.ts";
+import { addSubmodule, libraryAndSuperprojectWithScript, submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
-const sandbox = guardianSandboxPerTest();
-const marker = () => join(sandbox.home, "MARKER");
-const hook = () => `#!/bin/sh\necho ran >> ${marker()}\n`;
-const env = () => ({ HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" });
+const { sandbox, marker, hook, env } = submoduleHookSandbox();
+
 const gitOut = (cwd: string, ...args: string[]) =>
 	execFileSync("git", args, {
 		cwd,

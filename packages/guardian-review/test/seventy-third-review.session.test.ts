@@ -7,20 +7,18 @@ import { readGitArmedPaths } from "../src/git-armed-paths-reader.ts";
 import {
 	callTool,
 	expectReviewedAndNoHookAtCommit,
-	guardianSandboxPerTest,
 	initWithFiles,
 	runGit,
 	verdict,
 	verdictSources,
 } from "./helpers.ts";
+import { submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
-const sandbox = guardianSandboxPerTest();
-const marker = () => join(sandbox.home, "MARKER");
-const hook = () => `#!/bin/sh\necho ran >> ${marker()}\n`;
+const { sandbox, marker, hook, env } = submoduleHookSandbox();
 
 describe("hooks reached through links (seventy-third review)", () => {
 	it("bypass (session): `.git/hooks` itself a link to the tracked `githooks` folder; Pi's write of githooks/pre-commit is allowed on the floor; the user's next commit runs it", async () => {
-		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
+		const h = await sandbox.start({ env: env() });
 		initWithFiles(sandbox.home, h.cwd, { "README.md": "hello\n", "githooks/pre-commit": "#!/bin/sh\nexit 0\n" });
 		chmodSync(join(h.cwd, "githooks/pre-commit"), 0o755);
 		// The project's README (pre-2.9 git practice): `rm -rf .git/hooks && ln -s ../githooks .git/hooks`.
@@ -31,7 +29,7 @@ describe("hooks reached through links (seventy-third review)", () => {
 	});
 
 	it("control (passes today, session): a hook link through a link chain: `.git/hooks/pre-commit -> ../../scripts/pre-commit -> impl/pc.sh`; Pi's write of scripts/pre-commit is reviewed", async () => {
-		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
+		const h = await sandbox.start({ env: env() });
 		initWithFiles(sandbox.home, h.cwd, { "README.md": "hello\n", "scripts/impl/pc.sh": "#!/bin/sh\nexit 0\n" });
 		chmodSync(join(h.cwd, "scripts/impl/pc.sh"), 0o755);
 		symlinkSync("impl/pc.sh", join(h.cwd, "scripts/pre-commit"));
@@ -41,7 +39,7 @@ describe("hooks reached through links (seventy-third review)", () => {
 	});
 
 	it("false review (session): `.git/hooks/pre-commit -> ../../node_modules/.bin/lint-hook` before `npm install`: Pi's write of src/app.ts is reviewed", async () => {
-		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
+		const h = await sandbox.start({ env: env() });
 		initWithFiles(sandbox.home, h.cwd, { "README.md": "hello\n", "src/app.ts": "export {};\n" });
 		symlinkSync("../../node_modules/.bin/lint-hook", join(h.cwd, ".git/hooks/pre-commit"));
 		h.agent(callTool("write", { path: "src/app.ts", content: "export const x = 1;\n" }), "done");
@@ -51,7 +49,7 @@ describe("hooks reached through links (seventy-third review)", () => {
 	});
 
 	it("control (passes today, session): a git folder kept inside the workspace (`git init --separate-git-dir=.gitstore`): Pi's write of .gitstore/hooks/pre-commit is reviewed, and the user's next commit does not run it", async () => {
-		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
+		const h = await sandbox.start({ env: env() });
 		mkdirSync(h.cwd, { recursive: true });
 		runGit(sandbox.home, h.cwd, "init", "-q", "--separate-git-dir", join(h.cwd, ".gitstore"));
 		writeFileSync(join(h.cwd, "README.md"), "hello\n");
@@ -63,7 +61,7 @@ describe("hooks reached through links (seventy-third review)", () => {
 	});
 
 	it("bypass (session): `.git/hooks -> ../githooks` with githooks/pre-commit tracked: bash `cp` of a script over it is allowed on the floor; the user's next commit runs it", async () => {
-		const h = await sandbox.start({ env: { HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" } });
+		const h = await sandbox.start({ env: env() });
 		initWithFiles(sandbox.home, h.cwd, {
 			"README.md": "hello\n",
 			"githooks/pre-commit": "#!/bin/sh\nexit 0\n",
