@@ -217,10 +217,12 @@ export function repositoryAt(top: string): GitLocation | "none" | "unknown" {
 		const kind = kindOf(dotGit);
 		// git runs a bare repository's hooks too (a push into `remote.git`; an eighty-second review), placing a relative
 		// `core.hooksPath` in the git folder itself.
-		if (kind === "missing") return looksLikeGitFolder(real) ? bareRepositoryAt(real) : "none";
+		const bareOrNone = () => (looksLikeGitFolder(real) ? bareRepositoryAt(real) : "none");
+		if (kind === "missing") return bareOrNone();
 		const location = locateRepository(top);
 		if (typeof location !== "string" && location.top === real) return location;
-		if (kind === "dir") return surelyNoGitFolder(dotGit) ? "none" : "unknown";
+		// A `.git` folder git does not take leaves the folder itself to be judged, as git does.
+		if (kind === "dir") return surelyNoGitFolder(dotGit) ? bareOrNone() : "unknown";
 		if (kind !== "file") return "unknown";
 		const text = readBoundedOrUndefined(dotGit);
 		const target = text === undefined ? undefined : gitDirFileTarget(text);

@@ -156,6 +156,14 @@ describe("repositoryAt", () => {
 		expect(repositoryAt(join(ws, "blank"))).toBe("unknown");
 	});
 
+	it("answers the bare repository beside a `.git` folder git does not take (git takes the folder itself)", () => {
+		const ws = join(sandbox.home, "ws");
+		runGit(sandbox.home, sandbox.home, "init", "-q", "--bare", join(ws, "b.git"));
+		mkdirSync(join(ws, "b.git/.git"));
+		expect(git(join(ws, "b.git"), "rev-parse", "--is-bare-repository")).toBe("true");
+		expect(repositoryAt(join(ws, "b.git"))).toMatchObject({ top: join(ws, "b.git"), gitDir: join(ws, "b.git") });
+	});
+
 	it("answers a bare repository placed in its own git folder, and a clone at its top", () => {
 		const { ws, lib } = workspaceWithClone();
 		runGit(sandbox.home, ws, "init", "-q", "--bare", join(ws, "remote.git"));
