@@ -346,6 +346,20 @@ export interface WorkingTree {
 }
 
 /**
+ * False when the repository at `location` surely has no family below it to walk (see {@link otherHookedGitFolders},
+ * without the repositories around it): no `modules/` or `worktrees/` in its common folder, no `.gitmodules` at its
+ * top, and it is no linked worktree. A plain clone costs three lookups instead of the walk. Throws on I/O errors.
+ */
+export function mayHaveFamily(location: GitLocation): boolean {
+	if (realPathOf(location.gitDir) !== realPathOf(location.commonDir)) return true;
+	return (
+		entryExists(join(location.commonDir, "modules")) ||
+		entryExists(join(location.commonDir, "worktrees")) ||
+		entryExists(join(location.top, ".gitmodules"))
+	);
+}
+
+/**
  * A git folder and a working tree the family walk read it at (see `placed` in {@link gitArmedPathsAt}), by their
  * real paths where they exist: a nested repository with both was read with its family.
  */

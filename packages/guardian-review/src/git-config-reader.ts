@@ -33,6 +33,7 @@ import {
 	embeddedRepositoriesArmedPathsAt,
 	familyPlacement,
 	gitArmedPathsAt,
+	mayHaveFamily,
 	readGitArmedPaths,
 	repositoryReadKey,
 	type WorkingTree,
@@ -437,7 +438,9 @@ export function createGitConfigFacts(home: string): {
 				for (const top of nested.topsBelow(root).slice(0, MAX_NESTED_REPOSITORIES)) {
 					let read = nestedReads.get(top);
 					if (read === undefined) {
-						// A `.git` git surely would not take arms nothing; one this reader cannot judge makes the root one.
+						// A `.git` git surely would not take arms nothing; one this reader cannot judge makes the root one. Each is
+						// read with its own submodules and worktrees (a submodule put away there runs its hooks at the next
+						// `git submodule update --init`); the repositories around it are this root's, read above.
 						const location = repositoryAt(top);
 						read =
 							location === "none" ||
@@ -445,7 +448,7 @@ export function createGitConfigFacts(home: string): {
 								? []
 								: typeof location === "string"
 									? "unknown"
-									: gitArmedPathsAt(location, home, false);
+									: gitArmedPathsAt(location, home, mayHaveFamily(location), [], false);
 						if (generation === started) nestedReads.set(top, read);
 					}
 					for (const path of read === "unknown" ? [root] : read) found.add(path);
