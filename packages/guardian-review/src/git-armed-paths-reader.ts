@@ -11,7 +11,7 @@ import {
 	isRelativeHooksPath,
 	MAX_GIT_HOOK_ENTRIES,
 } from "@pi-policy/policy-kernel/guardian";
-import { globalConfigFiles, readConfigFiles, repositoryConfigFiles } from "./git-config-files.js";
+import { type ConfigFilesRead, globalConfigFiles, readConfigFiles, repositoryConfigFiles } from "./git-config-files.js";
 import {
 	commonDirOf,
 	entryExists,
@@ -91,6 +91,14 @@ export function gitArmedPathsAt(
 			if (fromRealTop === undefined) return "unknown";
 			armed.push(...fromRealTop);
 		}
+		// A `core.worktree` in its own config moves the working tree git places a relative value below (an eighty-third
+		// review: a clone whose `core.worktree = ../../tree`, a bare dotfiles repository's); a linked worktree takes it
+		// from its `config.worktree` only.
+		if (location !== "none") {
+			const fromWorktree = ownWorktreeArmedPaths(location, read, home);
+			if (fromWorktree === undefined) return "unknown";
+			armed.push(...fromWorktree);
+		}
 		// The submodules' own git folders may lead into this tree too (a seventy-fourth review:
 		// `.git/modules/sub/hooks -> ../../../githooks`, a hook link to `scripts/`, an absolute `core.hooksPath` or an
 		// include naming a file here), and so may the linked worktrees' `config.worktree` (a seventy-fifth review): the
@@ -121,6 +129,21 @@ const MAX_KEPT_LISTINGS = 16_384;
  */
 const RACY_LISTING_MS = 2_000;
 
+/** The folders of a git folder that hold git's own data, not listed when looking for nested repositories. */
+const GIT_FOLDER_PARTS: ReadonlySet<string> = new Set([
+	"objects",
+	"refs",
+	"logs",
+	"hooks",
+	"info",
+	"lfs",
+	"modules",
+	"worktrees",
+	"branches",
+	"remotes",
+	"rr-cache",
+]);
+
 /** What one folder held when it was listed. */
 interface FolderListing {
 	/** The folder's identity and times then: another stamp means it changed. */
@@ -130,8 +153,9 @@ interface FolderListing {
 	/** It holds a `.git` entry (a folder, a `gitdir:` file or a link): a repository's top. */
 	readonly holdsGit: boolean;
 	/**
-	 * It holds `HEAD` beside `objects`, `refs` or `commondir`: a bare repository (`remote.git`, a local push target;
-	 * an eighty-second review), whose own folders are not listed.
+	 * It holds a `HEAD` file or link beside `objects`, `refs` or `commondir`: a bare repository (`remote.git`, a local
+	 * push target; an eighty-second review), whose git-folder parts (see {@link GIT_FOLDER_PARTS}) are not listed;
+	 * its other folders are (a bare clone holding its worktrees, `proj.git/main`; an eighty-third review).
 	 */
 	readonly gitFolder: boolean;
 	/** It changed too close to the listing to trust the stamp next time. */
@@ -165,8 +189,10 @@ export function createNestedRepositoryFinder(): { topsBelow(root: string): reado
 					.filter((entry) => entry.isDirectory() && entry.name !== ".git" && entry.name !== "node_modules")
 					.map((entry) => join(dir, entry.name)),
 				holdsGit: entries.some((entry) => entry.name === ".git"),
+				// A `HEAD` folder is no git folder's (git rejects it): `mkdir vendor/HEAD vendor/refs` must not stop the
+				// listing of `vendor/` (an eighty-third review).
 				gitFolder:
-					entries.some((entry) => entry.name === "HEAD") &&
+					entries.some((entry) => entry.name === "HEAD" && (entry.isFile() || entry.isSymbolicLink())) &&
 					entries.some((entry) => ["objects", "refs", "commondir"].includes(entry.name)),
 				racy: Number(info.mtimeNs / 1_000_000n) > listedAt - RACY_LISTING_MS,
 			};
@@ -186,8 +212,10 @@ export function createNestedRepositoryFinder(): { topsBelow(root: string): reado
 				const listing = listingOf(dir);
 				if (listing === undefined) continue;
 				if (depth > 0 && (listing.holdsGit || listing.gitFolder)) tops.push(dir);
-				if (depth < MAX_NESTED_REPOSITORY_DEPTH && !listing.gitFolder)
-					for (const folder of listing.folders) queue.push({ dir: folder, depth: depth + 1 });
+				if (depth < MAX_NESTED_REPOSITORY_DEPTH)
+					for (const folder of listing.folders)
+						if (!(depth > 0 && listing.gitFolder && GIT_FOLDER_PARTS.has(basename(folder))))
+							queue.push({ dir: folder, depth: depth + 1 });
 			}
 			return tops;
 		},
@@ -590,6 +618,22 @@ function otherGitFoldersArmedPaths(
 		}
 	}
 	return armed;
+}
+
+/**
+ * The relative `core.hooksPath` values of the repository at `location` placed below the working tree its own
+ * `core.worktree` names (see {@link agreedWorktree}), where that is not its top: `[]` without one; undefined when the
+ * values disagree or cannot be placed. Throws on I/O errors.
+ */
+function ownWorktreeArmedPaths(location: GitLocation, read: ConfigFilesRead, home: string): string[] | undefined {
+	const linked = realPathOf(location.gitDir) !== realPathOf(location.commonDir);
+	const values = read.worktrees
+		.filter((worktree) => !linked || worktree.file === join(location.gitDir, "config.worktree"))
+		.map((worktree) => worktree.value);
+	if (values.length === 0) return [];
+	const named = agreedWorktree(location.gitDir, values);
+	if (named === undefined) return undefined;
+	return named === location.top ? [] : armedPathsOf([], read.hooksPaths, named, [], home);
 }
 
 /**

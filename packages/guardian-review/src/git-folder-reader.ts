@@ -205,7 +205,8 @@ export function locateRepository(cwd: string): GitLocation | "none" | "unknown" 
 /**
  * The repository whose top is `top` itself (a `.git` there, or `top` a bare repository's git folder); `none` only
  * where git surely takes none there: no `.git` (or a link that leads nowhere) and no git folder, a `.git` folder
- * without `HEAD`, `objects` or `refs` (a test fixture's partial git folder), a `.git` file whose `gitdir:` names no
+ * without `objects` or `refs` or with a `HEAD` git rejects (a test fixture's partial git folder, an empty `HEAD`
+ * after a crash), a `.git` file whose `gitdir:` names no
  * entry (a copied checkout). Anything else this reader cannot judge is `unknown`: git may take it (a `gitdir:` whose
  * path ends in a blank, `objects` a file git may enter; an eighty-second review). Never throws.
  */
@@ -240,11 +241,11 @@ function bareRepositoryAt(gitDir: string): GitLocation | "none" | "unknown" {
 }
 
 /**
- * True when git surely does not take `gitDir` as a git folder: `HEAD`, or (without a `commondir`) `objects` or
- * `refs`, is no entry at all. Throws on I/O errors.
+ * True when git surely does not take `gitDir` as a git folder: its `HEAD` is one git rejects (see
+ * {@link surelyInvalidHead}), or (without a `commondir`) `objects` or `refs` is no entry at all. Throws on I/O errors.
  */
 function surelyNoGitFolder(gitDir: string): boolean {
-	if (!entryExists(join(gitDir, "HEAD"))) return true;
+	if (surelyInvalidHead(join(gitDir, "HEAD"))) return true;
 	if (entryExists(join(gitDir, "commondir"))) return false;
 	return !entryExists(join(gitDir, "objects")) || !entryExists(join(gitDir, "refs"));
 }
@@ -303,13 +304,41 @@ function validHead(path: string): boolean {
 	}
 	if (info.isSymbolicLink()) return judgeGitHead({ link: readlinkSync(path, "latin1") });
 	if (!info.isFile()) return false;
-	// Opened without waiting and checked by its descriptor, as in {@link readBounded}.
+	const text = headText(path);
+	return text !== undefined && judgeGitHead({ text });
+}
+
+/**
+ * True when git surely rejects `path` as a `HEAD` (`validate_headref`): no entry, a folder, a link not to `refs/`,
+ * or a file that starts neither with `ref:` nor with an object id (empty or cut short by a crash; an eighty-third
+ * review). Anything else, such as a device or a `ref:` this reader would not take, is not sure. Throws on I/O errors.
+ */
+function surelyInvalidHead(path: string): boolean {
+	let info: Stats;
+	try {
+		info = lstatSync(path);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		return code === "ENOENT" || code === "ENOTDIR";
+	}
+	if (info.isSymbolicLink()) return !readlinkSync(path, "latin1").startsWith("refs/");
+	if (info.isDirectory()) return true;
+	if (!info.isFile()) return false;
+	const text = headText(path);
+	return text !== undefined && !text.startsWith("ref:") && !/^[0-9a-fA-F]{40}/.test(text);
+}
+
+/**
+ * The first 255 bytes of the regular file at `path` (as git reads a `HEAD`), opened without waiting and checked by
+ * its descriptor, as in {@link readBounded}; undefined when it is no regular file by then. Throws on I/O errors.
+ */
+function headText(path: string): string | undefined {
 	const descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
 	try {
-		if (!fstatSync(descriptor).isFile()) return false;
+		if (!fstatSync(descriptor).isFile()) return undefined;
 		const buffer = Buffer.alloc(255);
 		const bytesRead = readSync(descriptor, buffer, 0, 255, 0);
-		return judgeGitHead({ text: buffer.toString("latin1", 0, bytesRead) });
+		return buffer.toString("latin1", 0, bytesRead);
 	} finally {
 		closeSync(descriptor);
 	}

@@ -148,8 +148,16 @@ describe("repositoryAt", () => {
 
 	it("answers unknown for a .git git may take that this reader cannot judge", () => {
 		const { ws, lib } = workspaceWithClone();
-		writeFileSync(join(lib, ".git/HEAD"), "not a head\n");
+		// git enters an `objects` file it may search (access X_OK); this reader takes only a folder.
+		rmSync(join(lib, ".git/objects"), { recursive: true });
+		writeFileSync(join(lib, ".git/objects"), "");
+		chmodSync(join(lib, ".git/objects"), 0o755);
+		expect(git(lib, "rev-parse", "--show-toplevel")).toBe(lib);
 		expect(repositoryAt(lib)).toBe("unknown");
+		// An empty `HEAD` (cut short by a crash) git rejects: none.
+		writeFileSync(join(lib, ".git/HEAD"), "");
+		expect(git(lib, "rev-parse", "--show-toplevel")).toBe(ws);
+		expect(repositoryAt(lib)).toBe("none");
 		mkdirSync(join(ws, "blank"));
 		renameSync(join(lib, ".git"), join(ws, "blank.git "));
 		writeFileSync(join(ws, "blank/.git"), "gitdir: ../blank.git \n");
