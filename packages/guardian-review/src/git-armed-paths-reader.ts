@@ -83,13 +83,28 @@ export function gitArmedPathsAt(
 		// may be a workspace folder (`.git/hooks -> ../githooks`, a seventy-third review).
 		const gitHooks = location === "none" ? [] : [join(location.commonDir, "hooks")];
 		const armed = armedPathsOf(gitHooks, read.hooksPaths, top, read.included, home);
-		if (armed === undefined) return "unknown";
+		// The scripts its keys run (`filter.strip.clean = scripts/strip.sh`; an eighty-fourth review), from the top and
+		// its real path, where git runs them.
+		const programs = programPathsArmed(
+			read.programPaths,
+			[...new Set([top, location === "none" ? undefined : location.top])],
+			home,
+		);
+		if (armed === undefined || programs === undefined) return "unknown";
+		armed.push(...programs);
 		// A leading `..` climbs from the top's real path, as git does; through the path asked about it may name another
 		// folder (`lnk/sub` with `lnk -> .`), so a relative value is placed from both.
 		if (location !== "none" && top !== location.top) {
 			const fromRealTop = armedPathsOf([], read.hooksPaths, location.top, [], home);
 			if (fromRealTop === undefined) return "unknown";
 			armed.push(...fromRealTop);
+		}
+		// A push into it runs its hooks from its git folder (receive-pack enters it): a relative value is placed from
+		// there too (an eighty-fourth review: `../../shared-hooks` in `vendor/lib` then names `vendor/shared-hooks`).
+		if (location !== "none" && location.gitDir !== location.top) {
+			const fromGitDir = armedPathsOf([], read.hooksPaths, location.gitDir, [], home);
+			if (fromGitDir === undefined) return "unknown";
+			armed.push(...fromGitDir);
 		}
 		// A `core.worktree` in its own config moves the working tree git places a relative value below (an eighty-third
 		// review: a clone whose `core.worktree = ../../tree`, a bare dotfiles repository's); a linked worktree takes it
@@ -105,7 +120,14 @@ export function gitArmedPathsAt(
 		// user's next commit there runs what a write here puts.
 		if (location !== "none" && family) {
 			if (top !== undefined) armed.push(join(top, ".gitmodules"));
-			const others = otherGitFoldersArmedPaths(location, home, read.globalHooksPaths, workingTrees, outer, placed);
+			const others = otherGitFoldersArmedPaths(
+				location,
+				home,
+				{ hooksPaths: read.globalHooksPaths, programPaths: read.globalProgramPaths },
+				workingTrees,
+				outer,
+				placed,
+			);
 			if (others === undefined) return "unknown";
 			armed.push(...others);
 		}
@@ -128,6 +150,12 @@ const MAX_KEPT_LISTINGS = 16_384;
  * same timestamp tick as an earlier one leaves the folder's time as it was (git's "racy" entries).
  */
 const RACY_LISTING_MS = 2_000;
+
+/** True when git takes `dir` itself as a bare repository (see `repositoryAt`). Never throws. */
+function isBareRepository(dir: string): boolean {
+	const location = repositoryAt(dir);
+	return typeof location !== "string" && location.gitDir === location.top;
+}
 
 /** The folders of a git folder that hold git's own data, not listed when looking for nested repositories. */
 const GIT_FOLDER_PARTS: ReadonlySet<string> = new Set([
@@ -153,9 +181,10 @@ interface FolderListing {
 	/** It holds a `.git` entry (a folder, a `gitdir:` file or a link): a repository's top. */
 	readonly holdsGit: boolean;
 	/**
-	 * It holds a `HEAD` file or link beside `objects`, `refs` or `commondir`: a bare repository (`remote.git`, a local
-	 * push target; an eighty-second review), whose git-folder parts (see {@link GIT_FOLDER_PARTS}) are not listed;
-	 * its other folders are (a bare clone holding its worktrees, `proj.git/main`; an eighty-third review).
+	 * It holds a `HEAD` file or link beside `objects`, `refs` or `commondir`: maybe a bare repository (`remote.git`, a
+	 * local push target; an eighty-second review), whose git-folder parts (see {@link GIT_FOLDER_PARTS}) are not listed
+	 * when git takes it as one; its other folders are (a bare clone holding its worktrees, `proj.git/main`; an
+	 * eighty-third review).
 	 */
 	readonly gitFolder: boolean;
 	/** It changed too close to the listing to trust the stamp next time. */
@@ -212,10 +241,13 @@ export function createNestedRepositoryFinder(): { topsBelow(root: string): reado
 				const listing = listingOf(dir);
 				if (listing === undefined) continue;
 				if (depth > 0 && (listing.holdsGit || listing.gitFolder)) tops.push(dir);
-				if (depth < MAX_NESTED_REPOSITORY_DEPTH)
-					for (const folder of listing.folders)
-						if (!(depth > 0 && listing.gitFolder && GIT_FOLDER_PARTS.has(basename(folder))))
-							queue.push({ dir: folder, depth: depth + 1 });
+				if (depth >= MAX_NESTED_REPOSITORY_DEPTH) continue;
+				// Only a bare repository git takes keeps its parts unlisted: a project's own `api/HEAD` file beside a `refs/`
+				// the agent made is no git folder, and its `modules/` may hold a clone (an eighty-fourth review). Judged
+				// for every call, since a `HEAD` may change with no change to the listing.
+				const bare = depth > 0 && listing.gitFolder && isBareRepository(dir);
+				for (const folder of listing.folders)
+					if (!(bare && GIT_FOLDER_PARTS.has(basename(folder)))) queue.push({ dir: folder, depth: depth + 1 });
 			}
 			return tops;
 		},
@@ -356,9 +388,15 @@ interface HookedGitFolder {
 	/**
 	 * A submodule git folder with no working tree named and none `.gitmodules` gives its name: where its next
 	 * checkout puts it is not known (a seventy-eighth review: `lib` at `vendor/lib`, gone from `.gitmodules` but
-	 * back after `git checkout old`), so a relative `core.hooksPath` makes the armed paths unknown.
+	 * back after `git checkout old`), so a relative `core.hooksPath` with a `..` makes the armed paths unknown, and one
+	 * without arms the tree below {@link HookedGitFolder.unplacedBelow}.
 	 */
 	readonly unplaced?: boolean;
+	/**
+	 * For an `unplaced` submodule git folder, the top of the repository whose `modules/` holds it: its next checkout
+	 * lies below that (`.gitmodules` paths never climb out).
+	 */
+	readonly unplacedBelow?: string;
 	/**
 	 * A working tree git may run in that is no submodule of this family: a repository around the workspace's, a
 	 * linked worktree or the main one. Its index may hold repositories embedded with `git add` (see
@@ -476,7 +514,9 @@ function otherHookedGitFolders(location: GitLocation, outer = true): HookedGitFo
 			if (subCommonDir === undefined) return undefined;
 			const path = gitmodules.pathsByName.get(name);
 			const placement =
-				top === undefined || path === undefined ? { unplaced: true } : { fallbackTop: joinAsText(top, path) };
+				top === undefined || path === undefined
+					? { unplaced: true, ...(top === undefined ? {} : { unplacedBelow: top }) }
+					: { fallbackTop: joinAsText(top, path) };
 			if (!add({ gitDir, commonDir: subCommonDir, ...placement })) return undefined;
 		}
 		for (const folder of gitmodules.checkedOut) if (!add(folder)) return undefined;
@@ -568,11 +608,12 @@ function agreedWorktree(gitDir: string, values: readonly string[]): string | und
 function otherGitFoldersArmedPaths(
 	location: GitLocation,
 	home: string,
-	globalHooksPaths: readonly string[],
+	global: { readonly hooksPaths: readonly string[]; readonly programPaths: readonly string[] },
 	workingTrees: WorkingTree[] = [],
 	outer = true,
 	placed: Set<string> = new Set(),
 ): string[] | undefined {
+	const globalHooksPaths = global.hooksPaths;
 	const folders = otherHookedGitFolders(location, outer);
 	if (folders === undefined) return undefined;
 	const armed: string[] = [];
@@ -584,6 +625,7 @@ function otherGitFoldersArmedPaths(
 		guessedTop,
 		fallbackTop,
 		unplaced,
+		unplacedBelow,
 		listsGitlinks,
 	} of folders) {
 		const read = readConfigFiles(repositoryConfigFiles({ gitDir, commonDir }), home, () => false);
@@ -600,8 +642,14 @@ function otherGitFoldersArmedPaths(
 		// `git submodule update` checks it out there and runs its hooks (a seventy-ninth review: `git mv vendor/lib
 		// third/party/lib`, then `git checkout HEAD~1`).
 		const tops = [...new Set([top, fallbackTop].filter((place): place is string => place !== undefined))];
-		if (tops.length === 0 && unplaced === true && [...read.hooksPaths, ...globalHooksPaths].some(isRelativeHooksPath))
-			return undefined;
+		const relative = [...read.hooksPaths, ...globalHooksPaths].filter(isRelativeHooksPath);
+		if (tops.length === 0 && unplaced === true && relative.length > 0) {
+			// Its next checkout lies somewhere below the repository holding it, and a value without `..` below that
+			// checkout: that whole tree counts as armed (an eighty-fourth review: husky's `.husky/_` in a submodule one
+			// clone of `~/code` had removed made every write in `~/code` reviewed). One with `..` may name any folder.
+			if (unplacedBelow === undefined || relative.some((value) => value.split("/").includes(".."))) return undefined;
+			armed.push(unplacedBelow);
+		}
 		const gitHooks = [...new Set([join(gitDir, "hooks"), join(commonDir, "hooks")])];
 		for (const place of tops) placed.add(familyPlacement(gitDir, place));
 		for (const place of tops.length === 0 ? [undefined] : tops) {
@@ -613,8 +661,9 @@ function otherGitFoldersArmedPaths(
 					? read.hooksPaths.filter((value) => !isRelativeHooksPath(value))
 					: [...read.hooksPaths, ...globalHooksPaths];
 			const paths = armedPathsOf(gitHooks, hooksPaths, place, read.included, home);
-			if (paths === undefined) return undefined;
-			armed.push(...paths);
+			const programs = programPathsArmed([...read.programPaths, ...global.programPaths], [place], home);
+			if (paths === undefined || programs === undefined) return undefined;
+			armed.push(...paths, ...programs);
 		}
 	}
 	return armed;
@@ -633,7 +682,33 @@ function ownWorktreeArmedPaths(location: GitLocation, read: ConfigFilesRead, hom
 	if (values.length === 0) return [];
 	const named = agreedWorktree(location.gitDir, values);
 	if (named === undefined) return undefined;
-	return named === location.top ? [] : armedPathsOf([], read.hooksPaths, named, [], home);
+	if (named === location.top) return [];
+	const hooks = armedPathsOf([], read.hooksPaths, named, [], home);
+	const programs = programPathsArmed(read.programPaths, [named], home);
+	return hooks === undefined || programs === undefined ? undefined : [...hooks, ...programs];
+}
+
+/**
+ * Where the program words of config keys (see `gitProgramPathWords`) name files: an absolute one as written, `~/`
+ * in home, a relative one below each of `tops` (where git runs the command; none for a folder with no working tree
+ * known), each also where the system places it (see {@link placedByNearestEntry}). Undefined when one cannot be
+ * placed (`~user/`, or a link that leads nowhere on the way). Throws on I/O errors.
+ */
+function programPathsArmed(
+	words: readonly string[],
+	tops: readonly (string | undefined)[],
+	home: string,
+): string[] | undefined {
+	const named: string[] = [];
+	for (const word of words) {
+		if (word.startsWith("/")) named.push(resolve(word));
+		else if (word.startsWith("~/")) named.push(join(home, word.slice(2)));
+		else if (word.startsWith("~")) return undefined;
+		else for (const top of tops) if (top !== undefined) named.push(resolve(top, word));
+	}
+	const placed = named.map((path) => placedByNearestEntry(path));
+	if (placed.some((path) => path === undefined)) return undefined;
+	return [...named, ...(placed as string[])];
 }
 
 /**

@@ -79,6 +79,13 @@ export interface ConfigFilesRead {
 	/** Every file an include of a file read names (as read), the user's and the system's included. */
 	readonly included: string[];
 	/**
+	 * The words of the programs the files' keys name that look like paths (`scripts/strip.sh`; see
+	 * `gitProgramPathWords`), the user's and the system's included: git runs them as it runs a hook.
+	 */
+	readonly programPaths: string[];
+	/** {@link programPaths} of the user's and the system's files: git places a relative one in every repository. */
+	readonly globalProgramPaths: string[];
+	/**
 	 * The `core.worktree` values of the repository's own files that git takes the key from (`config` and
 	 * `config.worktree`, never an include), as written, with the file that set each.
 	 */
@@ -128,6 +135,8 @@ export function readConfigFiles(
 		globalHooksPaths: [],
 		unreadGlobal: false,
 		included: [],
+		programPaths: [],
+		globalProgramPaths: [],
 		worktrees: [],
 	};
 	let files = 0;
@@ -159,6 +168,8 @@ export function readConfigFiles(
 		read.credentials.push(judged.urlCredentials);
 		read.settings.push(judged.contentSettings);
 		read.hooksPaths.push(...judged.hooksPaths);
+		read.programPaths.push(...judged.programPaths);
+		if (next.global) read.globalProgramPaths.push(...judged.programPaths);
 		if (next.global) read.globalHooksPaths.push(...judged.hooksPaths);
 		// The user's own files are theirs, unless the agent may write them (a dotfiles repository as the workspace,
 		// `~/.gitconfig` a link into it), or one it may write includes them: then their program keys count as the

@@ -37,9 +37,12 @@ describe("a file that would block a read", () => {
 		writeFileSync(join(repo, "tools", "hooks", "post-index-change"), "#!/bin/sh\n");
 		// The git folder's own hooks are listed too (by their real path they may be a workspace folder), and so is
 		// `.gitmodules` (a seventy-seventh review).
+		// The relative value placed from the git folder too, where a push into the repository runs hooks (an
+		// eighty-fourth review).
 		expect(readGitArmedPaths(join(repo, "src"), home)).toEqual([
 			join(repo, ".git/hooks"),
 			join(repo, "tools/hooks"),
+			join(repo, ".git/tools/hooks"),
 			join(repo, ".gitmodules"),
 		]);
 		expect((await readGitConfigFacts(join(repo, "src"), home)).config).toBe("unsafe");

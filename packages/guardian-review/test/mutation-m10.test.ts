@@ -29,12 +29,12 @@ describe("the armed paths of a submodule git folder no tree places (m10)", () =>
 		expect(readGitArmedPaths(repo, sandbox.home)).toContain(join(repo, "tools/hooks"));
 	});
 
-	it("facts: with the user's relative core.hooksPath (`ci/hooks` in ~/.gitconfig) a removed submodule's armed paths are unknown (mutant: `[...read.hooksPaths, ...globalHooksPaths].some(isRelativeHooksPath)` -> `[...read.hooksPaths]`)", () => {
+	it("facts: with the user's relative core.hooksPath (`ci/hooks` in ~/.gitconfig) a removed submodule arms the whole tree of the repository holding it, where its next checkout lies (unknown before the eighty-fourth review; mutant: the user's values left out of the relative values)", () => {
 		const repo = join(sandbox.home, "repo");
 		superprojectWithVendorLib(repo);
 		deinitAndRemove(sandbox.home, repo, "vendor/lib");
 		writeFileSync(join(sandbox.home, ".gitconfig"), "[core]\n\thooksPath = ci/hooks\n");
-		expect(readGitArmedPaths(repo, sandbox.home)).toBe("unknown");
+		expect(readGitArmedPaths(repo, sandbox.home)).toContain(repo);
 	});
 
 	it("bypass (session): same; Pi's write of vendor/lib/ci/hooks/pre-commit is reviewed (the next checkout of lib there runs it)", async () => {
@@ -42,7 +42,7 @@ describe("the armed paths of a submodule git folder no tree places (m10)", () =>
 		superprojectWithVendorLib(h.cwd);
 		deinitAndRemove(sandbox.home, h.cwd, "vendor/lib");
 		writeFileSync(join(sandbox.home, ".gitconfig"), "[core]\n\thooksPath = ci/hooks\n");
-		// Every write in the workspace is reviewed here (its armed paths are unknown); the mutant allows this one.
+		// Every write in the workspace's repository is reviewed here (its tree is armed); the mutant allows this one.
 		h.agent(callTool("write", { path: "vendor/lib/ci/hooks/pre-commit", content: hook() }), "done");
 		h.reviewer(verdict("deny", { risk_level: "high" }));
 		await h.prompt("add the library's hook");

@@ -404,6 +404,29 @@ export function gitProgramKeys(entries: readonly GitConfigEntry[]): GitProgramKe
 }
 
 /**
+ * The words of the commands config entries name that look like paths (hold a `/`): the file a filter, textconv,
+ * fsmonitor hook or shell alias runs, also as an argument (`filter.strip.clean = python scripts/strip.py`), which git
+ * runs at the user's next `git add` or `git status` as it runs a hook. A caller places a relative one below the
+ * working tree's top (git runs these there), `~/` in home. Quotes around a word and a leading `!` are dropped, and an
+ * option's value counts (`--rcfile=tools/x.cfg`). `core.hooksPath` is left out (see `gitHooksFolderPaths`), and so
+ * are a promisor remote's keys, which name no program. Pure; never throws.
+ */
+export function gitProgramPathWords(entries: readonly GitConfigEntry[]): string[] {
+	const words: string[] = [];
+	for (const entry of entries) {
+		const kind = programKind(entry);
+		if (kind === undefined || kind === "hooks-path" || kind === "lazy-fetch" || entry.value === undefined) continue;
+		for (const part of entry.value.split(/[\s;|&()]+/)) {
+			let word = part.replace(/^!+/, "").replace(/^["']+|["']+$/g, "");
+			const equals = word.indexOf("=");
+			if (word.startsWith("-") && equals >= 0) word = word.slice(equals + 1);
+			if (word.includes("/")) words.push(word);
+		}
+	}
+	return words;
+}
+
+/**
  * Judges one config file's text on its own: `unsafe` when a key can run a program, `unknown` when the text does
  * not parse, `safe` otherwise. Includes are not followed here: a caller combines this with the verdicts of the
  * files {@link gitConfigIncludes} lists (see {@link combineGitConfigVerdicts}).

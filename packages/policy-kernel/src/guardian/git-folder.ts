@@ -13,6 +13,7 @@ import {
 	gitConfigIncludes,
 	gitContentSettings,
 	gitProgramKeys,
+	gitProgramPathWords,
 	lastGitConfigEntry,
 	parseGitConfig,
 } from "./git-config.js";
@@ -316,6 +317,8 @@ export interface GitConfigFileJudgement {
 	readonly includes: readonly GitConfigInclude[];
 	/** Every non-empty `core.hooksPath` value, in file order: the folder git runs hooks from (see `gitHooksFolderPaths`). */
 	readonly hooksPaths: readonly string[];
+	/** The words of the programs its keys name that look like paths (see {@link gitProgramPathWords}). */
+	readonly programPaths: readonly string[];
 }
 
 /**
@@ -334,6 +337,7 @@ export function judgeGitConfigFile(text: string): GitConfigFileJudgement {
 			worktree: undefined,
 			includes: [],
 			hooksPaths: [],
+			programPaths: [],
 		};
 	}
 	const worktree = lastGitConfigEntry(parsed.value, "core", "worktree");
@@ -348,6 +352,7 @@ export function judgeGitConfigFile(text: string): GitConfigFileJudgement {
 		hooksPaths: parsed.value
 			.filter((entry) => entry.section === "core" && entry.subsection === undefined && entry.key === "hookspath")
 			.flatMap((entry) => (entry.value === undefined || entry.value === "" ? [] : [entry.value])),
+		programPaths: gitProgramPathWords(parsed.value),
 	};
 }
 
