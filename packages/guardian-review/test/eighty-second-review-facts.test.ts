@@ -3,34 +3,19 @@
 // linked worktree: their armed paths were left out, so a write of the folder their hooks run from stayed on the floor.
 // Each test but the controls failed before the fix. Below them, repositoryAt's answers one by one, and the layouts
 // that must not send ordinary writes to review.
-import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGitConfigFacts } from "../src/git-config-reader.ts";
 import { repositoryAt } from "../src/git-folder-reader.ts";
-import { guardianSandboxPerTest, initWithFiles, runGit } from "./helpers.ts";
+import { gitOutput, guardianSandboxPerTest, initWithFiles, runGit, workspaceWithIgnoredClone } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest();
 
-function git(cwd: string, ...args: string[]): string {
-	return execFileSync("git", args, {
-		cwd,
-		env: { ...process.env, HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" },
-		encoding: "utf8",
-	}).trim();
-}
+const git = (cwd: string, ...args: string[]) => gitOutput(sandbox.home, cwd, ...args);
 
-/** A plain workspace holding an ignored clone `lib` whose core.hooksPath is `../tools/hooks` (the workspace's). */
-function workspaceWithClone(): { ws: string; lib: string } {
-	const ws = join(sandbox.home, "ws");
-	initWithFiles(sandbox.home, ws, { "README.md": "x\n", ".gitignore": "lib/\n" });
-	const lib = join(ws, "lib");
-	initWithFiles(sandbox.home, lib, { "lib.txt": "x\n" });
-	runGit(sandbox.home, lib, "config", "core.hooksPath", "../tools/hooks");
-	mkdirSync(join(ws, "tools/hooks"), { recursive: true });
-	return { ws, lib };
-}
+/** A workspace holding an ignored clone `lib` whose core.hooksPath is `../tools/hooks` (the workspace's). */
+const workspaceWithClone = () => workspaceWithIgnoredClone(sandbox.home, "lib", "../tools/hooks");
 
 describe("nested .git forms git takes that repositoryAt called not taken", () => {
 	it("control: a plain nested clone's hooks folder is armed", async () => {

@@ -1,33 +1,18 @@
 // Eighty-third review (facts): probes of the nested finder's bare-repository rule, repositoryAt and the shared reads.
 // Each test but the controls failed before its fix (the names say what was wrong).
-import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGitConfigFacts } from "../src/git-config-reader.ts";
 import { repositoryAt } from "../src/git-folder-reader.ts";
-import { guardianSandboxPerTest, initWithFiles, runGit } from "./helpers.ts";
+import { gitOutput, guardianSandboxPerTest, initWithFiles, runGit, workspaceWithIgnoredClone } from "./helpers.ts";
 
 const sandbox = guardianSandboxPerTest();
 
-function git(cwd: string, ...args: string[]): string {
-	return execFileSync("git", args, {
-		cwd,
-		env: { ...process.env, HOME: sandbox.home, GIT_CONFIG_NOSYSTEM: "1" },
-		encoding: "utf8",
-	}).trim();
-}
+const git = (cwd: string, ...args: string[]) => gitOutput(sandbox.home, cwd, ...args);
 
 /** A workspace holding an ignored clone `vendor/lib` whose core.hooksPath is `../../tools/hooks` (the workspace's). */
-function workspaceWithVendorClone(): { ws: string; lib: string } {
-	const ws = join(sandbox.home, "ws");
-	initWithFiles(sandbox.home, ws, { "README.md": "x\n", ".gitignore": "vendor/\n" });
-	const lib = join(ws, "vendor/lib");
-	initWithFiles(sandbox.home, lib, { "lib.txt": "x\n" });
-	runGit(sandbox.home, lib, "config", "core.hooksPath", "../../tools/hooks");
-	mkdirSync(join(ws, "tools/hooks"), { recursive: true });
-	return { ws, lib };
-}
+const workspaceWithVendorClone = () => workspaceWithIgnoredClone(sandbox.home, "vendor/lib", "../../tools/hooks");
 
 describe("the nested finder stops at a folder holding HEAD beside refs/objects", () => {
 	it("control: vendor/lib's hooks folder is armed", async () => {

@@ -245,6 +245,33 @@ export function initWithFiles(home: string, repo: string, files: Record<string, 
 	runGit(home, repo, "commit", "-qm", "files");
 }
 
+/** git's output in `cwd`, trimmed, as the user runs it: HOME set to `home`, no system config. A failing git throws. */
+export function gitOutput(home: string, cwd: string, ...args: string[]): string {
+	return execFileSync("git", args, {
+		cwd,
+		env: { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: "1" },
+		encoding: "utf8",
+	}).trim();
+}
+
+/**
+ * A workspace repository `ws` in `home` holding an ignored clone at `clonePath` whose `core.hooksPath` is
+ * `hooksPath` (naming the workspace's `tools/hooks`, which is made), for the nested-repository reviews.
+ */
+export function workspaceWithIgnoredClone(
+	home: string,
+	clonePath: string,
+	hooksPath: string,
+): { ws: string; lib: string } {
+	const ws = join(home, "ws");
+	initWithFiles(home, ws, { "README.md": "x\n", ".gitignore": `${clonePath.split("/")[0]}/\n` });
+	const lib = join(ws, clonePath);
+	initWithFiles(home, lib, { "lib.txt": "x\n" });
+	runGit(home, lib, "config", "core.hooksPath", hooksPath);
+	mkdirSync(join(ws, "tools/hooks"), { recursive: true });
+	return { ws, lib };
+}
+
 /** The text of a hook a project already has, which does nothing (see {@link writeProjectHook}). */
 export const PROJECT_HOOK = "#!/bin/sh\nexit 0\n";
 
