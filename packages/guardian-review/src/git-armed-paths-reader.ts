@@ -1,7 +1,9 @@
 // The paths a write must not reach on the floor because git runs or reads what is put there: hooks folders, the
-// folders `core.hooksPath` names, the files hooks link to, included config files and `.gitmodules`, of the
-// repository around a folder and of every git folder of its family (repositories around it, submodules, linked
-// worktrees). Found without running git; anything this reader cannot place makes the answer `unknown`.
+// folders `core.hooksPath` names, the files hooks link to, included config files, the scripts config keys run by
+// path and `.gitmodules`, of the repository around a folder and of every git folder of its family (repositories
+// around it, submodules, linked worktrees), and of the repositories nested, embedded or bare below the workspace.
+// Found without running git (but for the gitlinks git lists); anything this reader cannot place makes the answer
+// `unknown`.
 import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import {
@@ -30,8 +32,9 @@ import { gitlinksOf, MAX_MODULES_FOLDERS, submoduleGitFolders, unplacedHooksPath
 
 /**
  * The paths git runs programs from for the repository at `cwd`: the folders `core.hooksPath` names (see
- * `gitHooksFolderPaths`) and the config files its config and the user's include, from every config file git reads
- * for it, placed through the path asked about (`namedTop`) so that the floor compares them with the workspace's names,
+ * `gitHooksFolderPaths`; placed below the top, the git folder, where a push runs hooks, and the working tree its own
+ * `core.worktree` names), the scripts its config keys run by path (see `gitProgramPathWords`) and the config files
+ * its config and the user's include, from every config file git reads for it, placed through the path asked about (`namedTop`) so that the floor compares them with the workspace's names,
  * and by their real paths too: `[]` with none; `unknown` when a file could not be judged or the top cannot be named.
  * Outside a repository, the user's own absolute or home values and includes. Without `family`, the repository's own
  * git folder only (its submodules, linked worktrees and the repositories around it are left out); without `outer`,
