@@ -645,7 +645,12 @@ function otherGitFoldersArmedPaths(
 		// `git submodule update` checks it out there and runs its hooks (a seventy-ninth review: `git mv vendor/lib
 		// third/party/lib`, then `git checkout HEAD~1`).
 		const tops = [...new Set([top, fallbackTop].filter((place): place is string => place !== undefined))];
-		const relative = [...read.hooksPaths, ...globalHooksPaths].filter(isRelativeHooksPath);
+		// Relative hooks paths and program words (a put-away submodule's `filter.x.smudge = sh tools/smudge.sh` runs
+		// at its next checkout; an eighty-fifth review).
+		const relative = [
+			...[...read.hooksPaths, ...globalHooksPaths].filter(isRelativeHooksPath),
+			...[...read.programPaths, ...global.programPaths].filter(isRelativeHooksPath),
+		];
 		if (tops.length === 0 && unplaced === true && relative.length > 0) {
 			// Its next checkout lies somewhere below the repository holding it, and a value without `..` below that
 			// checkout: that whole tree counts as armed (an eighty-fourth review: husky's `.husky/_` in a submodule one

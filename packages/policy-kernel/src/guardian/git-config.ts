@@ -362,7 +362,16 @@ function programKind(entry: GitConfigEntry): GitProgramKeyKind | undefined {
 		case "submodule":
 			return key === "update" && value?.trimStart().startsWith("!") ? "other-command" : undefined;
 		case "sendemail":
+			if (key === "sendmailcmd" || key === "tocmd" || key === "cccmd") return "other-command";
 			return key === "smtpserver" && value?.startsWith("/") ? "other-command" : undefined;
+		case "tar":
+			// `git archive --format=tgz` pipes through the command a format names (an eighty-fifth review).
+			return sub && key === "command" ? "other-command" : undefined;
+		case "imap":
+			return key === "tunnel" ? "other-command" : undefined;
+		case "lfs":
+			// git-lfs runs a custom transfer agent's `path` and an extension's `clean`/`smudge` commands.
+			return sub && (key === "path" || key === "clean" || key === "smudge") ? "other-command" : undefined;
 		case "ssh":
 			return undefined;
 		default:
@@ -404,26 +413,123 @@ export function gitProgramKeys(entries: readonly GitConfigEntry[]): GitProgramKe
 }
 
 /**
- * The words of the commands config entries name that look like paths (hold a `/`): the file a filter, textconv,
- * fsmonitor hook or shell alias runs, also as an argument (`filter.strip.clean = python scripts/strip.py`), which git
- * runs at the user's next `git add` or `git status` as it runs a hook. A caller places a relative one below the
- * working tree's top (git runs these there), `~/` in home. Quotes around a word and a leading `!` are dropped, and an
- * option's value counts (`--rcfile=tools/x.cfg`). `core.hooksPath` is left out (see `gitHooksFolderPaths`), and so
- * are a promisor remote's keys, which name no program. Pure; never throws.
+ * The words of the commands config entries name that look like paths (hold a `/`, and do not end in one: a folder is
+ * no program): the file a filter, textconv, fsmonitor hook or editor runs, also as an argument (`filter.strip.clean =
+ * python scripts/strip.py`), which git runs at the user's next `git add` or `git status` as it runs a hook; and the
+ * template folder `init.templateDir` names, whose hooks and config every new repository copies (an eighty-fifth
+ * review). A caller places a relative one below the working tree's top (git runs these there), `~/` in home. Words
+ * are split as {@link commandWords} splits them, and an option's value counts (`--rcfile=tools/x.cfg`). Left out:
+ * `core.hooksPath` (see `gitHooksFolderPaths`), a promisor remote's keys, which name no program, and `!` aliases,
+ * which run only when the user names them (`git release`), like any script the user runs. A program found by its
+ * interpreter (`python3 -m tools.clean`, `npx prettier`, `node scripts/pretty` for `pretty.js`) is not named here.
+ * Pure; never throws.
  */
 export function gitProgramPathWords(entries: readonly GitConfigEntry[]): string[] {
 	const words: string[] = [];
 	for (const entry of entries) {
+		if (entry.value === undefined) continue;
+		if (entry.section === "init" && entry.subsection === undefined && entry.key === "templatedir") {
+			if (entry.value !== "") words.push(entry.value);
+			continue;
+		}
 		const kind = programKind(entry);
-		if (kind === undefined || kind === "hooks-path" || kind === "lazy-fetch" || entry.value === undefined) continue;
-		for (const part of entry.value.split(/[\s;|&()]+/)) {
-			let word = part.replace(/^!+/, "").replace(/^["']+|["']+$/g, "");
-			const equals = word.indexOf("=");
-			if (word.startsWith("-") && equals >= 0) word = word.slice(equals + 1);
-			if (word.includes("/")) words.push(word);
+		if (kind === undefined || kind === "hooks-path" || kind === "lazy-fetch" || kind === "shell-alias") continue;
+		for (const part of commandWords(entry.value)) {
+			const equals = part.indexOf("=");
+			const word = part.startsWith("-") && equals >= 0 ? part.slice(equals + 1) : part;
+			if (word.includes("/") && !word.endsWith("/")) words.push(word);
 		}
 	}
 	return words;
+}
+
+/** Characters that end a word outside quotes, as `sh` reads a command line. */
+const COMMAND_WORD_ENDS = new Set([" ", "\t", "\n", ";", "|", "&", "(", ")", "<", ">"]);
+
+/**
+ * The words of a shell command, as `sh` splits them before expansion (approximately): quotes join (`'a b'` is one
+ * word), a `\` keeps the next character, blanks and `;|&()<>` end a word. An expansion (`$(…)`, backquotes,
+ * `${…}`, `$NAME`) is left out of the word; a word that goes on with `/` after one (`$(git rev-parse
+ * --show-toplevel)/scripts/strip.sh`, the usual way to name a repository's script) is taken from the top, as that
+ * idiom names it (`scripts/strip.sh`). Linear in the text. Pure; never throws.
+ */
+export function commandWords(command: string): string[] {
+	const words: string[] = [];
+	let word = "";
+	let expanded = false;
+	let quote: "'" | '"' | undefined;
+	let started = false;
+	const end = () => {
+		if (started) words.push(expanded && word.startsWith("/") ? word.replace(/^\/+/, "") : word);
+		word = "";
+		expanded = false;
+		started = false;
+	};
+	for (let index = 0; index < command.length; index++) {
+		const char = command[index] as string;
+		if (quote === "'") {
+			if (char === "'") quote = undefined;
+			else word += char;
+			continue;
+		}
+		if (char === "\\" && index + 1 < command.length) {
+			word += command[++index];
+			started = true;
+			continue;
+		}
+		if (char === "$" || char === "`") {
+			index = expansionEnd(command, index);
+			if (!started || word === "") expanded = true;
+			started = true;
+			continue;
+		}
+		if (quote === '"') {
+			if (char === '"') quote = undefined;
+			else word += char;
+			continue;
+		}
+		if (char === "'" || char === '"') {
+			quote = char;
+			started = true;
+			continue;
+		}
+		if (COMMAND_WORD_ENDS.has(char)) {
+			end();
+			continue;
+		}
+		word += char;
+		started = true;
+	}
+	end();
+	return words.filter((part) => part !== "");
+}
+
+/**
+ * The index of the last character of the expansion that starts at `start` (`$(…)` with its nesting, a backquoted
+ * span, `${…}`, `$NAME`, or a lone `$`). Linear in what it passes.
+ */
+function expansionEnd(command: string, start: number): number {
+	if (command[start] === "`") {
+		const close = command.indexOf("`", start + 1);
+		return close < 0 ? command.length - 1 : close;
+	}
+	const next = command[start + 1];
+	if (next === "(" || next === "{") {
+		const open = next;
+		const close = open === "(" ? ")" : "}";
+		let depth = 0;
+		for (let index = start + 1; index < command.length; index++) {
+			if (command[index] === open) depth++;
+			else if (command[index] === close && --depth === 0) return index;
+		}
+		return command.length - 1;
+	}
+	let index = start;
+	while (index + 1 < command.length && /[A-Za-z0-9_?#@*!$-]/.test(command[index + 1] as string)) {
+		index++;
+		if (!/[A-Za-z0-9_]/.test(command[index] as string)) break;
+	}
+	return index;
 }
 
 /**
