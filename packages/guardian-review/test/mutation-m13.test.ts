@@ -1,7 +1,8 @@
 // The m13 mutation audit of the armed-path reads changed by 4dc46a0..a5b43c5 (git-folder-reader.ts `repositoryAt` and
 // its helpers, git-armed-paths-reader.ts, git-config-reader.ts `armedPathsAround`, git-config-files.ts, the kernel's
 // `gitProgramPathWords`): one test per decision-changing survivor, each named after the mutant it kills (the audit
-// ran at c25e50e). Real git shows where it takes a repository; the armed paths are read as the floor reads them.
+// ran at c25e50e; A27 was found by running the session files after it). Real git shows where it takes a repository;
+// the armed paths are read as the floor reads them.
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -250,4 +251,23 @@ describe("the user's relative program path in a submodule (session; m13)", () =>
 			ran: false,
 		});
 	}, 60_000);
+});
+
+describe("an embedded repository this reader cannot judge (m13, A27)", () => {
+	// Mutant: git-armed-paths-reader.ts `if (at === "unknown") return "unknown";` -> `continue` in the embedded read (a
+	// gitlink past the nested listing's depth would be skipped).
+	it("bypass (facts): a repository embedded six folders down whose `.git` reads `gitdir: ../lib.git ` (git keeps the blank) and whose include names a workspace file: the workspace counts as armed", async () => {
+		const ws = join(sandbox.home, "ws");
+		initWithFiles(sandbox.home, ws, { "README.md": "x\n", "config/lib.gitconfig": "[core]\n\tautocrlf = input\n" });
+		const lib = join(ws, "a/b/c/d/e/lib");
+		initWithFiles(sandbox.home, lib, { "lib.txt": "x\n" });
+		runGit(sandbox.home, lib, "config", "include.path", join(ws, "config/lib.gitconfig"));
+		runGit(sandbox.home, ws, "add", "a/b/c/d/e/lib");
+		runGit(sandbox.home, ws, "commit", "-qm", "embed lib");
+		execFileSync("mv", [join(lib, ".git"), join(ws, "a/b/c/d/e/lib.git ")]);
+		writeFileSync(join(lib, ".git"), "gitdir: ../lib.git \n");
+		expect(git(lib, "rev-parse", "--show-toplevel")).toBe(lib);
+		const armed = await createGitConfigFacts(sandbox.home).armedPathsAround(ws, [join(ws, "config")]);
+		expect(armed).toContain(ws);
+	});
 });
