@@ -19,6 +19,7 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import {
 	gitCommonDirFileTarget,
 	gitDirFileTarget,
+	gitHeadSurelyRejected,
 	judgeGitHead,
 	MAX_GIT_CONFIG_CHARS,
 } from "@pi-policy/policy-kernel/guardian";
@@ -321,11 +322,11 @@ function surelyInvalidHead(path: string): boolean {
 		const code = (error as NodeJS.ErrnoException).code;
 		return code === "ENOENT" || code === "ENOTDIR";
 	}
-	if (info.isSymbolicLink()) return !readlinkSync(path, "latin1").startsWith("refs/");
+	if (info.isSymbolicLink()) return gitHeadSurelyRejected({ link: readlinkSync(path, "latin1") });
 	if (info.isDirectory()) return true;
 	if (!info.isFile()) return false;
 	const text = headText(path);
-	return text !== undefined && !text.startsWith("ref:") && !/^[0-9a-fA-F]{40}/.test(text);
+	return text !== undefined && gitHeadSurelyRejected({ text });
 }
 
 /**

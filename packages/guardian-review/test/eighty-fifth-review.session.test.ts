@@ -4,15 +4,10 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callTool, initWithFiles, runGit, verdict } from "./helpers.ts";
+import { callTool, initWithFiles, runGit, verdict, verdictsOf } from "./helpers.ts";
 import { executable, submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
 const { sandbox, marker, hook, env } = submoduleHookSandbox();
-
-/** The source of each verdict with its tool, in order. */
-function verdictsOf(h: Awaited<ReturnType<typeof sandbox.start>>): string[] {
-	return h.verdicts.map((v) => `${(v as { tool: string }).tool}:${(v as { source: string }).source}`);
-}
 
 /** The user's git, which may fail (what matters is whether the script ran). */
 function userGitMayFail(cwd: string, ...args: string[]): void {

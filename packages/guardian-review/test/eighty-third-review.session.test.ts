@@ -5,15 +5,10 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callTool, initWithFiles, runGit, verdict } from "./helpers.ts";
+import { callTool, initWithFiles, runGit, verdict, verdictsOf } from "./helpers.ts";
 import { executable, submoduleHookSandbox } from "./submodule-hook-sandbox.ts";
 
 const { sandbox, marker, hook, env } = submoduleHookSandbox();
-
-/** The source of each verdict with its tool, in order. */
-function verdictsOf(h: Awaited<ReturnType<typeof sandbox.start>>): string[] {
-	return h.verdicts.map((v) => `${(v as { tool: string }).tool}:${(v as { source: string }).source}`);
-}
 
 describe("the nested finder does not enter a folder holding HEAD beside refs/objects", () => {
 	it("was a bypass (session): the agent first runs `mkdir -p vendor/HEAD vendor/refs` (allowed: folders git never takes for a git folder), then writes tools/hooks/pre-commit, which the ignored clone vendor/lib runs (core.hooksPath ../../tools/hooks): the finder no longer enters vendor/, repositoryAt(vendor) is `none`, the hook write is allowed on the floor; the user's commit in vendor/lib runs it", async () => {

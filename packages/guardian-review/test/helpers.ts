@@ -245,6 +245,11 @@ export function initWithFiles(home: string, repo: string, files: Record<string, 
 	runGit(home, repo, "commit", "-qm", "files");
 }
 
+/** Each verdict of a session as `tool:source`, in order (`write:floor`, `bash:reviewer`). */
+export function verdictsOf(h: GuardianHarness): string[] {
+	return h.verdicts.map((v) => `${(v as { tool: string }).tool}:${(v as { source: string }).source}`);
+}
+
 /** git's output in `cwd`, trimmed, as the user runs it: HOME set to `home`, no system config. A failing git throws. */
 export function gitOutput(home: string, cwd: string, ...args: string[]): string {
 	return execFileSync("git", args, {

@@ -1,7 +1,7 @@
 // The words of the programs git config keys name that look like paths (an eighty-fourth review: a project's
 // `filter.strip.clean = scripts/strip.sh` runs at the user's next `git add`, so a write of that script is armed).
 import { describe, expect, it } from "vitest";
-import { commandWords, judgeGitConfigFile } from "../src/guardian/index.js";
+import { commandWords, gitHeadSurelyRejected, judgeGitConfigFile } from "../src/guardian/index.js";
 
 const words = (text: string) => judgeGitConfigFile(text).programPaths;
 
@@ -90,5 +90,17 @@ describe("program keys an eighty-fifth review added", () => {
 			'[lfs "extension.y"]\n\tclean = tools/clean %f\n',
 		])
 			expect([text, judgeGitConfigFile(text).config, words(text).length]).toEqual([text, "unsafe", 1]);
+	});
+});
+
+describe("gitHeadSurelyRejected", () => {
+	it("is true only for a HEAD git's validate_headref surely rejects", () => {
+		expect(gitHeadSurelyRejected({ text: "" })).toBe(true);
+		expect(gitHeadSurelyRejected({ text: "not a head\n" })).toBe(true);
+		expect(gitHeadSurelyRejected({ link: "../elsewhere" })).toBe(true);
+		expect(gitHeadSurelyRejected({ text: "ref: refs/heads/main\n" })).toBe(false);
+		expect(gitHeadSurelyRejected({ text: "ref:\tnot-refs\n" })).toBe(false);
+		expect(gitHeadSurelyRejected({ text: `${"a".repeat(40)}\n` })).toBe(false);
+		expect(gitHeadSurelyRejected({ link: "refs/heads/main" })).toBe(false);
 	});
 });

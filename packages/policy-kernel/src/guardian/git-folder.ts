@@ -435,6 +435,17 @@ export function judgeGitHead(head: { readonly link: string } | { readonly text: 
 }
 
 /**
+ * True when git surely rejects a `HEAD` (`validate_headref`): a link not to `refs/`, or text that starts neither with
+ * `ref:` nor with an object id (empty, or cut short by a crash). The converse of {@link judgeGitHead} is looser:
+ * a `ref:` this reader would not take is not sure. Pure; never throws.
+ */
+export function gitHeadSurelyRejected(head: { readonly link: string } | { readonly text: string }): boolean {
+	if ("link" in head) return typeof head.link !== "string" || !head.link.startsWith("refs/");
+	if (typeof head.text !== "string") return false;
+	return !head.text.startsWith("ref:") && !/^[0-9a-fA-F]{40}/.test(head.text);
+}
+
+/**
  * True for a `core.hooksPath` value git places below the working tree's top (neither absolute nor starting with
  * `~`), as {@link gitHooksFolderPaths} places it. Pure; never throws.
  */
